@@ -1,0 +1,494 @@
+//! The model between parsing and expansion: the struct as the client sees it (serde's
+//! names, defaults and skips), with each rule checked.
+
+use proc_macro2::{Ident, Span};
+use serde_derive_internals::{Ctxt, Derive, ast as serde_ast, attr as serde_attr};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+use crate::attr::{self, Bound, ContainerAttrs, EnumValues, FieldRules, Number};
+use crate::check;
+use crate::ctxt::Errors;
+
+pub struct Tool<'a> {
+    pub ident: &'a Ident,
+    pub krate: syn::Path,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub annotations: [Option<bool>; 4],
+    pub allow_unknown_fields: bool,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Field<'a> {
+    pub wire: String,
+    pub ty: &'a syn::Type,
+    pub description: Option<String>,
+    pub has_default: bool,
+    pub sensitive: bool,
+    pub own: Vec<Rule>,
+    pub items: Vec<Rule>,
+    pub items_span: Option<Span>,
+}
+
+pub struct Rule {
+    pub span: Span,
+    pub kind: Kind,
+    pub message: Option<LitStr>,
+    pub hint: Option<LitStr>,
+}
+
+pub enum Kind {
+    Regex { source: LitStr, runtime: String },
+    Enum(EnumValues),
+    Date { future: bool, format: String },
+    Range { min: Option<(Number, bool)>, max: Option<(Number, bool)> },
+    Length { min: Option<u64>, max: Option<u64> },
+    Email,
+    Url,
+    Uuid,
+    Custom { function: syn::Path, description: Option<LitStr> },
+}
+
+/// Which kind of type a rule needs, asserted through the runtime's marker traits.
+#[derive(Clone, Copy)]
+pub enum Needs {
+    Text,
+    Number,
+    Length,
+    Nothing,
+}
+
+impl Kind {
+    pub fn needs(&self) -> Needs {
+        match self {
+            Kind::Regex { .. } | Kind::Enum(_) | Kind::Date { .. } | Kind::Email | Kind::Url | Kind::Uuid => {
+                Needs::Text
+            }
+            Kind::Range { .. } => Needs::Number,
+            Kind::Length { .. } => Needs::Length,
+            Kind::Custom { .. } => Needs::Nothing,
+        }
+    }
+}
+
+pub struct Enum<'a> {
+    pub ident: &'a Ident,
+    pub krate: syn::Path,
+    pub description: Option<String>,
+    pub values: Vec<String>,
+}
+
+fn serde_container<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<serde_ast::Container<'a>> {
+    let cx = Ctxt::new();
+    let private = Ident::new("__private", Span::call_site());
+    let container = serde_ast::Container::from_ast(&cx, input, Derive::Deserialize, &private);
+    if let Err(e) = cx.check() {
+        errors.push(e);
+        return None;
+    }
+    container
+}
+
+fn krate(attrs: &ContainerAttrs) -> syn::Path {
+    attrs
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::mcp_tool_runtime))
+}
+
+fn reject_generics(input: &DeriveInput, what: &str, errors: &mut Errors) {
+    if !input.generics.params.is_empty() {
+        errors.spanned(
+            &input.generics,
+            format!("{what} does not support generic parameters or lifetimes: the schema is built once per type"),
+        );
+    }
+}
+
+impl<'a> Tool<'a> {
+    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Errors> {
+        let mut errors = Errors::default();
+        match &input.data {
+            syn::Data::Struct(data) => match &data.fields {
+                syn::Fields::Named(_) => {}
+                syn::Fields::Unnamed(_) => errors.spanned(
+                    &input.ident,
+                    "McpTool needs a struct with named fields: a tool's arguments are a JSON object, and a tuple struct has no names",
+                ),
+                syn::Fields::Unit => errors.spanned(
+                    &input.ident,
+                    format!(
+                        "McpTool needs a struct with named fields; for a tool without arguments write `struct {} {{}}`",
+                        input.ident
+                    ),
+                ),
+            },
+            syn::Data::Enum(_) => errors.spanned(
+                &input.ident,
+                "McpTool derives a tool from a struct with named fields; for an enum of unit variants used as a field's type, derive McpEnum",
+            ),
+            syn::Data::Union(_) => errors.spanned(&input.ident, "McpTool needs a struct with named fields, not a union"),
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        reject_generics(input, "McpTool", &mut errors);
+        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, false);
+        let Some(container) = serde_container(input, &mut errors) else {
+            return Err(errors);
+        };
+        check_serde_container(&container.attrs, input, &mut errors);
+        if let (Some(span), true) = (attrs.allow_unknown_fields, container.attrs.deny_unknown_fields()) {
+            errors.at(
+                span,
+                "`allow_unknown_fields` contradicts #[serde(deny_unknown_fields)]: serde would reject what the schema allows",
+            );
+        }
+        let container_default = !container.attrs.default().is_none();
+        let serde_ast::Data::Struct(_, serde_fields) = &container.data else {
+            return Err(errors);
+        };
+
+        let mut fields = Vec::new();
+        for field in serde_fields {
+            let rules = FieldRules::parse(&field.original.attrs, &mut errors);
+            if field.attrs.skip_deserializing() {
+                if let Some(rule) = rules.own.first() {
+                    errors.at(rule.span, "this field is skipped by serde, so its rules would never run");
+                }
+                continue;
+            }
+            check_serde_field(field, &mut errors);
+            let own = rules.own.into_iter().filter_map(|r| checked(r, &mut errors)).collect::<Vec<_>>();
+            let items = rules.items.into_iter().filter_map(|r| checked(r, &mut errors)).collect::<Vec<_>>();
+            check_combinations(&own, &mut errors);
+            check_combinations(&items, &mut errors);
+            fields.push(Field {
+                wire: field.attrs.name().deserialize_name().value.clone(),
+                ty: field.ty,
+                description: doc_comment(&field.original.attrs),
+                has_default: container_default || !field.attrs.default().is_none(),
+                sensitive: rules.sensitive.is_some(),
+                own,
+                items,
+                items_span: rules.items_span,
+            });
+        }
+
+        let name = match &attrs.name {
+            Some(lit) => {
+                let name = lit.value();
+                if name.is_empty()
+                    || name.len() > 128
+                    || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                {
+                    errors.spanned(
+                        lit,
+                        "a tool name is 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-` and `.`",
+                    );
+                }
+                name
+            }
+            None => snake_case(&input.ident.to_string()),
+        };
+        let tool = Tool {
+            ident: &input.ident,
+            krate: krate(&attrs),
+            name,
+            title: attrs.title.as_ref().map(LitStr::value),
+            description: attrs
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&input.attrs)),
+            annotations: [attrs.read_only, attrs.destructive, attrs.idempotent, attrs.open_world],
+            allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
+            fields,
+        };
+        errors.finish(tool)
+    }
+}
+
+impl<'a> Enum<'a> {
+    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Errors> {
+        let mut errors = Errors::default();
+        let syn::Data::Enum(data) = &input.data else {
+            errors.spanned(
+                &input.ident,
+                "McpEnum derives a string whitelist from an enum of unit variants; for a struct, derive McpTool",
+            );
+            return Err(errors);
+        };
+        for variant in &data.variants {
+            if !matches!(variant.fields, syn::Fields::Unit) {
+                errors.spanned(
+                    variant,
+                    "McpEnum needs unit variants: each variant is one allowed string value",
+                );
+            }
+        }
+        if data.variants.is_empty() {
+            errors.spanned(&input.ident, "McpEnum needs at least one variant: an empty enum accepts no value");
+        }
+        reject_generics(input, "McpEnum", &mut errors);
+        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, true);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let Some(container) = serde_container(input, &mut errors) else {
+            return Err(errors);
+        };
+        if !matches!(container.attrs.tag(), serde_attr::TagType::External) {
+            errors.spanned(
+                &input.ident,
+                "McpEnum reads plain string values; #[serde(tag, content, untagged)] change that shape",
+            );
+        }
+        let serde_ast::Data::Enum(variants) = &container.data else {
+            return Err(errors);
+        };
+        let mut values = Vec::new();
+        for variant in variants {
+            if variant.attrs.skip_deserializing() {
+                continue;
+            }
+            if variant.attrs.other() {
+                errors.spanned(
+                    &variant.original,
+                    "#[serde(other)] accepts any string, which no `enum` in the schema can say",
+                );
+            }
+            let name = variant.attrs.name().deserialize_name().value.clone();
+            if variant.attrs.aliases().iter().any(|a| a.value != name) {
+                errors.spanned(
+                    &variant.original,
+                    "#[serde(alias)] would accept values the schema does not list; list one name per variant",
+                );
+            }
+            values.push(name);
+        }
+        let en = Enum {
+            ident: &input.ident,
+            krate: krate(&attrs),
+            description: attrs
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&input.attrs)),
+            values,
+        };
+        errors.finish(en)
+    }
+}
+
+fn check_serde_container(attrs: &serde_attr::Container, input: &DeriveInput, errors: &mut Errors) {
+    let unsupported = [
+        (attrs.transparent(), "transparent"),
+        (!matches!(attrs.tag(), serde_attr::TagType::External), "tag"),
+        (attrs.type_from().is_some(), "from"),
+        (attrs.type_try_from().is_some(), "try_from"),
+        (attrs.remote().is_some(), "remote"),
+    ];
+    for (present, name) in unsupported {
+        if present {
+            errors.spanned(
+                &input.ident,
+                format!("#[serde({name})] changes what the arguments look like, which the derived schema could not follow"),
+            );
+        }
+    }
+}
+
+fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
+    let original = field.original;
+    let span_of = || original.ident.as_ref().map_or_else(|| original.span(), Ident::span);
+    if field.attrs.flatten() {
+        errors.at(span_of(), "#[serde(flatten)] is not supported: write the nested struct as a field of its own");
+    }
+    if field.attrs.deserialize_with().is_some() {
+        errors.at(
+            span_of(),
+            "#[serde(deserialize_with/with)] reads the value in a way the schema cannot describe; use a type that derives McpTool or McpEnum, or implement Argument",
+        );
+    }
+    let name = &field.attrs.name().deserialize_name().value;
+    if field.attrs.aliases().iter().any(|a| &a.value != name) {
+        errors.at(
+            span_of(),
+            "#[serde(alias)] would accept a name the schema does not list; a misnamed argument gets a \"did you mean\" instead",
+        );
+    }
+}
+
+/// Checks a rule's literals; `None` (with the error recorded) when one is wrong.
+fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
+    let span = rule.span;
+    let kind = match rule.kind {
+        attr::RuleKind::Regex(lit) => match check::regex(&lit.value()) {
+            Ok(runtime) => Kind::Regex { source: lit, runtime },
+            Err(message) => {
+                errors.spanned(&lit, message);
+                return None;
+            }
+        },
+        attr::RuleKind::Enum(values) => {
+            if let EnumValues::List(list, list_span) = &values {
+                if list.is_empty() {
+                    errors.at(*list_span, "empty `enum`: list at least one allowed value");
+                    return None;
+                }
+                for (i, lit) in list.iter().enumerate() {
+                    if list[..i].iter().any(|l| l.value() == lit.value()) {
+                        errors.spanned(lit, format!("{:?} is listed twice in this `enum`", lit.value()));
+                        return None;
+                    }
+                }
+            }
+            Kind::Enum(values)
+        }
+        attr::RuleKind::Date { future, format } => {
+            let text = format.as_ref().map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
+            if let Err(message) = check::date_format(&text) {
+                match &format {
+                    Some(lit) => errors.spanned(lit, message),
+                    None => errors.at(span, message),
+                }
+                return None;
+            }
+            Kind::Date { future, format: text }
+        }
+        attr::RuleKind::Range(r) => {
+            let min = bound(r.min, r.exclusive_min, "min", errors)?;
+            let max = bound(r.max, r.exclusive_max, "max", errors)?;
+            if min.is_none() && max.is_none() {
+                errors.at(span, "`range` needs a bound: min, max, exclusive_min or exclusive_max");
+                return None;
+            }
+            if let (Some((lo, lo_excl, _)), Some((hi, hi_excl, hi_span))) = (min, max) {
+                if lo.as_f64() > hi.as_f64() || (lo.as_f64() == hi.as_f64() && (lo_excl || hi_excl)) {
+                    errors.at(hi_span, "`range` is empty: its minimum is not below its maximum");
+                    return None;
+                }
+            }
+            Kind::Range {
+                min: min.map(|(v, e, _)| (v, e)),
+                max: max.map(|(v, e, _)| (v, e)),
+            }
+        }
+        attr::RuleKind::Length(l) => {
+            let (min, max) = match (l.equal, l.min, l.max) {
+                (Some((n, _)), None, None) => (Some(n), Some(n)),
+                (Some((_, s)), _, _) => {
+                    errors.at(s, "`length(equal)` excludes `min` and `max`");
+                    return None;
+                }
+                (None, None, None) => {
+                    errors.at(span, "`length` needs min, max or equal");
+                    return None;
+                }
+                (None, min, max) => {
+                    if let (Some((lo, _)), Some((hi, s))) = (min, max) {
+                        if lo > hi {
+                            errors.at(s, format!("`length` is empty: min {lo} is more than max {hi}"));
+                            return None;
+                        }
+                    }
+                    (min.map(|m| m.0), max.map(|m| m.0))
+                }
+            };
+            Kind::Length { min, max }
+        }
+        attr::RuleKind::Email => Kind::Email,
+        attr::RuleKind::Url => Kind::Url,
+        attr::RuleKind::Uuid => Kind::Uuid,
+        attr::RuleKind::Custom { function, description } => Kind::Custom { function, description },
+    };
+    Some(Rule {
+        span,
+        kind,
+        message: rule.message,
+        hint: rule.hint,
+    })
+}
+
+/// One side of a range: the inclusive or the exclusive bound, not both.
+#[allow(clippy::type_complexity)]
+fn bound(
+    inclusive: Option<Bound>,
+    exclusive: Option<Bound>,
+    side: &str,
+    errors: &mut Errors,
+) -> Option<Option<(Number, bool, Span)>> {
+    match (inclusive, exclusive) {
+        (Some(_), Some(e)) => {
+            errors.at(e.span, format!("give `{side}` or `exclusive_{side}`, not both"));
+            None
+        }
+        (Some(b), None) => Some(Some((b.value, false, b.span))),
+        (None, Some(b)) => Some(Some((b.value, true, b.span))),
+        (None, None) => Some(None),
+    }
+}
+
+fn check_combinations(rules: &[Rule], errors: &mut Errors) {
+    let future = rules.iter().find(|r| matches!(r.kind, Kind::Date { future: true, .. }));
+    let past = rules.iter().find(|r| matches!(r.kind, Kind::Date { future: false, .. }));
+    if let (Some(_), Some(past)) = (future, past) {
+        errors.at(past.span, "`future_date` and `past_date` together accept no date");
+    }
+}
+
+/// The doc comment as one text: lines joined, paragraphs kept apart.
+pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value {
+                lines.push(s.value());
+            }
+        }
+    }
+    let mut out = String::new();
+    let mut paragraph_break = false;
+    for line in lines.iter().flat_map(|l| l.lines()) {
+        let line = line.trim();
+        if line.is_empty() {
+            paragraph_break = !out.is_empty();
+            continue;
+        }
+        if paragraph_break {
+            out.push_str("\n\n");
+            paragraph_break = false;
+        } else if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `BookFlight` -> `book_flight`, `HTTPRequest` -> `http_request`.
+pub fn snake_case(name: &str) -> String {
+    let name = name.strip_prefix("r#").unwrap_or(name);
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() {
+            let prev_lower = i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let prev_upper = i > 0 && chars[i - 1].is_uppercase();
+            if i > 0 && (prev_lower || (prev_upper && next_lower)) && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,487 @@
+//! Parsing of `#[mcp_tool(...)]` on the struct and `#[validate(...)]` on its fields.
+//! Every error is collected; a bad rule does not hide the ones after it.
+
+use proc_macro2::{Span, TokenTree};
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::spanned::Spanned;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, LitBool, LitStr, Token};
+
+use crate::ctxt::{Errors, did_you_mean};
+
+/// `#[mcp_tool(...)]` on the struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub name: Option<LitStr>,
+    pub title: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub allow_unknown_fields: Option<Span>,
+    pub krate: Option<syn::Path>,
+}
+
+const CONTAINER_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "allow_unknown_fields",
+    "crate",
+];
+
+/// The keys an enum accepts.
+const ENUM_KEYS: &[&str] = &["description", "crate"];
+
+impl ContainerAttrs {
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors, for_enum: bool) -> Self {
+        let mut out = ContainerAttrs::default();
+        let keys = if for_enum { ENUM_KEYS } else { CONTAINER_KEYS };
+        for attr in attrs {
+            if attr.path().is_ident("validate") {
+                errors.spanned(
+                    attr,
+                    "#[validate(...)] belongs on fields; put tool settings in #[mcp_tool(...)]",
+                );
+                continue;
+            }
+            if !attr.path().is_ident("mcp_tool") {
+                continue;
+            }
+            let result = attr.parse_nested_meta(|meta| {
+                let key = path_name(&meta.path);
+                let result = if !keys.contains(&key.as_str()) {
+                    Err(unknown_key(&meta, &key, keys, "#[mcp_tool(...)]"))
+                } else {
+                    out.parse_key(&key, &meta)
+                };
+                recover(result, &meta, errors);
+                Ok(())
+            });
+            if let Err(e) = result {
+                errors.push(e);
+            }
+        }
+        out
+    }
+
+    fn parse_key(&mut self, key: &str, meta: &ParseNestedMeta) -> syn::Result<()> {
+        match key {
+            "name" => set(&mut self.name, meta, meta.value()?.parse()?),
+            "title" => set(&mut self.title, meta, meta.value()?.parse()?),
+            "description" => set(&mut self.description, meta, meta.value()?.parse()?),
+            "read_only" => set(&mut self.read_only, meta, flag(meta)?),
+            "destructive" => set(&mut self.destructive, meta, flag(meta)?),
+            "idempotent" => set(&mut self.idempotent, meta, flag(meta)?),
+            "open_world" => set(&mut self.open_world, meta, flag(meta)?),
+            "allow_unknown_fields" => {
+                let span = meta.path.span();
+                set(&mut self.allow_unknown_fields, meta, span)
+            }
+            "crate" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                let path = lit.parse()?;
+                set(&mut self.krate, meta, path)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `read_only` or `read_only = false`.
+fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
+    if meta.input.peek(Token![=]) {
+        let lit: LitBool = meta.value()?.parse()?;
+        Ok(lit.value)
+    } else {
+        Ok(true)
+    }
+}
+
+fn set<T>(slot: &mut Option<T>, meta: &ParseNestedMeta, value: T) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(meta.error(format!(
+            "duplicate `{}`: give it once",
+            path_name(&meta.path)
+        )));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+pub fn path_name(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+fn unknown_key(meta: &ParseNestedMeta, key: &str, known: &[&str], place: &str) -> syn::Error {
+    let list = known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match did_you_mean(key, known) {
+        Some(near) => meta.error(format!(
+            "unknown {place} key `{key}`; did you mean `{near}`? Known: {list}"
+        )),
+        None => meta.error(format!("unknown {place} key `{key}`; known: {list}")),
+    }
+}
+
+/// Records `result`'s error and skips the rest of the item, so parsing goes on with
+/// the next one.
+fn recover(result: syn::Result<()>, meta: &ParseNestedMeta, errors: &mut Errors) {
+    if let Err(e) = result {
+        errors.push(e);
+        skip_item(meta.input);
+    }
+}
+
+/// Skips to the next top-level `,`.
+fn skip_item(input: ParseStream) {
+    let _ = input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tt, next)) = rest.token_tree() {
+            if let TokenTree::Punct(p) = &tt {
+                if p.as_char() == ',' {
+                    return Ok(((), rest));
+                }
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+}
+
+/// The rules of one field: on its value, and on its items.
+#[derive(Default)]
+pub struct FieldRules {
+    pub sensitive: Option<Span>,
+    pub own: Vec<Rule>,
+    pub items: Vec<Rule>,
+    pub items_span: Option<Span>,
+}
+
+pub struct Rule {
+    pub name: &'static str,
+    pub span: Span,
+    pub kind: RuleKind,
+    pub message: Option<LitStr>,
+    pub hint: Option<LitStr>,
+}
+
+pub enum RuleKind {
+    Regex(LitStr),
+    Enum(EnumValues),
+    Date { future: bool, format: Option<LitStr> },
+    Range(Range),
+    Length(Length),
+    Email,
+    Url,
+    Uuid,
+    Custom { function: syn::Path, description: Option<LitStr> },
+}
+
+pub enum EnumValues {
+    List(Vec<LitStr>, Span),
+    Path(syn::Path),
+}
+
+#[derive(Default)]
+pub struct Range {
+    pub min: Option<Bound>,
+    pub max: Option<Bound>,
+    pub exclusive_min: Option<Bound>,
+    pub exclusive_max: Option<Bound>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Bound {
+    pub value: Number,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Length {
+    pub min: Option<(u64, Span)>,
+    pub max: Option<(u64, Span)>,
+    pub equal: Option<(u64, Span)>,
+}
+
+pub const RULES: &[&str] = &[
+    "regex",
+    "enum",
+    "future_date",
+    "past_date",
+    "range",
+    "length",
+    "email",
+    "url",
+    "uuid",
+    "custom",
+    "items",
+    "sensitive",
+];
+
+impl FieldRules {
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let mut out = FieldRules::default();
+        for attr in attrs {
+            if attr.path().is_ident("mcp_tool") {
+                errors.spanned(
+                    attr,
+                    "#[mcp_tool(...)] belongs on the struct; put field rules in #[validate(...)]",
+                );
+                continue;
+            }
+            if !attr.path().is_ident("validate") {
+                continue;
+            }
+            let result = attr.parse_nested_meta(|meta| {
+                let result = out.parse_rule(&meta, errors, false);
+                recover(result, &meta, errors);
+                Ok(())
+            });
+            if let Err(e) = result {
+                errors.push(e);
+            }
+        }
+        out
+    }
+
+    fn parse_rule(&mut self, meta: &ParseNestedMeta, errors: &mut Errors, in_items: bool) -> syn::Result<()> {
+        let key = path_name(&meta.path);
+        let span = meta.path.span();
+        match key.as_str() {
+            "sensitive" if !in_items => {
+                if self.sensitive.replace(span).is_some() {
+                    return Err(meta.error("duplicate rule `sensitive`"));
+                }
+                Ok(())
+            }
+            "items" if !in_items => {
+                if self.items_span.replace(span).is_some() {
+                    return Err(meta.error("duplicate rule `items`: put all item rules in one `items(...)`"));
+                }
+                let mut items = FieldRules::default();
+                meta.parse_nested_meta(|inner| {
+                    let result = items.parse_rule(&inner, errors, true);
+                    recover(result, &inner, errors);
+                    Ok(())
+                })?;
+                self.items = items.own;
+                Ok(())
+            }
+            "sensitive" | "items" => Err(meta.error(format!(
+                "`{key}` applies to the field, not inside `items(...)`"
+            ))),
+            _ => {
+                let rule = parse_rule(meta, &key)?;
+                if let Some(previous) = self.own.iter().find(|r| r.name == rule.name) {
+                    let _ = previous;
+                    return Err(syn::Error::new(
+                        rule.span,
+                        format!("duplicate rule `{}` on this field: merge them into one", rule.name),
+                    ));
+                }
+                self.own.push(rule);
+                Ok(())
+            }
+        }
+    }
+}
+
+fn parse_rule(meta: &ParseNestedMeta, key: &str) -> syn::Result<Rule> {
+    let span = meta.path.span();
+    let name = match RULES.iter().find(|r| **r == key) {
+        Some(name) => *name,
+        None => {
+            let list = RULES.join(", ");
+            return Err(match did_you_mean(key, RULES) {
+                Some(near) => meta.error(format!("unknown rule `{key}`; did you mean `{near}`? Rules: {list}")),
+                None => meta.error(format!("unknown rule `{key}`; rules: {list}")),
+            });
+        }
+    };
+    let mut rule = Rule {
+        name,
+        span,
+        kind: RuleKind::Email,
+        message: None,
+        hint: None,
+    };
+    let has_value = meta.input.peek(Token![=]);
+    let has_list = meta.input.peek(syn::token::Paren);
+    rule.kind = match name {
+        "regex" if has_value => RuleKind::Regex(meta.value()?.parse()?),
+        "enum" if has_value => RuleKind::Enum(parse_enum_values(meta.value()?)?),
+        "custom" if has_value => RuleKind::Custom {
+            function: meta.value()?.parse()?,
+            description: None,
+        },
+        "future_date" | "past_date" if !has_value => RuleKind::Date {
+            future: name == "future_date",
+            format: None,
+        },
+        "email" if !has_value => RuleKind::Email,
+        "url" if !has_value => RuleKind::Url,
+        "uuid" if !has_value => RuleKind::Uuid,
+        "range" if has_list => RuleKind::Range(Range::default()),
+        "length" if has_list => RuleKind::Length(Length::default()),
+        "regex" | "enum" | "custom" if has_list => match name {
+            "regex" => RuleKind::Regex(LitStr::new("", span)),
+            "enum" => RuleKind::Enum(EnumValues::List(Vec::new(), span)),
+            _ => RuleKind::Custom {
+                function: syn::Path::from(syn::Ident::new("missing", span)),
+                description: None,
+            },
+        },
+        _ => return Err(meta.error(usage(name))),
+    };
+    if has_list {
+        let mut seen_main = false;
+        meta.parse_nested_meta(|inner| {
+            let key = path_name(&inner.path);
+            let known = rule_keys(name);
+            if !known.contains(&key.as_str()) {
+                return Err(unknown_key(&inner, &key, known, &format!("`{name}(...)`")));
+            }
+            match (key.as_str(), &mut rule.kind) {
+                ("message", _) => set(&mut rule.message, &inner, inner.value()?.parse()?),
+                ("hint", _) => set(&mut rule.hint, &inner, inner.value()?.parse()?),
+                ("pattern", RuleKind::Regex(lit)) => {
+                    seen_main = true;
+                    *lit = inner.value()?.parse()?;
+                    Ok(())
+                }
+                ("values", RuleKind::Enum(values)) => {
+                    seen_main = true;
+                    *values = parse_enum_values(inner.value()?)?;
+                    Ok(())
+                }
+                ("function", RuleKind::Custom { function, .. }) => {
+                    seen_main = true;
+                    *function = inner.value()?.parse()?;
+                    Ok(())
+                }
+                ("description", RuleKind::Custom { description, .. }) => {
+                    set(description, &inner, inner.value()?.parse()?)
+                }
+                ("format", RuleKind::Date { format, .. }) => set(format, &inner, inner.value()?.parse()?),
+                ("min", RuleKind::Range(r)) => set(&mut r.min, &inner, parse_bound(&inner)?),
+                ("max", RuleKind::Range(r)) => set(&mut r.max, &inner, parse_bound(&inner)?),
+                ("exclusive_min", RuleKind::Range(r)) => {
+                    set(&mut r.exclusive_min, &inner, parse_bound(&inner)?)
+                }
+                ("exclusive_max", RuleKind::Range(r)) => {
+                    set(&mut r.exclusive_max, &inner, parse_bound(&inner)?)
+                }
+                ("min", RuleKind::Length(l)) => set(&mut l.min, &inner, parse_count(&inner)?),
+                ("max", RuleKind::Length(l)) => set(&mut l.max, &inner, parse_count(&inner)?),
+                ("equal", RuleKind::Length(l)) => set(&mut l.equal, &inner, parse_count(&inner)?),
+                _ => Ok(()),
+            }
+        })?;
+        let main = match name {
+            "regex" => Some("pattern"),
+            "enum" => Some("values"),
+            "custom" => Some("function"),
+            _ => None,
+        };
+        if let (Some(main), false) = (main, seen_main) {
+            return Err(syn::Error::new(span, format!("`{name}(...)` needs `{main} = ...`")));
+        }
+    }
+    Ok(rule)
+}
+
+fn rule_keys(name: &str) -> &'static [&'static str] {
+    match name {
+        "regex" => &["pattern", "message", "hint"],
+        "enum" => &["values", "message", "hint"],
+        "custom" => &["function", "description", "message", "hint"],
+        "future_date" | "past_date" => &["format", "message", "hint"],
+        "range" => &["min", "max", "exclusive_min", "exclusive_max", "message", "hint"],
+        "length" => &["min", "max", "equal", "message", "hint"],
+        _ => &["message", "hint"],
+    }
+}
+
+fn usage(name: &str) -> String {
+    let example = match name {
+        "regex" => r#"regex = r"^[A-Z]{3}$""#,
+        "enum" => r#"enum = ["a", "b"]"#,
+        "custom" => "custom = path::to::function",
+        "future_date" | "past_date" => r#"future_date(format = "%d/%m/%Y")"#,
+        "range" => "range(min = 1, max = 9)",
+        "length" => "length(min = 1, max = 100)",
+        _ => "email",
+    };
+    format!("`{name}` is written like `{example}`")
+}
+
+fn parse_enum_values(input: ParseStream) -> syn::Result<EnumValues> {
+    if input.peek(syn::token::Bracket) {
+        let content;
+        let bracket = syn::bracketed!(content in input);
+        let values = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
+        Ok(EnumValues::List(values.into_iter().collect(), bracket.span.join()))
+    } else {
+        Ok(EnumValues::Path(input.parse()?))
+    }
+}
+
+fn parse_bound(meta: &ParseNestedMeta) -> syn::Result<Bound> {
+    let input = meta.value()?;
+    let neg: Option<Token![-]> = input.parse()?;
+    let lit: syn::Lit = input.parse()?;
+    let value = match &lit {
+        syn::Lit::Int(i) => Number::Int(i.base10_parse::<i128>()?),
+        syn::Lit::Float(f) => {
+            let v = f.base10_parse::<f64>()?;
+            if !v.is_finite() {
+                return Err(syn::Error::new(f.span(), "a bound must be a finite number"));
+            }
+            Number::Float(v)
+        }
+        other => return Err(syn::Error::new(other.span(), "a bound must be a number literal")),
+    };
+    let value = match (neg, value) {
+        (None, v) => v,
+        (Some(_), Number::Int(i)) => Number::Int(-i),
+        (Some(_), Number::Float(f)) => Number::Float(-f),
+    };
+    Ok(Bound {
+        value,
+        span: lit.span(),
+    })
+}
+
+fn parse_count(meta: &ParseNestedMeta) -> syn::Result<(u64, Span)> {
+    let lit: syn::LitInt = meta.value()?.parse()?;
+    Ok((lit.base10_parse::<u64>()?, lit.span()))
+}

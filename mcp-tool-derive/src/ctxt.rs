@@ -1,0 +1,66 @@
+//! Collects every error of one derive, so the author sees them all in one build.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use std::fmt::Display;
+
+#[derive(Default)]
+pub struct Errors {
+    errors: Vec<syn::Error>,
+}
+
+impl Errors {
+    pub fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    pub fn spanned<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {
+        self.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    pub fn at<M: Display>(&mut self, span: proc_macro2::Span, message: M) {
+        self.push(syn::Error::new(span, message));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// `Ok(value)` if no error was collected.
+    pub fn finish<T>(self, value: T) -> Result<T, Errors> {
+        if self.errors.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
+    }
+
+    pub fn into_compile_errors(self) -> TokenStream {
+        self.errors.iter().map(syn::Error::to_compile_error).collect()
+    }
+}
+
+/// The known name nearest to `input`, for "did you mean".
+pub fn did_you_mean<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (distance(input, k), *k))
+        .filter(|(d, k)| *d <= (k.len().max(input.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

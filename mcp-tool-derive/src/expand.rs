@@ -1,0 +1,298 @@
+//! Writes the data of a [`ToolSpec`]/`EnumSpec` and thin trait impls that hand it to
+//! the runtime. Paths are fully qualified; the user's scope is never assumed.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::LitStr;
+
+use crate::ast::{Enum, Field, Kind, Needs, Rule, Tool};
+use crate::attr::{EnumValues, Number};
+
+fn opt_str(value: &Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_bool(value: Option<bool>) -> TokenStream {
+    match value {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+pub fn tool(tool: &Tool) -> TokenStream {
+    let krate = &tool.krate;
+    let p = quote!(#krate::__private);
+    let ident = tool.ident;
+    let ident_str = ident.to_string();
+    let name = &tool.name;
+    let title = opt_str(&tool.title);
+    let description = opt_str(&tool.description);
+    let annotations = match tool.annotations {
+        [None, None, None, None] => quote!(#p::Annotations::NONE),
+        [read_only, destructive, idempotent, open_world] => {
+            let [a, b, c, d] = [read_only, destructive, idempotent, open_world].map(opt_bool);
+            quote!(#p::Annotations {
+                read_only_hint: #a,
+                destructive_hint: #b,
+                idempotent_hint: #c,
+                open_world_hint: #d,
+            })
+        }
+    };
+    let allow_unknown_fields = tool.allow_unknown_fields;
+    let fields = tool.fields.iter().map(|f| field(f, &p));
+    let assertions = tool.fields.iter().map(|f| assertions(f, &p));
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            static __SPEC: #p::ToolSpec = #p::ToolSpec {
+                name: #name,
+                title: #title,
+                description: #description,
+                annotations: #annotations,
+                allow_unknown_fields: #allow_unknown_fields,
+                fields: &[#(#fields),*],
+                cache: #p::SpecCache::new(),
+            };
+
+            #[automatically_derived]
+            impl #krate::McpTool for #ident {
+                const NAME: &'static str = #name;
+
+                fn spec() -> &'static #p::ToolSpec {
+                    &__SPEC
+                }
+            }
+
+            #[automatically_derived]
+            impl #krate::Argument for #ident {
+                type Target = Self;
+
+                fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+                    __SPEC.field_schema(rules)
+                }
+
+                fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
+                    __SPEC.check_field(value, rules, cx)
+                }
+
+                fn echo(value: &#p::Value, limits: #p::Limits) -> #p::Value {
+                    __SPEC.echo(value, limits)
+                }
+            }
+
+            #[automatically_derived]
+            impl #p::schemars::JsonSchema for #ident {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#ident_str)
+                }
+
+                fn inline_schema() -> bool {
+                    true
+                }
+
+                fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                    #p::json_schema(&__SPEC)
+                }
+            }
+
+            #(#assertions)*
+        };
+    }
+}
+
+fn field(field: &Field, p: &TokenStream) -> TokenStream {
+    let ty = field.ty;
+    let name = &field.wire;
+    let description = opt_str(&field.description);
+    let required = if field.has_default {
+        quote!(false)
+    } else {
+        quote!(!<#ty as #p::Argument>::OPTIONAL)
+    };
+    let sensitive = field.sensitive;
+    let own_target = quote!(<#ty as #p::Argument>::Target);
+    let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
+    let own = field.own.iter().map(|r| rule(r, p, &own_target));
+    let items = field.items.iter().map(|r| rule(r, p, &item_target));
+    quote! {
+        #p::Field {
+            name: #name,
+            description: #description,
+            required: #required,
+            sensitive: #sensitive,
+            ty: #p::ArgType::of::<#ty>(),
+            rules: #p::Rules {
+                own: &[#(#own),*],
+                items: &[#(#items),*],
+            },
+        }
+    }
+}
+
+fn number(n: Number) -> TokenStream {
+    match n {
+        Number::Int(i) => {
+            let lit = Literal::i128_unsuffixed(i);
+            quote!(Int(#lit))
+        }
+        Number::Float(f) => {
+            let lit = Literal::f64_unsuffixed(f);
+            quote!(Float(#lit))
+        }
+    }
+}
+
+fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
+    let mut out = match &rule.kind {
+        Kind::Regex { source, runtime } => {
+            let runtime = if *runtime == source.value() {
+                source.clone()
+            } else {
+                LitStr::new(runtime, source.span())
+            };
+            quote! {
+                #p::Rule::regex({
+                    static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
+                    &PATTERN
+                })
+            }
+        }
+        Kind::Enum(EnumValues::List(values, _)) => quote!(#p::Rule::one_of(&[#(#values),*])),
+        Kind::Enum(EnumValues::Path(path)) => quote!(#p::Rule::one_of(#path)),
+        Kind::Date { future: true, format } => quote!(#p::Rule::future_date(#format)),
+        Kind::Date { future: false, format } => quote!(#p::Rule::past_date(#format)),
+        Kind::Range { min, max } => {
+            let mut out = quote!(#p::Rule::range());
+            if let Some((n, exclusive)) = min {
+                let n = number(*n);
+                out = quote!(#out.min(#p::Num::#n, #exclusive));
+            }
+            if let Some((n, exclusive)) = max {
+                let n = number(*n);
+                out = quote!(#out.max(#p::Num::#n, #exclusive));
+            }
+            out
+        }
+        Kind::Length { min, max } => {
+            let mut out = quote!(#p::Rule::length());
+            if let Some(n) = min {
+                out = quote!(#out.min_len(#n));
+            }
+            if let Some(n) = max {
+                out = quote!(#out.max_len(#n));
+            }
+            out
+        }
+        Kind::Email => quote!(#p::Rule::email()),
+        Kind::Url => quote!(#p::Rule::url()),
+        Kind::Uuid => quote!(#p::Rule::uuid()),
+        Kind::Custom { function, description } => {
+            let name = function
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let call = quote_spanned! {function.segments.last().map_or_else(proc_macro2::Span::call_site, |s| s.ident.span())=>
+                #p::custom::<#target, _>(value, #function)
+            };
+            let mut out = quote!(#p::Rule::custom(#name, |value, _| #call));
+            if let Some(d) = description {
+                out = quote!(#out.describe(#d));
+            }
+            out
+        }
+    };
+    if let Some(m) = &rule.message {
+        out = quote!(#out.message(#m));
+    }
+    if let Some(h) = &rule.hint {
+        out = quote!(#out.hint(#h));
+    }
+    out
+}
+
+/// Compile-time checks that each rule applies to its field's type, spanned at the
+/// rule so that the error points there.
+fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
+    let ty = field.ty;
+    let mut out = TokenStream::new();
+    let item = quote!(<#ty as #p::ItemsRule>::Item);
+    if let Some(span) = field.items_span {
+        out.extend(quote_spanned!(span=> const _: () = #p::items_rule::<#ty>();));
+    }
+    let own = field.own.iter().map(|r| (r, quote!(#ty)));
+    let items = field.items.iter().map(|r| (r, item.clone()));
+    for (rule, target) in own.chain(items) {
+        let span = rule.span;
+        let check = match rule.kind.needs() {
+            Needs::Text => quote!(text_rule),
+            Needs::Number => quote!(number_rule),
+            Needs::Length => quote!(length_rule),
+            Needs::Nothing => continue,
+        };
+        out.extend(quote_spanned!(span=> const _: () = #p::#check::<#target>();));
+        if let Kind::Enum(EnumValues::Path(path)) = &rule.kind {
+            let message = format!(
+                "the `enum` whitelist `{}` is empty: it would accept no value",
+                crate::attr::path_name(path)
+            );
+            out.extend(quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);));
+        }
+    }
+    out
+}
+
+pub fn enumeration(en: &Enum) -> TokenStream {
+    let krate = &en.krate;
+    let p = quote!(#krate::__private);
+    let ident = en.ident;
+    let ident_str = ident.to_string();
+    let description = opt_str(&en.description);
+    let values = &en.values;
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #[automatically_derived]
+            impl #krate::McpEnum for #ident {
+                const VALUES: &'static [&'static str] = &[#(#values),*];
+            }
+
+            static __SPEC: #p::EnumSpec = #p::EnumSpec {
+                description: #description,
+                values: <#ident as #krate::McpEnum>::VALUES,
+            };
+
+            #[automatically_derived]
+            impl #krate::Argument for #ident {
+                type Target = Self;
+
+                fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+                    __SPEC.schema(rules)
+                }
+
+                fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
+                    __SPEC.check(value, rules, cx)
+                }
+            }
+
+            #[automatically_derived]
+            impl #p::schemars::JsonSchema for #ident {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#ident_str)
+                }
+
+                fn inline_schema() -> bool {
+                    true
+                }
+
+                fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                    #p::enum_json_schema(&__SPEC)
+                }
+            }
+        };
+    }
+}

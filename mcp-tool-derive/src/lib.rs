@@ -1,0 +1,39 @@
+//! The derives of `mcp-tool-runtime`. Use them through that crate, which documents
+//! the attribute language: `mcp_tool_runtime::McpTool` and `mcp_tool_runtime::McpEnum`.
+//!
+//! The derive reads in three steps, each in its own file: [`ast`] builds a model of the
+//! struct from serde's own reading of `#[serde(...)]` and ours of `#[mcp_tool(...)]` and
+//! `#[validate(...)]` (in [`attr`]), [`check`] rejects at compile time what the model
+//! could not keep (bad regexes, formats, bounds), and [`expand`] writes the data and
+//! trait impls that the runtime turns into a schema and checks.
+
+mod ast;
+mod attr;
+mod check;
+mod ctxt;
+mod expand;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// See `mcp_tool_runtime::McpTool`.
+#[proc_macro_derive(McpTool, attributes(mcp_tool, validate))]
+pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match ast::Tool::from_input(&input) {
+        Ok(tool) => expand::tool(&tool),
+        Err(errors) => errors.into_compile_errors(),
+    }
+    .into()
+}
+
+/// See `mcp_tool_runtime::McpEnum`.
+#[proc_macro_derive(McpEnum, attributes(mcp_tool))]
+pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match ast::Enum::from_input(&input) {
+        Ok(en) => expand::enumeration(&en),
+        Err(errors) => errors.into_compile_errors(),
+    }
+    .into()
+}

@@ -1,0 +1,422 @@
+//! [`Argument`]: what a field's Rust type means in JSON, for the schema and the checks.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value, json};
+
+use crate::check::Checker;
+use crate::echo::{self, Limits};
+use crate::number;
+use crate::rules::{self, Kind, Rules};
+
+/// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
+/// value against it, applying the field's rules.
+///
+/// Implemented for strings, numbers, booleans, `Option`, `Vec`, `Box`, string-keyed
+/// maps, `serde_json::Value`, and by `#[derive(McpTool)]` (structs) and
+/// `#[derive(McpEnum)]` (enums of unit variants). The schema a type gives and the
+/// values its `check` accepts must agree: every value `check` accepts is valid against
+/// `schema`, and every value `schema` rejects, `check` rejects.
+pub trait Argument {
+    /// The type rules and custom functions see: `T` for `Option<T>`, `Self` otherwise.
+    type Target;
+
+    /// Whether the argument may be left out: true for `Option<T>`.
+    const OPTIONAL: bool = false;
+
+    /// The JSON Schema of this type with `rules` applied.
+    fn schema(rules: Rules) -> Map<String, Value>;
+
+    /// Checks `value`: its type, then `rules`. Reports each problem to `cx`; returns
+    /// whether the value had the right JSON type.
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool;
+
+    /// A copy of `value` safe to echo back: cut to `limits`, sensitive parts hidden.
+    fn echo(value: &Value, limits: Limits) -> Value {
+        echo::truncate(value, limits)
+    }
+}
+
+fn typed(ty: &str) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert("type".into(), ty.into());
+    map
+}
+
+impl Argument for String {
+    type Target = String;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        let mut schema = typed("string");
+        rules::apply_schema(rules.own, Kind::String, &mut schema);
+        schema
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        if !value.is_string() {
+            cx.type_mismatch("a string", value);
+            return false;
+        }
+        rules::check(rules.own, value, cx);
+        true
+    }
+}
+
+impl Argument for char {
+    type Target = char;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        let mut schema = typed("string");
+        schema.insert("minLength".into(), 1.into());
+        schema.insert("maxLength".into(), 1.into());
+        rules::apply_schema(rules.own, Kind::String, &mut schema);
+        schema
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        match value.as_str() {
+            Some(s) if s.chars().count() == 1 => {
+                rules::check(rules.own, value, cx);
+                true
+            }
+            _ => {
+                cx.type_mismatch("a string of exactly one character", value);
+                false
+            }
+        }
+    }
+}
+
+impl Argument for bool {
+    type Target = bool;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        let mut schema = typed("boolean");
+        rules::apply_schema(rules.own, Kind::Other, &mut schema);
+        schema
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        if !value.is_boolean() {
+            cx.type_mismatch("true or false", value);
+            return false;
+        }
+        rules::check(rules.own, value, cx);
+        true
+    }
+}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl Argument for $t {
+            type Target = $t;
+
+            fn schema(rules: Rules) -> Map<String, Value> {
+                let mut schema = typed("integer");
+                schema.insert("minimum".into(), json!(<$t>::MIN));
+                schema.insert("maximum".into(), json!(<$t>::MAX));
+                rules::apply_schema(rules.own, Kind::Number, &mut schema);
+                schema
+            }
+
+            fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+                check_integer(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
+            }
+        }
+    )*};
+}
+
+integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
+    let Value::Number(n) = value else {
+        cx.type_mismatch("an integer", value);
+        return false;
+    };
+    match number::integer_in(n, min, max) {
+        Some(as_float) => {
+            if as_float {
+                cx.integral_float();
+            }
+            rules::check(rules.own, value, cx);
+            true
+        }
+        None if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => {
+            cx.type_mismatch("an integer (a whole number)", value);
+            false
+        }
+        None => {
+            // Out of the type's range: a range rule, if it fails, says it best.
+            let before = cx.count();
+            rules::check(rules.own, value, cx);
+            if cx.count() == before {
+                cx.type_mismatch(&format!("an integer from {min} to {max}"), value);
+            }
+            false
+        }
+    }
+}
+
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        impl Argument for $t {
+            type Target = $t;
+
+            fn schema(rules: Rules) -> Map<String, Value> {
+                let mut schema = typed("number");
+                rules::apply_schema(rules.own, Kind::Number, &mut schema);
+                schema
+            }
+
+            fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+                if !value.is_number() {
+                    cx.type_mismatch("a number", value);
+                    return false;
+                }
+                rules::check(rules.own, value, cx);
+                true
+            }
+        }
+    )*};
+}
+
+floats!(f32, f64);
+
+impl Argument for Value {
+    type Target = Value;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        let mut schema = Map::new();
+        rules::apply_schema(rules.own, Kind::Other, &mut schema);
+        schema
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        rules::check(rules.own, value, cx);
+        true
+    }
+}
+
+impl<T: Argument> Argument for Option<T> {
+    type Target = T::Target;
+    const OPTIONAL: bool = true;
+
+    /// Absent, not null: the schema of `T`, left out of `required`.
+    fn schema(rules: Rules) -> Map<String, Value> {
+        T::schema(rules)
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        T::check(value, rules, cx)
+    }
+
+    fn echo(value: &Value, limits: Limits) -> Value {
+        T::echo(value, limits)
+    }
+}
+
+impl<T: Argument> Argument for Box<T> {
+    type Target = T::Target;
+    const OPTIONAL: bool = T::OPTIONAL;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        T::schema(rules)
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        T::check(value, rules, cx)
+    }
+
+    fn echo(value: &Value, limits: Limits) -> Value {
+        T::echo(value, limits)
+    }
+}
+
+impl<T: Argument> Argument for Vec<T> {
+    type Target = Vec<T>;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        let mut schema = typed("array");
+        schema.insert("items".into(), Value::Object(T::schema(rules.for_items())));
+        rules::apply_schema(rules.own, Kind::Array, &mut schema);
+        schema
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let Value::Array(items) = value else {
+            cx.type_mismatch("an array", value);
+            return false;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let mark = cx.enter_index(i);
+            T::check(item, rules.for_items(), cx);
+            cx.leave(mark);
+        }
+        rules::check(rules.own, value, cx);
+        true
+    }
+
+    fn echo(value: &Value, limits: Limits) -> Value {
+        let Value::Array(items) = value else {
+            return echo::truncate(value, limits);
+        };
+        if limits.depth == 0 {
+            return Value::String(format!("[array of {} items]", items.len()));
+        }
+        let inner = Limits {
+            depth: limits.depth - 1,
+            ..limits
+        };
+        let mut out: Vec<Value> = items
+            .iter()
+            .take(limits.items)
+            .map(|v| T::echo(v, inner))
+            .collect();
+        if items.len() > limits.items {
+            out.push(Value::String(format!(
+                "… {} more items",
+                items.len() - limits.items
+            )));
+        }
+        Value::Array(out)
+    }
+}
+
+fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+    let Value::Object(map) = value else {
+        cx.type_mismatch("an object", value);
+        return false;
+    };
+    for (key, item) in map {
+        let mark = cx.enter_key(key);
+        T::check(item, rules.for_items(), cx);
+        cx.leave(mark);
+    }
+    rules::check(rules.own, value, cx);
+    true
+}
+
+fn map_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
+    let mut schema = typed("object");
+    schema.insert(
+        "additionalProperties".into(),
+        Value::Object(T::schema(rules.for_items())),
+    );
+    rules::apply_schema(rules.own, Kind::Other, &mut schema);
+    schema
+}
+
+fn map_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
+    let Value::Object(map) = value else {
+        return echo::truncate(value, limits);
+    };
+    if limits.depth == 0 {
+        return Value::String(format!("{{object with {} properties}}", map.len()));
+    }
+    let inner = Limits {
+        depth: limits.depth - 1,
+        ..limits
+    };
+    let mut out = Map::new();
+    for (k, v) in map.iter().take(limits.items) {
+        out.insert(echo::truncate_key(k, limits.chars), T::echo(v, inner));
+    }
+    echo::more_properties(&mut out, map.len(), limits);
+    Value::Object(out)
+}
+
+impl<T: Argument, S> Argument for HashMap<String, T, S> {
+    type Target = Self;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        map_schema::<T>(rules)
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        check_map::<T>(value, rules, cx)
+    }
+
+    fn echo(value: &Value, limits: Limits) -> Value {
+        map_echo::<T>(value, limits)
+    }
+}
+
+impl<T: Argument> Argument for BTreeMap<String, T> {
+    type Target = Self;
+
+    fn schema(rules: Rules) -> Map<String, Value> {
+        map_schema::<T>(rules)
+    }
+
+    fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        check_map::<T>(value, rules, cx)
+    }
+
+    fn echo(value: &Value, limits: Limits) -> Value {
+        map_echo::<T>(value, limits)
+    }
+}
+
+/// Types the string rules apply to: `regex`, `enum`, `email`, `url`, `uuid`,
+/// `future_date` and `past_date`.
+#[diagnostic::on_unimplemented(
+    message = "this rule applies to strings, and `{Self}` is not a string",
+    label = "needs a `String` field (or `Option<String>`, or `items(...)` of a `Vec<String>`)"
+)]
+pub trait TextRule {}
+
+/// Types `range` applies to.
+#[diagnostic::on_unimplemented(
+    message = "`range` applies to numbers, and `{Self}` is not a number",
+    label = "needs an integer or float field (or an `Option` of one)"
+)]
+pub trait NumberRule {}
+
+/// Types `length` applies to: code points of a string, items of an array.
+#[diagnostic::on_unimplemented(
+    message = "`length` applies to strings and arrays, and `{Self}` is neither",
+    label = "needs a `String` or `Vec<T>` field (or an `Option` of one)"
+)]
+pub trait LengthRule {}
+
+/// Types whose items `items(...)` applies rules to.
+#[diagnostic::on_unimplemented(
+    message = "`items(...)` applies to arrays and maps, and `{Self}` is neither",
+    label = "needs a `Vec<T>` field (or an `Option` of one)"
+)]
+pub trait ItemsRule {
+    /// The type of one item.
+    type Item;
+}
+
+impl TextRule for String {}
+impl<T: TextRule> TextRule for Option<T> {}
+impl<T: TextRule> TextRule for Box<T> {}
+
+macro_rules! numeric {
+    ($($t:ty),*) => {$( impl NumberRule for $t {} )*};
+}
+numeric!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
+impl<T: NumberRule> NumberRule for Option<T> {}
+impl<T: NumberRule> NumberRule for Box<T> {}
+
+impl LengthRule for String {}
+impl<T> LengthRule for Vec<T> {}
+impl<T: LengthRule> LengthRule for Option<T> {}
+impl<T: LengthRule> LengthRule for Box<T> {}
+
+impl<T> ItemsRule for Vec<T> {
+    type Item = T;
+}
+impl<T, S> ItemsRule for HashMap<String, T, S> {
+    type Item = T;
+}
+impl<T> ItemsRule for BTreeMap<String, T> {
+    type Item = T;
+}
+impl<T: ItemsRule> ItemsRule for Option<T> {
+    type Item = T::Item;
+}
+impl<T: ItemsRule> ItemsRule for Box<T> {
+    type Item = T::Item;
+}

@@ -1,0 +1,194 @@
+//! The checker: walks the arguments once, collecting every violation with its path.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::context::Context;
+use crate::echo;
+use crate::error::Violation;
+
+/// At most this many violations are listed in one result; the rest are counted.
+pub const MAX_LISTED: usize = 50;
+
+/// Collects the violations of one arguments object, each at its JSON pointer.
+///
+/// The derive drives it; an [`Argument`](crate::Argument) implemented by hand reports
+/// through [`Checker::type_mismatch`] and [`Checker::report`].
+#[derive(Debug)]
+pub struct Checker<'a> {
+    context: &'a Context,
+    path: String,
+    violations: Vec<Violation>,
+    omitted: usize,
+    sensitive: u32,
+    integral_floats: Vec<String>,
+}
+
+/// What a rule wanted and what came, for [`Checker::report`].
+#[derive(Debug)]
+pub struct Report<'v> {
+    /// The rule's name on the wire.
+    pub rule: Cow<'static, str>,
+    /// The expectation, as the start of a sentence: "must be one of ...".
+    pub expectation: Cow<'v, str>,
+    /// The expectation, as data.
+    pub expected: Value,
+    /// What came, if anything did.
+    pub received: Option<&'v Value>,
+    /// More to say after what came: "Current date is 30/11/2026."
+    pub detail: Option<Cow<'v, str>>,
+    /// What to do, written by the tool's author.
+    pub hint: Option<&'v str>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker judging dates against `context`.
+    pub fn new(context: &'a Context) -> Self {
+        Checker {
+            context,
+            path: String::new(),
+            violations: Vec::new(),
+            omitted: 0,
+            sensitive: 0,
+            integral_floats: Vec::new(),
+        }
+    }
+
+    /// The clock of the date rules.
+    pub fn context(&self) -> &Context {
+        self.context
+    }
+
+    /// True while no violation has been reported.
+    pub fn is_clean(&self) -> bool {
+        self.violations.is_empty() && self.omitted == 0
+    }
+
+    /// How many violations have been reported so far.
+    pub fn count(&self) -> usize {
+        self.violations.len() + self.omitted
+    }
+
+    /// The JSON pointer of the value being checked.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Enters the property `key`; returns the mark to [`Checker::leave`] with.
+    pub fn enter_key(&mut self, key: &str) -> usize {
+        let mark = self.path.len();
+        self.path.push('/');
+        if key.contains(['~', '/']) {
+            self.path
+                .push_str(&key.replace('~', "~0").replace('/', "~1"));
+        } else {
+            self.path.push_str(key);
+        }
+        mark
+    }
+
+    /// Enters the array item `index`; returns the mark to [`Checker::leave`] with.
+    pub fn enter_index(&mut self, index: usize) -> usize {
+        use std::fmt::Write;
+        let mark = self.path.len();
+        let _ = write!(self.path, "/{index}");
+        mark
+    }
+
+    /// Leaves what was entered at `mark`.
+    pub fn leave(&mut self, mark: usize) {
+        self.path.truncate(mark);
+    }
+
+    /// Runs `f` with values echoed as hidden: for fields marked sensitive.
+    pub fn sensitive<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.sensitive += 1;
+        let out = f(self);
+        self.sensitive -= 1;
+        out
+    }
+
+    /// Whether the value being checked is sensitive.
+    pub fn is_sensitive(&self) -> bool {
+        self.sensitive > 0
+    }
+
+    /// Records that the integer at the current path is written as a float (`3.0`): valid
+    /// JSON Schema, but serde wants `3`, so the value is rewritten before deserializing.
+    pub(crate) fn integral_float(&mut self) {
+        self.integral_floats.push(self.path.clone());
+    }
+
+    pub(crate) fn integral_floats(&self) -> &[String] {
+        &self.integral_floats
+    }
+
+    /// Reports a value of the wrong JSON type; `expected` names the right one with its
+    /// article: "a string", "an integer from 1 to 9".
+    pub fn type_mismatch(&mut self, expected: &str, value: &Value) {
+        let detail = value.is_null().then_some(Cow::Borrowed(
+            "Leave an optional argument out rather than sending null.",
+        ));
+        self.report(Report {
+            rule: Cow::Borrowed("type"),
+            expectation: Cow::Owned(format!("must be {expected}")),
+            expected: Value::String(expected.to_owned()),
+            received: Some(value),
+            detail,
+            hint: None,
+        });
+    }
+
+    /// Reports a violation at the current path.
+    pub fn report(&mut self, report: Report<'_>) {
+        let path = self.path.clone();
+        self.report_at(path, report);
+    }
+
+    pub(crate) fn report_at(&mut self, path: String, report: Report<'_>) {
+        if self.violations.len() >= MAX_LISTED {
+            self.omitted += 1;
+            return;
+        }
+        let mut message = report.expectation.trim_end_matches('.').to_owned();
+        let received = match report.received {
+            None => None,
+            Some(value) if self.is_sensitive() => {
+                message.push_str(&format!(
+                    "; got {} (not shown: the field is sensitive).",
+                    echo::json_type(value)
+                ));
+                None
+            }
+            Some(value) => {
+                message.push_str("; got ");
+                message.push_str(&echo::describe(value));
+                message.push('.');
+                Some(echo::truncate(value, echo::RECEIVED))
+            }
+        };
+        if report.received.is_none() {
+            message.push('.');
+        }
+        if let Some(detail) = report.detail {
+            message.push(' ');
+            message.push_str(&detail);
+        }
+        if let Some(hint) = report.hint {
+            message.push(' ');
+            message.push_str(hint);
+        }
+        self.violations.push(Violation {
+            path,
+            rule: report.rule,
+            message,
+            expected: report.expected,
+            received,
+        });
+    }
+
+    pub(crate) fn finish(self) -> (Vec<Violation>, usize) {
+        (self.violations, self.omitted)
+    }
+}

@@ -1,0 +1,101 @@
+//! What "now" means to the date rules.
+
+use std::sync::OnceLock;
+
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+
+/// The clock and time zone that `future_date` and `past_date` are judged against.
+///
+/// A server validates in its users' zone with [`Context::in_time_zone`]; a test fixes
+/// the date with [`Context::on`]. The current date is read at most once per context,
+/// and only if a date rule asks for it.
+///
+/// ```
+/// use mcp_tool_runtime::Context;
+///
+/// let fixed = Context::on(2026, 11, 30).unwrap();
+/// assert_eq!(fixed.today().to_string(), "2026-11-30");
+///
+/// let paris = Context::in_time_zone("Europe/Paris").unwrap();
+/// let _ = paris.today();
+/// ```
+#[derive(Debug, Clone)]
+pub struct Context {
+    clock: Clock,
+    today: OnceLock<Date>,
+}
+
+#[derive(Debug, Clone)]
+enum Clock {
+    System(TimeZone),
+    Fixed(Date),
+}
+
+/// Why a [`Context`] could not be made.
+#[derive(Debug, Clone)]
+pub struct ContextError(String);
+
+impl std::fmt::Display for ContextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ContextError {}
+
+impl Context {
+    /// The system clock in the system's time zone (`TZ`, else `/etc/localtime`, else UTC).
+    pub fn now() -> Self {
+        Context {
+            clock: Clock::System(TimeZone::system()),
+            today: OnceLock::new(),
+        }
+    }
+
+    /// The system clock in the named IANA time zone, such as `"Europe/Paris"`.
+    pub fn in_time_zone(name: &str) -> Result<Self, ContextError> {
+        let zone = TimeZone::get(name)
+            .map_err(|e| ContextError(format!("unknown time zone {name:?}: {e}")))?;
+        Ok(Context::in_zone(zone))
+    }
+
+    /// The system clock in the given time zone.
+    pub fn in_zone(zone: TimeZone) -> Self {
+        Context {
+            clock: Clock::System(zone),
+            today: OnceLock::new(),
+        }
+    }
+
+    /// A fixed current date, for tests and replays.
+    pub fn on(year: i16, month: i8, day: i8) -> Result<Self, ContextError> {
+        let date = Date::new(year, month, day)
+            .map_err(|e| ContextError(format!("invalid date {year}-{month}-{day}: {e}")))?;
+        Ok(Context::on_date(date))
+    }
+
+    /// A fixed current date, for tests and replays.
+    pub fn on_date(date: Date) -> Self {
+        Context {
+            clock: Clock::Fixed(date),
+            today: OnceLock::new(),
+        }
+    }
+
+    /// The current date in this context's zone.
+    pub fn today(&self) -> Date {
+        match &self.clock {
+            Clock::Fixed(date) => *date,
+            Clock::System(zone) => *self
+                .today
+                .get_or_init(|| jiff::Timestamp::now().to_zoned_datetime(zone.clone()).date()),
+        }
+    }
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context::now()
+    }
+}

@@ -1,0 +1,159 @@
+//! Short copies of what a client sent, safe to put back in front of a model.
+//!
+//! A 10 MB string or 100 000 array items must not come back in an error result, and a
+//! field marked sensitive must not come back at all.
+
+use serde_json::{Map, Value};
+
+/// The text that stands for a sensitive value.
+pub const REDACTED: &str = "[redacted]";
+
+/// How much of a value an echo keeps.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Characters kept of a string.
+    pub chars: usize,
+    /// Items kept of an array, properties of an object.
+    pub items: usize,
+    /// Levels of nesting kept.
+    pub depth: usize,
+}
+
+/// For `attempted_query`: enough to recognise the call.
+pub const ARGUMENTS: Limits = Limits {
+    chars: 200,
+    items: 20,
+    depth: 6,
+};
+
+/// For a violation's `received`: enough to see what was wrong.
+pub const RECEIVED: Limits = Limits {
+    chars: 80,
+    items: 5,
+    depth: 2,
+};
+
+/// A copy of `value` cut to `limits`.
+pub fn truncate(value: &Value, limits: Limits) -> Value {
+    match value {
+        Value::String(s) => truncate_str(s, limits.chars),
+        Value::Array(items) => {
+            if limits.depth == 0 {
+                return Value::String(format!("[array of {} items]", items.len()));
+            }
+            let inner = Limits {
+                depth: limits.depth - 1,
+                ..limits
+            };
+            let mut out: Vec<Value> = items
+                .iter()
+                .take(limits.items)
+                .map(|v| truncate(v, inner))
+                .collect();
+            if items.len() > limits.items {
+                out.push(Value::String(format!(
+                    "… {} more items",
+                    items.len() - limits.items
+                )));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => {
+            if limits.depth == 0 {
+                return Value::String(format!("{{object with {} properties}}", map.len()));
+            }
+            let inner = Limits {
+                depth: limits.depth - 1,
+                ..limits
+            };
+            let mut out = Map::new();
+            for (k, v) in map.iter().take(limits.items) {
+                out.insert(truncate_key(k, limits.chars), truncate(v, inner));
+            }
+            more_properties(&mut out, map.len(), limits);
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Marks an object echo that kept `limits.items` of `total` properties.
+pub(crate) fn more_properties(out: &mut Map<String, Value>, total: usize, limits: Limits) {
+    if total > limits.items {
+        out.insert(
+            "…".into(),
+            Value::String(format!("{} more properties", total - limits.items)),
+        );
+    }
+}
+
+pub(crate) fn truncate_key(key: &str, chars: usize) -> String {
+    match key.char_indices().nth(chars) {
+        None => key.to_owned(),
+        Some((cut, _)) => format!("{}…", &key[..cut]),
+    }
+}
+
+fn truncate_str(s: &str, chars: usize) -> Value {
+    match s.char_indices().nth(chars) {
+        None => Value::String(s.to_owned()),
+        Some((cut, _)) => Value::String(format!(
+            "{}… ({} characters in all)",
+            &s[..cut],
+            s.chars().count()
+        )),
+    }
+}
+
+/// How a received value reads in a sentence: the JSON, shortened.
+pub fn describe(value: &Value) -> String {
+    let short = truncate(value, RECEIVED);
+    let text = short.to_string();
+    match value {
+        Value::Null => "null".into(),
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => text,
+        Value::Array(items) => format!("an array of {} items: {text}", items.len()),
+        Value::Object(map) => format!("an object with {} properties: {text}", map.len()),
+    }
+}
+
+/// A value's JSON type, with its article: "a string", "an array".
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_strings_are_cut_on_a_char_boundary() {
+        let s = "é".repeat(300);
+        let Value::String(cut) = truncate(&json!(s), RECEIVED) else {
+            panic!("a string stays a string")
+        };
+        assert!(cut.starts_with(&"é".repeat(80)));
+        assert!(cut.ends_with("(300 characters in all)"));
+    }
+
+    #[test]
+    fn big_containers_are_summarised() {
+        let items: Vec<u32> = (0..1000).collect();
+        let out = truncate(&json!(items), RECEIVED);
+        assert_eq!(out, json!([0, 1, 2, 3, 4, "… 995 more items"]));
+        let deep = json!({"a": {"b": {"c": 1}}});
+        assert_eq!(
+            truncate(&deep, RECEIVED),
+            json!({"a": {"b": "{object with 1 properties}"}})
+        );
+    }
+}

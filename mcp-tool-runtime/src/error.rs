@@ -1,0 +1,406 @@
+//! Tool execution errors and the `CallToolResult` a client receives.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// What kind of failure a [`ToolError`] is, and so what the model should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorCategory {
+    /// Something passing went wrong (a timeout, a busy dependency): the same call may
+    /// succeed if tried again.
+    Transient,
+    /// The arguments are wrong: fix them, then call again.
+    Validation,
+    /// A rule of the domain forbids the call (the order is already shipped): changing
+    /// the arguments will not help; often a person must decide.
+    Business,
+    /// The caller may not do this: retrying does not help; ask for access.
+    Permission,
+}
+
+impl ErrorCategory {
+    /// The name on the wire: `transient`, `validation`, `business` or `permission`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCategory::Transient => "transient",
+            ErrorCategory::Validation => "validation",
+            ErrorCategory::Business => "business",
+            ErrorCategory::Permission => "permission",
+        }
+    }
+
+    /// Whether the identical call can succeed if tried again: true only for transient.
+    pub fn is_retryable(self) -> bool {
+        self == ErrorCategory::Transient
+    }
+}
+
+impl fmt::Display for ErrorCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem with one argument: which one (`path`, a JSON pointer in the names the
+/// client sent), which rule, what was expected and what came.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Violation {
+    /// JSON pointer to the value, with serde's names: `/passengers/2/age`; `""` for the
+    /// arguments object itself.
+    pub path: String,
+    /// The rule that failed: `type`, `required`, `unknown`, `regex`, `enum`, `range`,
+    /// `length`, `future_date`, `past_date`, `email`, `url`, `uuid`, or a custom name.
+    pub rule: Cow<'static, str>,
+    /// A sentence for the model: the expectation, what came, what to do.
+    pub message: String,
+    /// What the rule wants, as data: a pattern, the allowed values, a bound.
+    pub expected: Value,
+    /// What came, truncated; absent when nothing came or the field is sensitive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub received: Option<Value>,
+}
+
+impl Violation {
+    /// The path as a reader sees it: `passengers/2/age`, or `arguments` for the root.
+    pub fn display_path(&self) -> Cow<'_, str> {
+        match self.path.strip_prefix('/') {
+            None => Cow::Borrowed("arguments"),
+            Some(rest) if !rest.contains('~') => Cow::Borrowed(rest),
+            Some(rest) => Cow::Owned(rest.replace("~1", "/").replace("~0", "~")),
+        }
+    }
+}
+
+/// A failed tool call, as the model will read it.
+///
+/// Every failure of a tool call that the model can act on is a `ToolError`: bad
+/// arguments (from [`McpTool::from_arguments`](crate::McpTool::from_arguments)), a
+/// business rule, a missing permission, a passing outage. It becomes a
+/// [`CallToolResult`] with `isError: true` and the `structuredContent` of the wire
+/// contract; only [`ToolError::is_malformed_request`] errors belong on the JSON-RPC
+/// error channel instead.
+///
+/// ```
+/// use mcp_tool_runtime::{ErrorCategory, ToolError};
+///
+/// let err = ToolError::business("Order ORD-2026-00042 is already shipped; it cannot be cancelled.")
+///     .with_hint("Offer the customer a return instead.");
+/// assert_eq!(err.category(), ErrorCategory::Business);
+/// let result = err.to_call_result();
+/// assert!(result.is_error);
+/// assert_eq!(result.structured_content.as_ref().unwrap()["errorCategory"], "business");
+/// ```
+#[derive(Debug, Clone)]
+pub struct ToolError {
+    inner: Box<Inner>,
+}
+
+#[derive(Debug, Clone)]
+struct Inner {
+    category: ErrorCategory,
+    message: String,
+    hint: Option<String>,
+    tool: Option<Cow<'static, str>>,
+    arguments: Option<Value>,
+    partial_results: Option<Value>,
+    violations: Vec<Violation>,
+    omitted: usize,
+    retry_after: Option<Duration>,
+    malformed: bool,
+}
+
+impl ToolError {
+    fn new(category: ErrorCategory, message: impl Into<String>) -> Self {
+        ToolError {
+            inner: Box::new(Inner {
+                category,
+                message: message.into(),
+                hint: None,
+                tool: None,
+                arguments: None,
+                partial_results: None,
+                violations: Vec::new(),
+                omitted: 0,
+                retry_after: None,
+                malformed: false,
+            }),
+        }
+    }
+
+    /// The arguments are wrong; the message says how to fix them.
+    pub fn validation(message: impl Into<String>) -> Self {
+        ToolError::new(ErrorCategory::Validation, message)
+    }
+
+    /// A rule of the domain forbids the call.
+    pub fn business(message: impl Into<String>) -> Self {
+        ToolError::new(ErrorCategory::Business, message)
+    }
+
+    /// The caller may not do this. Say nothing the caller may not know.
+    pub fn permission(message: impl Into<String>) -> Self {
+        ToolError::new(ErrorCategory::Permission, message)
+    }
+
+    /// A passing failure: the identical call may succeed later.
+    pub fn transient(message: impl Into<String>) -> Self {
+        ToolError::new(ErrorCategory::Transient, message)
+    }
+
+    /// Arguments that are not a JSON object (nor absent, nor `null`): the request itself
+    /// is malformed. A server answers it with a JSON-RPC error (-32602), not a result.
+    pub fn malformed_request(message: impl Into<String>) -> Self {
+        let mut err = ToolError::new(ErrorCategory::Validation, message);
+        err.inner.malformed = true;
+        err
+    }
+
+    /// Invalid arguments found by the derive's checks.
+    pub(crate) fn invalid_arguments(
+        tool: &'static str,
+        violations: Vec<Violation>,
+        omitted: usize,
+        arguments: Value,
+    ) -> Self {
+        let total = violations.len() + omitted;
+        let message = format!(
+            "{tool} was not run: {total} {} in the arguments. Correct {} and call again.",
+            if total == 1 { "problem" } else { "problems" },
+            if total == 1 { "it" } else { "them" },
+        );
+        let mut err = ToolError::validation(message).for_call(tool, arguments);
+        err.inner.violations = violations;
+        err.inner.omitted = omitted;
+        err
+    }
+
+    /// Adds what to do next, as a sentence.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.inner.hint = Some(hint.into());
+        self
+    }
+
+    /// Records the call that failed (`attempted_query`): the tool and its arguments.
+    /// Pass arguments already redacted; [`McpTool::from_arguments`](crate::McpTool::from_arguments)
+    /// does this itself, leaving out sensitive fields.
+    pub fn for_call(mut self, tool: impl Into<Cow<'static, str>>, arguments: Value) -> Self {
+        self.inner.tool = Some(tool.into());
+        self.inner.arguments = Some(arguments);
+        self
+    }
+
+    /// What was gathered before the failure (`partial_results`).
+    pub fn with_partial_results(mut self, partial: impl Serialize) -> Self {
+        self.inner.partial_results = Some(serde_json::to_value(partial).unwrap_or_else(|e| {
+            json!({ "error": format!("partial results could not be serialized: {e}") })
+        }));
+        self
+    }
+
+    /// When a transient error may clear: said in the text and as `retryAfterSeconds`.
+    pub fn retry_after(mut self, after: Duration) -> Self {
+        self.inner.retry_after = Some(after);
+        self
+    }
+
+    /// Adds a violation (for a validation error built by hand, such as "no order has
+    /// this ID").
+    pub fn with_violation(mut self, violation: Violation) -> Self {
+        self.inner.violations.push(violation);
+        self
+    }
+
+    /// The category: what the model should do next.
+    pub fn category(&self) -> ErrorCategory {
+        self.inner.category
+    }
+
+    /// Whether the identical call can succeed later: true only for transient errors.
+    pub fn is_retryable(&self) -> bool {
+        self.inner.category.is_retryable()
+    }
+
+    /// The first sentence of the error.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The argument problems, in declaration order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.inner.violations
+    }
+
+    /// How many problems were found beyond those listed in [`ToolError::violations`].
+    pub fn omitted_violations(&self) -> usize {
+        self.inner.omitted
+    }
+
+    /// True when the request itself is malformed (arguments that are not an object):
+    /// answer with a JSON-RPC error (code -32602), not with a tool result.
+    pub fn is_malformed_request(&self) -> bool {
+        self.inner.malformed
+    }
+
+    /// The JSON-RPC error object for a malformed request:
+    /// `{"code": -32602, "message": ...}`.
+    pub fn to_jsonrpc_error(&self) -> Value {
+        json!({ "code": -32602, "message": self.inner.message })
+    }
+
+    /// The full text the model reads: the message, each violation on its own line, the
+    /// hint and when to retry.
+    pub fn text(&self) -> String {
+        let inner = &*self.inner;
+        let mut text = inner.message.clone();
+        for v in &inner.violations {
+            text.push_str("\n- ");
+            text.push_str(&v.display_path());
+            text.push_str(": ");
+            text.push_str(&v.message);
+        }
+        if inner.omitted > 0 {
+            text.push_str(&format!(
+                "\n- and {} more {} not listed; fix the ones above and call again to see them.",
+                inner.omitted,
+                if inner.omitted == 1 {
+                    "problem"
+                } else {
+                    "problems"
+                }
+            ));
+        }
+        if let Some(hint) = &inner.hint {
+            text.push('\n');
+            text.push_str(hint);
+        }
+        if let Some(after) = inner.retry_after {
+            text.push_str(&format!(
+                "\nRetry the same call in {} seconds.",
+                after.as_secs().max(1)
+            ));
+        }
+        text
+    }
+
+    /// The `structuredContent` of the wire contract.
+    pub fn structured_content(&self) -> Value {
+        let inner = &*self.inner;
+        let mut out = Map::new();
+        out.insert("errorCategory".into(), inner.category.as_str().into());
+        out.insert("isRetryable".into(), inner.category.is_retryable().into());
+        out.insert("message".into(), self.text().into());
+        out.insert(
+            "attempted_query".into(),
+            match (&inner.tool, &inner.arguments) {
+                (None, None) => Value::Null,
+                (tool, arguments) => json!({
+                    "tool": tool,
+                    "arguments": arguments,
+                }),
+            },
+        );
+        out.insert(
+            "partial_results".into(),
+            inner.partial_results.clone().unwrap_or(Value::Null),
+        );
+        out.insert(
+            "violations".into(),
+            serde_json::to_value(&inner.violations).unwrap_or(Value::Array(Vec::new())),
+        );
+        if inner.omitted > 0 {
+            out.insert("omittedViolations".into(), inner.omitted.into());
+        }
+        if let Some(hint) = &inner.hint {
+            out.insert("hint".into(), hint.as_str().into());
+        }
+        if let Some(after) = inner.retry_after {
+            out.insert("retryAfterSeconds".into(), after.as_secs().max(1).into());
+        }
+        Value::Object(out)
+    }
+
+    /// The `CallToolResult` (`isError: true`) a client receives for this error.
+    pub fn to_call_result(&self) -> CallToolResult {
+        CallToolResult {
+            content: vec![Content::text(self.text())],
+            structured_content: Some(self.structured_content()),
+            is_error: true,
+        }
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+impl From<ToolError> for CallToolResult {
+    fn from(err: ToolError) -> Self {
+        err.to_call_result()
+    }
+}
+
+/// The result of `tools/call`, as MCP puts it on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult {
+    /// What many clients hand the model: for an error, everything actionable.
+    pub content: Vec<Content>,
+    /// The same, as data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// True for a tool execution error.
+    pub is_error: bool,
+}
+
+impl CallToolResult {
+    /// A success carrying `value` as `structuredContent` and as the same JSON in a text
+    /// block, as the MCP specification advises.
+    pub fn success(value: Value) -> Self {
+        CallToolResult {
+            content: vec![Content::text(value.to_string())],
+            structured_content: Some(value),
+            is_error: false,
+        }
+    }
+
+    /// A success with no content: "nothing matched" is not an error.
+    pub fn empty() -> Self {
+        CallToolResult {
+            content: Vec::new(),
+            structured_content: None,
+            is_error: false,
+        }
+    }
+
+    /// This result as JSON.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// One content block of a [`CallToolResult`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Content {
+    /// A text block.
+    Text {
+        /// The text.
+        text: String,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content::Text { text: text.into() }
+    }
+}

@@ -1,0 +1,642 @@
+//! The rules of `#[validate(...)]`: each one both a schema keyword (or a sentence in the
+//! description, where no keyword can say it) and a runtime check, from one definition.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use crate::check::{Checker, Report};
+use crate::context::Context;
+use crate::number::Num;
+use crate::{date, formats, suggest};
+
+/// A rule on one value, with the author's own message and hint.
+#[derive(Debug)]
+pub struct Rule {
+    /// What the rule checks.
+    pub kind: RuleKind,
+    /// Replaces the rule's expectation ("must be ...") in messages.
+    pub message: Option<&'static str>,
+    /// What to do, appended to the message.
+    pub hint: Option<&'static str>,
+}
+
+/// The rules of `#[validate(...)]`, as data.
+#[derive(Debug)]
+pub enum RuleKind {
+    /// `regex`: the string matches the pattern (JSON Schema `pattern`).
+    Regex(&'static Pattern),
+    /// `enum`: the string is one of these (JSON Schema `enum`).
+    OneOf(&'static [&'static str]),
+    /// `future_date` / `past_date`: a date in `format`, after (or before) today.
+    Date {
+        /// True for `future_date`.
+        future: bool,
+        /// A strftime format.
+        format: &'static str,
+    },
+    /// `range`: the number lies within the bounds.
+    Range {
+        /// The lower bound, and whether it is exclusive.
+        min: Option<(Num, bool)>,
+        /// The upper bound, and whether it is exclusive.
+        max: Option<(Num, bool)>,
+    },
+    /// `length`: code points of a string, items of an array.
+    Length {
+        /// At least this many.
+        min: Option<u64>,
+        /// At most this many.
+        max: Option<u64>,
+    },
+    /// `email`: an RFC 5321 mailbox (`format: email`).
+    Email,
+    /// `url`: an RFC 3986 URI (`format: uri`).
+    Url,
+    /// `uuid`: an RFC 4122 UUID (`format: uuid`).
+    Uuid,
+    /// `custom`: the author's function of the field's value.
+    Custom {
+        /// The function's name, the violation's rule.
+        name: &'static str,
+        /// What the function checks, for the schema's description.
+        description: Option<&'static str>,
+        /// The check, through [`custom`](crate::__private::custom).
+        check: CustomCheck,
+    },
+}
+
+/// A custom rule as the derive wraps it: the JSON value in, the author's verdict out.
+pub type CustomCheck = fn(&Value, &Context) -> Result<(), Invalid>;
+
+/// A regex, advertised as written and compiled once, on first use.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    runtime: &'static str,
+    compiled: OnceLock<Result<Regex, String>>,
+}
+
+impl Pattern {
+    /// `source` is advertised as the schema's `pattern`; `runtime` is the same pattern in
+    /// Rust's dialect, with `.` spelled as ECMA-262 means it. The derive writes both.
+    pub const fn new(source: &'static str, runtime: &'static str) -> Self {
+        Pattern {
+            source,
+            runtime,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The pattern as advertised.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Whether `s` matches; `Err` if the pattern could not be compiled (the derive
+    /// checks it, so only a regex over the size limit gets here).
+    pub fn is_match(&self, s: &str) -> Result<bool, &str> {
+        match self.compiled.get_or_init(|| {
+            Regex::new(self.runtime).map_err(|e| e.to_string())
+        }) {
+            Ok(re) => Ok(re.is_match(s)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A custom rule's verdict on a value: what was wrong, as the model should read it.
+///
+/// ```
+/// use mcp_tool_runtime::Invalid;
+///
+/// fn weekday(date: &String) -> Result<(), Invalid> {
+///     if date.ends_with("Sat") || date.ends_with("Sun") {
+///         return Err(Invalid::new("must be a weekday").hint("Pick a date from Monday to Friday."));
+///     }
+///     Ok(())
+/// }
+/// assert!(weekday(&"Sun".to_string()).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    message: Cow<'static, str>,
+    expected: Option<Value>,
+    hint: Option<Cow<'static, str>>,
+}
+
+impl Invalid {
+    /// The expectation, as the start of a sentence: "must be a weekday".
+    pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
+        Invalid {
+            message: message.into(),
+            expected: None,
+            hint: None,
+        }
+    }
+
+    /// The expectation as data, for the violation's `expected`.
+    pub fn expected(mut self, expected: impl Into<Value>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// What to do next.
+    pub fn hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl From<String> for Invalid {
+    fn from(message: String) -> Self {
+        Invalid::new(message)
+    }
+}
+
+impl From<&'static str> for Invalid {
+    fn from(message: &'static str) -> Self {
+        Invalid::new(message)
+    }
+}
+
+impl Rule {
+    const fn of(kind: RuleKind) -> Self {
+        Rule {
+            kind,
+            message: None,
+            hint: None,
+        }
+    }
+
+    /// `regex = "..."`.
+    pub const fn regex(pattern: &'static Pattern) -> Self {
+        Rule::of(RuleKind::Regex(pattern))
+    }
+
+    /// `enum = [...]` or `enum = PATH`.
+    pub const fn one_of(values: &'static [&'static str]) -> Self {
+        Rule::of(RuleKind::OneOf(values))
+    }
+
+    /// `future_date(format = "...")`.
+    pub const fn future_date(format: &'static str) -> Self {
+        Rule::of(RuleKind::Date {
+            future: true,
+            format,
+        })
+    }
+
+    /// `past_date(format = "...")`.
+    pub const fn past_date(format: &'static str) -> Self {
+        Rule::of(RuleKind::Date {
+            future: false,
+            format,
+        })
+    }
+
+    /// `range(...)`; add bounds with [`Rule::min`], [`Rule::max`] and their exclusive
+    /// forms.
+    pub const fn range() -> Self {
+        Rule::of(RuleKind::Range {
+            min: None,
+            max: None,
+        })
+    }
+
+    /// `length(...)`; add bounds with [`Rule::min_len`] and [`Rule::max_len`].
+    pub const fn length() -> Self {
+        Rule::of(RuleKind::Length {
+            min: None,
+            max: None,
+        })
+    }
+
+    /// `email`.
+    pub const fn email() -> Self {
+        Rule::of(RuleKind::Email)
+    }
+
+    /// `url`.
+    pub const fn url() -> Self {
+        Rule::of(RuleKind::Url)
+    }
+
+    /// `uuid`.
+    pub const fn uuid() -> Self {
+        Rule::of(RuleKind::Uuid)
+    }
+
+    /// `custom = path`.
+    pub const fn custom(name: &'static str, check: CustomCheck) -> Self {
+        Rule::of(RuleKind::Custom {
+            name,
+            description: None,
+            check,
+        })
+    }
+
+    /// The lower bound of a range, inclusive unless `exclusive`.
+    pub const fn min(mut self, bound: Num, exclusive: bool) -> Self {
+        if let RuleKind::Range { min, .. } = &mut self.kind {
+            *min = Some((bound, exclusive));
+        }
+        self
+    }
+
+    /// The upper bound of a range, inclusive unless `exclusive`.
+    pub const fn max(mut self, bound: Num, exclusive: bool) -> Self {
+        if let RuleKind::Range { max, .. } = &mut self.kind {
+            *max = Some((bound, exclusive));
+        }
+        self
+    }
+
+    /// The least length.
+    pub const fn min_len(mut self, n: u64) -> Self {
+        if let RuleKind::Length { min, .. } = &mut self.kind {
+            *min = Some(n);
+        }
+        self
+    }
+
+    /// The greatest length.
+    pub const fn max_len(mut self, n: u64) -> Self {
+        if let RuleKind::Length { max, .. } = &mut self.kind {
+            *max = Some(n);
+        }
+        self
+    }
+
+    /// What a custom rule checks, said in the schema's description.
+    pub const fn describe(mut self, text: &'static str) -> Self {
+        if let RuleKind::Custom { description, .. } = &mut self.kind {
+            *description = Some(text);
+        }
+        self
+    }
+
+    /// The author's message, replacing the rule's own expectation.
+    pub const fn message(mut self, message: &'static str) -> Self {
+        self.message = Some(message);
+        self
+    }
+
+    /// The author's hint: what to do next.
+    pub const fn hint(mut self, hint: &'static str) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+}
+
+/// The rules on a value, and on its items when it is an array.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// Rules on the value itself.
+    pub own: &'static [Rule],
+    /// Rules on each item of an array.
+    pub items: &'static [Rule],
+}
+
+impl Rules {
+    /// No rules.
+    pub const NONE: Rules = Rules {
+        own: &[],
+        items: &[],
+    };
+
+    /// The rules of an array's items, as the rules of a value.
+    pub fn for_items(self) -> Rules {
+        Rules {
+            own: self.items,
+            items: &[],
+        }
+    }
+}
+
+/// The JSON kind a value is checked as, which decides the keyword of `length`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A string.
+    String,
+    /// A number or an integer.
+    Number,
+    /// An array.
+    Array,
+    /// Anything else.
+    Other,
+}
+
+/// Adds the keywords of `rules` to a schema, and the rules no keyword can express to
+/// its description.
+pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>) {
+    let mut notes: Vec<String> = Vec::new();
+    for rule in rules {
+        match &rule.kind {
+            RuleKind::Regex(p) => {
+                schema.insert("pattern".into(), p.source.into());
+            }
+            RuleKind::OneOf(values) => {
+                schema.insert("enum".into(), (*values).into());
+            }
+            RuleKind::Date { future, format } => {
+                if *format == date::ISO_DATE {
+                    schema.insert("format".into(), "date".into());
+                }
+                notes.push(format!(
+                    "Must be a date {} the current date, written {}.",
+                    if *future { "after" } else { "before" },
+                    date::human_format(format)
+                ));
+            }
+            RuleKind::Range { min, max } => {
+                if let Some((bound, exclusive)) = min {
+                    tighten(schema, "minimum", "exclusiveMinimum", *bound, *exclusive, Ordering::Greater);
+                }
+                if let Some((bound, exclusive)) = max {
+                    tighten(schema, "maximum", "exclusiveMaximum", *bound, *exclusive, Ordering::Less);
+                }
+            }
+            RuleKind::Length { min, max } => {
+                let (lo, hi) = match kind {
+                    Kind::Array => ("minItems", "maxItems"),
+                    _ => ("minLength", "maxLength"),
+                };
+                if let Some(n) = min {
+                    schema.insert(lo.into(), (*n).into());
+                }
+                if let Some(n) = max {
+                    schema.insert(hi.into(), (*n).into());
+                }
+            }
+            RuleKind::Email => {
+                schema.insert("format".into(), "email".into());
+            }
+            RuleKind::Url => {
+                schema.insert("format".into(), "uri".into());
+            }
+            RuleKind::Uuid => {
+                schema.insert("format".into(), "uuid".into());
+            }
+            RuleKind::Custom {
+                name, description, ..
+            } => notes.push(match (*description, rule.message) {
+                (Some(text), _) | (None, Some(text)) => sentence(text),
+                (None, None) => format!("Also checked by the server ({}).", name.replace('_', " ")),
+            }),
+        }
+    }
+    if !notes.is_empty() {
+        let mut text = match schema.remove("description") {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        for note in notes {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&note);
+        }
+        schema.insert("description".into(), text.into());
+    }
+}
+
+/// "must be a weekday" as a sentence: "Must be a weekday."
+fn sentence(text: &str) -> String {
+    let mut chars = text.trim().chars();
+    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+/// Sets a bound unless the schema already has a tighter one (the limit of the type).
+fn tighten(
+    schema: &mut Map<String, Value>,
+    inclusive_key: &str,
+    exclusive_key: &str,
+    bound: Num,
+    exclusive: bool,
+    tighter: Ordering,
+) {
+    if let Some(Value::Number(existing)) = schema.get(inclusive_key) {
+        let cmp = bound.cmp_number(existing);
+        // The existing bound is tighter, or equal and the new one is inclusive.
+        if cmp == tighter.reverse() || (cmp == Ordering::Equal && !exclusive) {
+            return;
+        }
+        schema.remove(inclusive_key);
+    }
+    let key = if exclusive { exclusive_key } else { inclusive_key };
+    schema.insert(key.into(), bound.to_json());
+}
+
+/// Checks `value`, already of the right JSON type, against each rule; reports every
+/// rule that fails.
+pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
+    for rule in rules {
+        check_one(rule, value, cx);
+    }
+}
+
+fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
+    let failure: Option<Failure> = match (&rule.kind, value) {
+        (RuleKind::Regex(p), Value::String(s)) => match p.is_match(s) {
+            Ok(true) => None,
+            Ok(false) => Some(Failure::new(
+                "regex",
+                format!("must match the pattern {}", p.source),
+                p.source.into(),
+            )),
+            Err(e) => Some(Failure::new(
+                "regex",
+                format!("could not be checked: the server's pattern does not compile ({e})"),
+                p.source.into(),
+            )),
+        },
+        (RuleKind::OneOf(values), Value::String(s)) => {
+            (!values.contains(&s.as_str())).then(|| one_of_failure(values, s))
+        }
+        (RuleKind::Date { future, format }, Value::String(s)) => {
+            date_failure(*future, format, s, cx.context())
+        }
+        (RuleKind::Range { min, max }, Value::Number(n)) => {
+            let low = min.is_some_and(|(b, excl)| match b.cmp_number(n) {
+                Ordering::Greater => true,
+                Ordering::Equal => excl,
+                Ordering::Less => false,
+            });
+            let high = max.is_some_and(|(b, excl)| match b.cmp_number(n) {
+                Ordering::Less => true,
+                Ordering::Equal => excl,
+                Ordering::Greater => false,
+            });
+            (low || high).then(|| {
+                let text = range_text(*min, *max);
+                Failure::new("range", format!("must be {text}"), text.into())
+            })
+        }
+        (RuleKind::Length { min, max }, Value::String(_) | Value::Array(_)) => {
+            let (len, unit) = match value {
+                Value::String(s) => (s.chars().count() as u64, "characters"),
+                Value::Array(a) => (a.len() as u64, "items"),
+                _ => (0, ""),
+            };
+            let bad = min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m);
+            bad.then(|| {
+                let text = length_text(*min, *max, unit);
+                let mut f = Failure::new("length", format!("must have {text}"), text.into());
+                f.detail = Some(format!("It has {len} {unit}.").into());
+                f
+            })
+        }
+        (RuleKind::Email, Value::String(s)) => (!formats::is_email(s)).then(|| {
+            Failure::new(
+                "email",
+                "must be an email address such as name@example.com".into(),
+                "email".into(),
+            )
+        }),
+        (RuleKind::Url, Value::String(s)) => (!formats::is_uri(s)).then(|| {
+            Failure::new(
+                "url",
+                "must be an absolute URL such as https://example.com/page".into(),
+                "uri".into(),
+            )
+        }),
+        (RuleKind::Uuid, Value::String(s)) => (!formats::is_uuid(s)).then(|| {
+            Failure::new(
+                "uuid",
+                "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000".into(),
+                "uuid".into(),
+            )
+        }),
+        (RuleKind::Custom { name, check, .. }, _) => match check(value, cx.context()) {
+            Ok(()) => None,
+            Err(invalid) => Some(Failure {
+                rule: Cow::Borrowed(name),
+                expected: invalid
+                    .expected
+                    .unwrap_or_else(|| Value::String(invalid.message.to_string())),
+                expectation: invalid.message,
+                detail: invalid.hint,
+            }),
+        },
+        // The derive only attaches a rule to a type it applies to, and the type was
+        // checked before the rules: any other pair has nothing to check.
+        _ => None,
+    };
+    if let Some(f) = failure {
+        f.report(cx, value, rule.message, rule.hint);
+    }
+}
+
+/// A rule's failure on one value, before it becomes a violation.
+pub(crate) struct Failure {
+    rule: Cow<'static, str>,
+    expectation: Cow<'static, str>,
+    expected: Value,
+    detail: Option<Cow<'static, str>>,
+}
+
+impl Failure {
+    fn new(rule: &'static str, expectation: String, expected: Value) -> Self {
+        Failure {
+            rule: Cow::Borrowed(rule),
+            expectation: expectation.into(),
+            expected,
+            detail: None,
+        }
+    }
+
+    pub(crate) fn report(
+        self,
+        cx: &mut Checker<'_>,
+        value: &Value,
+        message: Option<&'static str>,
+        hint: Option<&'static str>,
+    ) {
+        cx.report(Report {
+            rule: self.rule,
+            expectation: message.map_or(self.expectation, Cow::Borrowed),
+            expected: self.expected,
+            received: Some(value),
+            detail: self.detail,
+            hint,
+        });
+    }
+}
+
+/// The failure of a whitelist, with the nearest allowed value when there is one.
+pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
+    let list = values
+        .iter()
+        .map(|v| format!("{v:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut f = Failure::new(
+        "enum",
+        format!("must be one of {list}"),
+        values.iter().map(|v| Value::from(*v)).collect(),
+    );
+    f.detail = suggest::nearest(got, values.iter().copied())
+        .map(|near| Cow::Owned(format!("Did you mean {near:?}?")));
+    f
+}
+
+fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Option<Failure> {
+    let rule = if future { "future_date" } else { "past_date" };
+    let human = date::human_format(format);
+    let today = context.today();
+    let today_text = date::format_date(format, today);
+    let (word, side) = if future {
+        ("future", "after")
+    } else {
+        ("past", "before")
+    };
+    let expected = Value::String(format!("a date {side} {today_text} ({human})"));
+    let mut failure = match date::parse(format, s) {
+        None => Failure::new(rule, format!("must be a date written {human}"), expected),
+        Some(d) if (future && d > today) || (!future && d < today) => return None,
+        Some(_) => Failure::new(rule, format!("must be a date in the {word}, as {human}"), expected),
+    };
+    failure.detail = Some(format!("Current date is {today_text}.").into());
+    Some(failure)
+}
+
+fn range_text(min: Option<(Num, bool)>, max: Option<(Num, bool)>) -> String {
+    let low = min.map(|(b, excl)| {
+        if excl {
+            format!("more than {b}")
+        } else {
+            format!("at least {b}")
+        }
+    });
+    let high = max.map(|(b, excl)| {
+        if excl {
+            format!("less than {b}")
+        } else {
+            format!("at most {b}")
+        }
+    });
+    match (low, high) {
+        (Some(l), Some(h)) => format!("{l} and {h}"),
+        (Some(t), None) | (None, Some(t)) => t,
+        (None, None) => "a number".into(),
+    }
+}
+
+fn length_text(min: Option<u64>, max: Option<u64>, unit: &str) -> String {
+    match (min, max) {
+        (Some(a), Some(b)) if a == b => format!("exactly {a} {unit}"),
+        (Some(a), Some(b)) => format!("from {a} to {b} {unit}"),
+        (Some(a), None) => format!("at least {a} {unit}"),
+        (None, Some(b)) => format!("at most {b} {unit}"),
+        (None, None) => format!("any number of {unit}"),
+    }
+}

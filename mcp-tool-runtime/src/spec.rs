@@ -1,0 +1,535 @@
+//! What the derive generates is data: one [`ToolSpec`] per struct and one
+//! [`EnumSpec`] per enum. The functions here turn that data into the schema, the checks
+//! and the error results, so that both come from one description of each field.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::argument::Argument;
+use crate::check::{Checker, Report};
+use crate::context::Context;
+use crate::echo::{self, Limits};
+use crate::error::{ToolError, Violation};
+use crate::rules::{self, Rules};
+use crate::suggest;
+
+/// A derived struct: its tool metadata and its fields, in declaration order.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// The tool's name (`#[mcp_tool(name)]`, else the snake_case type name).
+    pub name: &'static str,
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// The doc comment, or `#[mcp_tool(description)]`.
+    pub description: Option<&'static str>,
+    /// Hints about the tool's behaviour.
+    pub annotations: Annotations,
+    /// The fields serde reads, with their wire names.
+    pub fields: &'static [Field],
+    /// `#[mcp_tool(allow_unknown_fields)]`: unknown argument names are ignored, not
+    /// reported, and the schema leaves out `additionalProperties: false`.
+    pub allow_unknown_fields: bool,
+    /// Built once per process.
+    pub cache: SpecCache,
+}
+
+/// The schema and tool description of a [`ToolSpec`], each built on first use.
+#[derive(Debug)]
+pub struct SpecCache {
+    schema: OnceLock<Value>,
+    tool: OnceLock<Tool>,
+}
+
+impl SpecCache {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        SpecCache {
+            schema: OnceLock::new(),
+            tool: OnceLock::new(),
+        }
+    }
+}
+
+impl Default for SpecCache {
+    fn default() -> Self {
+        SpecCache::new()
+    }
+}
+
+/// One field as the client sees it.
+#[derive(Debug)]
+pub struct Field {
+    /// The name on the wire, after serde's renames.
+    pub name: &'static str,
+    /// The doc comment.
+    pub description: Option<&'static str>,
+    /// Must be sent: not an `Option`, no `#[serde(default)]`.
+    pub required: bool,
+    /// Never echoed back.
+    pub sensitive: bool,
+    /// The field type's schema and check.
+    pub ty: ArgType,
+    /// `#[validate(...)]`.
+    pub rules: Rules,
+}
+
+/// The [`Argument`] functions of a field's type.
+#[derive(Debug, Clone, Copy)]
+pub struct ArgType {
+    schema: fn(Rules) -> Map<String, Value>,
+    check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
+    echo: fn(&Value, Limits) -> Value,
+}
+
+impl ArgType {
+    /// The functions of `T`.
+    pub const fn of<T: Argument>() -> Self {
+        ArgType {
+            schema: T::schema,
+            check: T::check,
+            echo: T::echo,
+        }
+    }
+}
+
+/// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+/// `openWorldHint`), set with `#[mcp_tool(read_only, destructive, idempotent,
+/// open_world)]`. Unset hints are left out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// The tool does not change its environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling it again with the same arguments has no further effect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool reaches outside the server (the web, other systems).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl Annotations {
+    /// No hints.
+    pub const NONE: Annotations = Annotations {
+        read_only_hint: None,
+        destructive_hint: None,
+        idempotent_hint: None,
+        open_world_hint: None,
+    };
+
+    /// True when no hint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::NONE
+    }
+}
+
+/// A tool as `tools/list` lists it.
+///
+/// ```
+/// use mcp_tool_runtime::McpTool;
+/// use serde::Deserialize;
+///
+/// /// Look up the weather.
+/// #[derive(McpTool, Deserialize)]
+/// #[mcp_tool(read_only)]
+/// struct Weather {
+///     /// City name.
+///     city: String,
+/// }
+///
+/// let tool = serde_json::to_value(Weather::tool()).unwrap();
+/// assert_eq!(tool["name"], "weather");
+/// assert_eq!(tool["description"], "Look up the weather.");
+/// assert_eq!(tool["inputSchema"]["properties"]["city"]["type"], "string");
+/// assert_eq!(tool["annotations"]["readOnlyHint"], true);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// The name `tools/call` uses.
+    pub name: String,
+    /// A human-readable title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The arguments' JSON Schema.
+    pub input_schema: Value,
+    /// Behaviour hints.
+    #[serde(skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
+}
+
+thread_local! {
+    static SCHEMA_DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Nesting beyond this in a schema means a recursive type: it is cut off there.
+const MAX_SCHEMA_DEPTH: usize = 32;
+
+impl ToolSpec {
+    /// The object schema of this struct: `type`, `properties`, `required`,
+    /// `additionalProperties`. Built once.
+    pub fn object_schema(&'static self) -> &'static Value {
+        self.cache.schema.get_or_init(|| Value::Object(self.build_schema()))
+    }
+
+    fn build_schema(&self) -> Map<String, Value> {
+        let depth = SCHEMA_DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        if depth <= MAX_SCHEMA_DEPTH {
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            for field in self.fields {
+                properties.insert(field.name.into(), Value::Object(field.schema()));
+                if field.required {
+                    required.push(Value::from(field.name));
+                }
+            }
+            schema.insert("properties".into(), Value::Object(properties));
+            if !required.is_empty() {
+                schema.insert("required".into(), Value::Array(required));
+            }
+            if !self.allow_unknown_fields {
+                schema.insert("additionalProperties".into(), false.into());
+            }
+        }
+        SCHEMA_DEPTH.with(|d| d.set(d.get() - 1));
+        schema
+    }
+
+    /// The tool's `inputSchema`. Built once; later calls return the same value.
+    pub fn input_schema(&'static self) -> &'static Value {
+        self.object_schema()
+    }
+
+    /// The tool as `tools/list` lists it. Built once.
+    pub fn tool(&'static self) -> &'static Tool {
+        self.cache.tool.get_or_init(|| Tool {
+            name: self.name.into(),
+            title: self.title.map(Into::into),
+            description: self.description.map(Into::into),
+            input_schema: self.input_schema().clone(),
+            annotations: self.annotations,
+        })
+    }
+
+    /// The schema of this struct as a field's type: the object schema with the
+    /// struct's doc comment as description, and the notes of custom `rules`.
+    pub fn field_schema(&'static self, rules: Rules) -> Map<String, Value> {
+        let mut schema = match self.object_schema() {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        if let Some(description) = self.description {
+            schema.insert("description".into(), description.into());
+        }
+        rules::apply_schema(rules.own, rules::Kind::Other, &mut schema);
+        schema
+    }
+
+    fn property(&'static self, name: &str) -> Option<&'static Map<String, Value>> {
+        self.object_schema()
+            .get("properties")?
+            .get(name)?
+            .as_object()
+    }
+
+    /// Checks this struct as a field's value: its fields, then the field's custom
+    /// `rules` if the fields passed. Returns whether `value` was an object.
+    pub fn check_field(&'static self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let before = cx.count();
+        let is_object = self.check(value, cx);
+        if is_object && cx.count() == before {
+            rules::check(rules.own, value, cx);
+        }
+        is_object
+    }
+
+    /// Checks an arguments object: every field in declaration order, then the names
+    /// no field has. Returns whether `value` was an object.
+    pub fn check(&'static self, value: &Value, cx: &mut Checker<'_>) -> bool {
+        let Value::Object(map) = value else {
+            cx.type_mismatch("an object", value);
+            return false;
+        };
+        let mut present = 0;
+        for field in self.fields {
+            let mark = cx.enter_key(field.name);
+            match map.get(field.name) {
+                Some(v) => {
+                    present += 1;
+                    if field.sensitive {
+                        cx.sensitive(|cx| (field.ty.check)(v, field.rules, cx));
+                    } else {
+                        (field.ty.check)(v, field.rules, cx);
+                    }
+                }
+                None if field.required => self.missing(field, cx),
+                None => {}
+            }
+            cx.leave(mark);
+        }
+        if !self.allow_unknown_fields && map.len() > present {
+            for (key, v) in map {
+                if !self.fields.iter().any(|f| f.name == key) {
+                    self.unknown(key, v, cx);
+                }
+            }
+        }
+        true
+    }
+
+    fn missing(&'static self, field: &Field, cx: &mut Checker<'_>) {
+        let summary = self
+            .property(field.name)
+            .map_or_else(|| "a value".to_owned(), summarize);
+        cx.report(Report {
+            rule: Cow::Borrowed("required"),
+            expectation: Cow::Owned(format!("is required but was not sent. Send {summary}")),
+            expected: Value::String(summary),
+            received: None,
+            detail: None,
+            hint: None,
+        });
+    }
+
+    fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
+        let known = || self.fields.iter().map(|f| f.name);
+        let near = suggest::nearest(key, known());
+        let expectation = match near {
+            Some(near) => format!(
+                "is not an argument of {}. Did you mean {near:?}? Send the value under that name",
+                self.name
+            ),
+            None => format!(
+                "is not an argument of {}. Remove it; the arguments are {}",
+                self.name,
+                known().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        let expected = Value::Array(known().map(Value::from).collect());
+        let mark = cx.enter_key(key);
+        let report = Report {
+            rule: Cow::Borrowed("unknown"),
+            expectation: Cow::Owned(expectation),
+            expected,
+            received: Some(value),
+            detail: None,
+            hint: None,
+        };
+        // A misspelt sensitive field carries a sensitive value.
+        if near.is_some_and(|n| self.is_sensitive(n)) {
+            cx.sensitive(|cx| cx.report(report));
+        } else {
+            cx.report(report);
+        }
+        cx.leave(mark);
+    }
+
+    fn is_sensitive(&self, name: &str) -> bool {
+        self.fields.iter().any(|f| f.name == name && f.sensitive)
+    }
+
+    /// A copy of an arguments object safe to echo: sensitive fields (and names close
+    /// to them) redacted, everything cut to `limits`.
+    pub fn echo(&'static self, value: &Value, limits: Limits) -> Value {
+        let Value::Object(map) = value else {
+            return echo::truncate(value, limits);
+        };
+        if limits.depth == 0 {
+            return Value::String(format!("{{object with {} properties}}", map.len()));
+        }
+        let inner = Limits {
+            depth: limits.depth - 1,
+            ..limits
+        };
+        let mut out = Map::new();
+        for (key, v) in map.iter().take(limits.items) {
+            let echoed = match self.fields.iter().find(|f| f.name == key) {
+                Some(field) if field.sensitive => Value::from(echo::REDACTED),
+                Some(field) => (field.ty.echo)(v, inner),
+                None => match suggest::nearest(key, self.fields.iter().map(|f| f.name)) {
+                    Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
+                    _ => echo::truncate(v, inner),
+                },
+            };
+            out.insert(echo::truncate_key(key, limits.chars), echoed);
+        }
+        echo::more_properties(&mut out, map.len(), limits);
+        Value::Object(out)
+    }
+
+    /// Checks `arguments` and reads them into `T`. See
+    /// [`McpTool::from_arguments`](crate::McpTool::from_arguments).
+    pub fn from_arguments<T: DeserializeOwned>(
+        &'static self,
+        arguments: &Value,
+        context: &Context,
+    ) -> Result<T, ToolError> {
+        let empty;
+        let arguments = match arguments {
+            Value::Object(_) => arguments,
+            Value::Null => {
+                empty = Value::Object(Map::new());
+                &empty
+            }
+            other => {
+                return Err(ToolError::malformed_request(format!(
+                    "{}: `arguments` must be a JSON object; got {}.",
+                    self.name,
+                    echo::json_type(other)
+                )));
+            }
+        };
+        let mut cx = Checker::new(context);
+        self.check(arguments, &mut cx);
+        if !cx.is_clean() {
+            let (violations, omitted) = cx.finish();
+            return Err(self.invalid(violations, omitted, arguments));
+        }
+        let result = if cx.integral_floats().is_empty() {
+            T::deserialize(arguments)
+        } else {
+            T::deserialize(&with_integers(arguments, cx.integral_floats()))
+        };
+        result.map_err(|e| {
+            // The checks passed and serde still refused: a type whose Deserialize does
+            // more than its schema says. Say what serde said.
+            let violation = Violation {
+                path: String::new(),
+                rule: Cow::Borrowed("type"),
+                message: format!("could not be read: {e}."),
+                expected: Value::String("arguments matching the input schema".into()),
+                received: None,
+            };
+            self.invalid(vec![violation], 0, arguments)
+        })
+    }
+
+    fn invalid(&'static self, violations: Vec<Violation>, omitted: usize, arguments: &Value) -> ToolError {
+        ToolError::invalid_arguments(
+            self.name,
+            violations,
+            omitted,
+            self.echo(arguments, echo::ARGUMENTS),
+        )
+    }
+}
+
+/// `arguments` with each integral float at `paths` (`3.0`) written as an integer (`3`).
+fn with_integers(arguments: &Value, paths: &[String]) -> Value {
+    let mut copy = arguments.clone();
+    for path in paths {
+        if let Some(slot) = copy.pointer_mut(path) {
+            if let Some(f) = slot.as_f64() {
+                // Checked integral and within the field type's range.
+                *slot = if f < 0.0 {
+                    Value::from(f as i64)
+                } else {
+                    Value::from(f as u64)
+                };
+            }
+        }
+    }
+    copy
+}
+
+/// A property schema in a few words: "a string (Departure airport, IATA code.)".
+fn summarize(schema: &Map<String, Value>) -> String {
+    let mut out = match schema.get("enum").and_then(Value::as_array) {
+        Some(values) => format!(
+            "one of {}",
+            values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        None => match schema.get("type").and_then(Value::as_str) {
+            Some("string") => "a string".to_owned(),
+            Some("integer") => "an integer".to_owned(),
+            Some("number") => "a number".to_owned(),
+            Some("boolean") => "true or false".to_owned(),
+            Some("array") => "an array".to_owned(),
+            Some("object") => "an object".to_owned(),
+            _ => "a value".to_owned(),
+        },
+    };
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        out.push_str(&format!(" matching {pattern}"));
+    }
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        out.push_str(&format!(" ({})", description.trim_end_matches('.')));
+    }
+    out
+}
+
+impl Field {
+    /// The property schema: the type's, with the rules applied and the doc comment
+    /// before any rule notes.
+    pub fn schema(&self) -> Map<String, Value> {
+        let mut schema = (self.ty.schema)(self.rules);
+        if let Some(doc) = self.description {
+            let text = match schema.get("description").and_then(Value::as_str) {
+                Some(notes) => format!("{doc} {notes}"),
+                None => doc.to_owned(),
+            };
+            schema.insert("description".into(), text.into());
+        }
+        schema
+    }
+}
+
+/// A derived enum of unit variants: a string with a fixed set of values.
+#[derive(Debug)]
+pub struct EnumSpec {
+    /// The doc comment.
+    pub description: Option<&'static str>,
+    /// The variants' names on the wire, after serde's renames.
+    pub values: &'static [&'static str],
+}
+
+impl EnumSpec {
+    /// `{"type": "string", "enum": [...]}`.
+    pub fn schema(&self, rules: Rules) -> Map<String, Value> {
+        let mut schema = Map::new();
+        schema.insert("type".into(), "string".into());
+        schema.insert("enum".into(), self.values.into());
+        if let Some(description) = self.description {
+            schema.insert("description".into(), description.into());
+        }
+        rules::apply_schema(rules.own, rules::Kind::String, &mut schema);
+        schema
+    }
+
+    /// Checks that `value` is one of the values; suggests the nearest when not.
+    pub fn check(&self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let Value::String(s) = value else {
+            let expected = self
+                .values
+                .iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            cx.type_mismatch(&format!("one of {expected}"), value);
+            return false;
+        };
+        if !self.values.contains(&s.as_str()) {
+            rules::one_of_failure(self.values, s).report(cx, value, None, None);
+            return false;
+        }
+        rules::check(rules.own, value, cx);
+        true
+    }
+}
