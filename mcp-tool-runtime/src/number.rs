@@ -15,9 +15,9 @@ pub enum Num {
 }
 
 impl Num {
-    /// Compares a JSON number with this bound, exactly: `9007199254740993` is more than
-    /// `9007199254740992.0`, which an `as f64` cast would call equal.
-    pub fn cmp_number(self, n: &Number) -> Ordering {
+    /// Compares this bound with a JSON number, exactly: `9007199254740992.0` is less
+    /// than `9007199254740993`, which an `as f64` cast would call equal.
+    pub fn cmp_to(self, n: &Number) -> Ordering {
         let value = if let Some(i) = n.as_i64() {
             Num::Int(i128::from(i))
         } else if let Some(u) = n.as_u64() {
@@ -26,7 +26,7 @@ impl Num {
             // serde_json numbers are finite unless arbitrary precision is on.
             Num::Float(n.as_f64().unwrap_or(f64::NAN))
         };
-        value.cmp_num(self)
+        self.cmp_num(value)
     }
 
     /// Compares two numbers exactly; NaN compares below everything.
@@ -117,28 +117,17 @@ mod tests {
 
     #[test]
     fn compares_across_representations_exactly() {
+        let cmp = |bound: Num, value: Value| bound.cmp_to(&n(value));
         assert_eq!(
-            Num::Float(9007199254740992.0).cmp_number(&n(Value::from(9007199254740993_u64))),
-            Ordering::Greater
-        );
-        assert_eq!(
-            Num::Int(1).cmp_number(&n(Value::from(1.0))),
-            Ordering::Equal
-        );
-        assert_eq!(
-            Num::Int(1).cmp_number(&n(Value::from(0.999))),
+            cmp(Num::Float(9007199254740992.0), Value::from(9007199254740993_u64)),
             Ordering::Less
         );
+        assert_eq!(cmp(Num::Int(1), Value::from(1.0)), Ordering::Equal);
+        assert_eq!(cmp(Num::Int(1), Value::from(0.999)), Ordering::Greater);
+        assert_eq!(cmp(Num::Float(0.5), Value::from(0)), Ordering::Greater);
+        assert_eq!(cmp(Num::Int(-1), Value::from(-1.5)), Ordering::Greater);
         assert_eq!(
-            Num::Float(0.5).cmp_number(&n(Value::from(0))),
-            Ordering::Less
-        );
-        assert_eq!(
-            Num::Int(-1).cmp_number(&n(Value::from(-1.5))),
-            Ordering::Less
-        );
-        assert_eq!(
-            Num::Int(i128::from(u64::MAX)).cmp_number(&n(Value::from(u64::MAX))),
+            cmp(Num::Int(i128::from(u64::MAX)), Value::from(u64::MAX)),
             Ordering::Equal
         );
     }

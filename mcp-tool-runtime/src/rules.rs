@@ -425,7 +425,7 @@ fn tighten(
     tighter: Ordering,
 ) {
     if let Some(Value::Number(existing)) = schema.get(inclusive_key) {
-        let cmp = bound.cmp_number(existing);
+        let cmp = bound.cmp_to(existing);
         // The existing bound is tighter, or equal and the new one is inclusive.
         if cmp == tighter.reverse() || (cmp == Ordering::Equal && !exclusive) {
             return;
@@ -466,12 +466,12 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             date_failure(*future, format, s, cx.context())
         }
         (RuleKind::Range { min, max }, Value::Number(n)) => {
-            let low = min.is_some_and(|(b, excl)| match b.cmp_number(n) {
+            let low = min.is_some_and(|(b, excl)| match b.cmp_to(n) {
                 Ordering::Greater => true,
                 Ordering::Equal => excl,
                 Ordering::Less => false,
             });
-            let high = max.is_some_and(|(b, excl)| match b.cmp_number(n) {
+            let high = max.is_some_and(|(b, excl)| match b.cmp_to(n) {
                 Ordering::Less => true,
                 Ordering::Equal => excl,
                 Ordering::Greater => false,

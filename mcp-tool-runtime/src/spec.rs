@@ -279,7 +279,7 @@ impl ToolSpec {
                         (field.ty.check)(v, field.rules, cx);
                     }
                 }
-                None if field.required => self.missing(field, cx),
+                None if field.required => self.missing(field, map, cx),
                 None => {}
             }
             cx.leave(mark);
@@ -294,16 +294,25 @@ impl ToolSpec {
         true
     }
 
-    fn missing(&'static self, field: &Field, cx: &mut Checker<'_>) {
+    fn missing(&'static self, field: &Field, map: &Map<String, Value>, cx: &mut Checker<'_>) {
         let summary = self
             .property(field.name)
             .map_or_else(|| "a value".to_owned(), summarize);
+        let mut detail = format!("Send {summary}.");
+        // `departureDate` for `departure_date`: say where the value went.
+        let sent_as = map.keys().find(|key| {
+            !self.fields.iter().any(|f| f.name == key.as_str())
+                && suggest::nearest(key, self.fields.iter().map(|f| f.name)) == Some(field.name)
+        });
+        if let Some(key) = sent_as {
+            detail.push_str(&format!(" It seems to have been sent as {key:?}: rename it."));
+        }
         cx.report(Report {
             rule: Cow::Borrowed("required"),
-            expectation: Cow::Owned(format!("is required but was not sent. Send {summary}")),
+            expectation: Cow::Borrowed("is required but was not sent"),
             expected: Value::String(summary),
             received: None,
-            detail: None,
+            detail: Some(Cow::Owned(detail)),
             hint: None,
         });
     }
@@ -311,14 +320,10 @@ impl ToolSpec {
     fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
         let known = || self.fields.iter().map(|f| f.name);
         let near = suggest::nearest(key, known());
-        let expectation = match near {
-            Some(near) => format!(
-                "is not an argument of {}. Did you mean {near:?}? Send the value under that name",
-                self.name
-            ),
+        let detail = match near {
+            Some(near) => format!("Did you mean {near:?}? Send the value under that name."),
             None => format!(
-                "is not an argument of {}. Remove it; the arguments are {}",
-                self.name,
+                "Remove it; the arguments are {}.",
                 known().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
             ),
         };
@@ -326,10 +331,10 @@ impl ToolSpec {
         let mark = cx.enter_key(key);
         let report = Report {
             rule: Cow::Borrowed("unknown"),
-            expectation: Cow::Owned(expectation),
+            expectation: Cow::Owned(format!("is not an argument of {}", self.name)),
             expected,
             received: Some(value),
-            detail: None,
+            detail: Some(Cow::Owned(detail)),
             hint: None,
         };
         // A misspelt sensitive field carries a sensitive value.
@@ -470,7 +475,13 @@ fn summarize(schema: &Map<String, Value>) -> String {
         out.push_str(&format!(" matching {pattern}"));
     }
     if let Some(description) = schema.get("description").and_then(Value::as_str) {
-        out.push_str(&format!(" ({})", description.trim_end_matches('.')));
+        let mut chars = description.trim_end_matches('.').chars();
+        if let Some(first) = chars.next() {
+            out.push_str(" (");
+            out.extend(first.to_lowercase());
+            out.push_str(chars.as_str());
+            out.push(')');
+        }
     }
     out
 }
