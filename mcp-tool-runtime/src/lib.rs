@@ -9,7 +9,7 @@
 //! use serde_json::json;
 //!
 //! /// Book a flight.
-//! #[derive(McpTool, Deserialize)]
+//! #[derive(McpTool, Deserialize, Debug)]
 //! struct BookFlight {
 //!     /// Departure airport, IATA code.
 //!     #[validate(regex = r"^[A-Z]{3}$")]

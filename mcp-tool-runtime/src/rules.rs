@@ -491,7 +491,10 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             bad.then(|| {
                 let text = length_text(*min, *max, unit);
                 let mut f = Failure::new("length", format!("must have {text}"), text.into());
-                f.detail = Some(format!("It has {len} {unit}.").into());
+                // The length of a secret is a clue to it.
+                if !cx.is_sensitive() {
+                    f.detail = Some(format!("It has {len} {unit}.").into());
+                }
                 f
             })
         }

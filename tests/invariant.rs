@@ -1,0 +1,303 @@
+//! The advertised schema and the runtime, held against each other with an independent
+//! JSON Schema validator (the `jsonschema` crate, formats on) as the judge:
+//!
+//! - every arguments object the runtime accepts, the schema accepts;
+//! - every object the schema rejects, the runtime rejects, with a violation at (or
+//!   under) each path the judge names;
+//! - where the runtime alone rejects, the rule is one no keyword can express and the
+//!   property's description states it (the dates, the custom rule), nothing else.
+#![allow(dead_code)] // the fields exist for the derive to read
+
+use mcp_tool_runtime::{Context, Invalid, McpEnum, McpTool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const STATUSES: &[&str] = &["PENDING", "PAID", "SHIPPED", "CLOSED"];
+
+fn not_blank(s: &String) -> Result<(), Invalid> {
+    if s.trim().is_empty() {
+        Err(Invalid::new("must not be blank"))
+    } else {
+        Ok(())
+    }
+}
+
+#[derive(McpEnum, Deserialize, Debug)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Priority {
+    Low,
+    High,
+    RightNow,
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Leg {
+    #[validate(regex = r"^[A-Z]{3}$")]
+    from_code: String,
+    #[validate(range(min = 0, max = 130))]
+    age: Option<u8>,
+}
+
+/// Every rule on every field shape.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Everything {
+    #[validate(regex = r"^ORD-[0-9]{4}-[0-9]{5}$")]
+    order_id: String,
+    #[validate(regex = r"^a.c$")]
+    dotted: Option<String>,
+    #[validate(enum = STATUSES)]
+    status: String,
+    #[validate(enum = ["asc", "desc"])]
+    order: Option<String>,
+    #[validate(future_date(format = "%d/%m/%Y"))]
+    departure: Option<String>,
+    #[validate(past_date)]
+    born: Option<String>,
+    #[validate(range(min = 1, max = 9))]
+    passengers: u8,
+    #[validate(range(exclusive_min = 0, exclusive_max = 1000.5))]
+    price: Option<f64>,
+    #[validate(range(min = -5))]
+    offset: Option<i64>,
+    #[validate(length(min = 2, max = 4))]
+    name: Option<String>,
+    #[validate(length(equal = 2), items(length(min = 1)))]
+    pair: Option<Vec<String>>,
+    #[validate(email)]
+    email: Option<String>,
+    #[validate(url)]
+    website: Option<String>,
+    #[validate(uuid)]
+    id: Option<String>,
+    #[validate(custom = not_blank)]
+    note: Option<String>,
+    #[validate(items(regex = r"^[A-Z]{2}[0-9]{6}$"), length(max = 3))]
+    loyalty: Option<Vec<String>>,
+    #[serde(rename = "prio")]
+    priority: Option<Priority>,
+    legs: Option<Vec<Leg>>,
+    first_leg: Option<Leg>,
+    flag: Option<bool>,
+    #[serde(default)]
+    count: u32,
+}
+
+/// The rules the runtime may enforce beyond the schema: stated in descriptions.
+const BEYOND_SCHEMA: &[&str] = &["future_date", "past_date", "not_blank"];
+
+fn base() -> Value {
+    json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": 2})
+}
+
+fn with(key: &str, value: Value) -> Value {
+    let mut v = base();
+    v[key] = value;
+    v
+}
+
+fn without(key: &str) -> Value {
+    let mut v = base();
+    v.as_object_mut().unwrap().remove(key);
+    v
+}
+
+/// Values around every boundary, per property.
+fn cases() -> Vec<Value> {
+    let mut out = vec![base(), json!({}), json!({"extra": 1}), with("orderId", json!(null))];
+    let per_key: Vec<(&str, Vec<Value>)> = vec![
+        ("orderId", vec![
+            json!("ORD-2026-00042"), json!("ORD-2026-0042"), json!("ord-2026-00042"),
+            json!("ORD-٢٠٢٦-00042"), json!("ORD-2026-00042\n"), json!(""), json!(42), json!(null),
+        ]),
+        ("dotted", vec![
+            json!("abc"), json!("a\nc"), json!("a\rc"), json!("a\u{2028}c"), json!("aéc"),
+            json!("ac"), json!(1),
+        ]),
+        ("status", vec![
+            json!("PAID"), json!("paid"), json!("Paid"), json!("PROCESSING"), json!(""),
+            json!(["PAID"]), json!(null),
+        ]),
+        ("order", vec![json!("asc"), json!("ASC"), json!("desc "), json!(true)]),
+        ("departure", vec![
+            json!("01/12/2026"), json!("30/11/2026"), json!("12/12/2024"), json!("2027-01-01"),
+            json!("1/1/2027"), json!("31/02/2027"), json!(20270101),
+        ]),
+        ("born", vec![
+            json!("1990-01-01"), json!("2026-11-29"), json!("2026-11-30"), json!("2999-01-01"),
+            json!("1990-1-1"), json!("1990-02-30"),
+        ]),
+        ("passengers", vec![
+            json!(1), json!(9), json!(0), json!(10), json!(1.0), json!(-0.0), json!(9.5),
+            json!(-1), json!(256), json!(1e300), json!(18446744073709551615_u64),
+            json!("2"), json!(null), json!(false),
+        ]),
+        ("price", vec![
+            json!(0.0001), json!(0), json!(-0.0), json!(1000.5), json!(1000.4999), json!(1000),
+            json!(5e-324), json!("1"),
+        ]),
+        ("offset", vec![
+            json!(-5), json!(-6), json!(-5.0), json!(-5.5), json!(i64::MAX),
+            json!(9223372036854775808_u64), json!(-9223372036854775808_i64),
+        ]),
+        ("name", vec![
+            json!("ab"), json!("a"), json!("abcd"), json!("abcde"), json!("é"), json!("éé"),
+            json!("😀"), json!("😀😀😀😀"), json!("😀😀😀😀😀"), json!("e\u{301}"),
+            json!("e\u{301}e\u{301}e"),
+        ]),
+        ("pair", vec![
+            json!(["a", "b"]), json!(["a"]), json!(["a", "b", "c"]), json!(["", "b"]),
+            json!([1, "b"]), json!("ab"), json!([]),
+        ]),
+        ("email", vec![
+            json!("ada@example.com"), json!("ada@localhost"), json!("ada@"), json!("@x.y"),
+            json!("a..b@x.y"), json!("é@x.y"), json!("\"a b\"@x.y"), json!("a@[127.0.0.1]"),
+        ]),
+        ("website", vec![
+            json!("https://example.com/a?b=c#d"), json!("example.com"), json!("/path"),
+            json!("mailto:a@b.c"), json!("https://exa mple.com"), json!("http://[::1]:80/"),
+        ]),
+        ("id", vec![
+            json!("123e4567-e89b-12d3-a456-426614174000"),
+            json!("123E4567-E89B-12D3-A456-426614174000"),
+            json!("123e4567e89b12d3a456426614174000"), json!("123e4567-e89b-12d3-a456-42661417400"),
+        ]),
+        ("note", vec![json!("hi"), json!("   "), json!("")]),
+        ("loyalty", vec![
+            json!(["AF123456"]), json!(["AF12345"]), json!(["af123456"]), json!(["AF١٢٣٤٥٦"]),
+            json!(["AF123456", "AF123456", "AF123456", "AF123456"]), json!([null]),
+        ]),
+        ("prio", vec![
+            json!("LOW"), json!("RIGHT_NOW"), json!("low"), json!("RightNow"), json!("MEDIUM"),
+            json!(1),
+        ]),
+        ("priority", vec![json!("LOW")]),
+        ("legs", vec![
+            json!([]), json!([{"fromCode": "CDG"}]), json!([{"fromCode": "CDG", "age": 131}]),
+            json!([{"fromCode": "cdg"}, {"age": 3}]), json!([{"from_code": "CDG"}]),
+            json!([{"fromCode": "CDG", "age": null}]), json!({"fromCode": "CDG"}),
+        ]),
+        ("firstLeg", vec![
+            json!({"fromCode": "CDG", "age": 30}), json!({"fromCode": "CDG", "extra": true}),
+            json!({}), json!("CDG"), json!(null),
+        ]),
+        ("flag", vec![json!(true), json!(false), json!("true"), json!(0), json!(null)]),
+        ("count", vec![json!(0), json!(4294967295_u32), json!(4294967296_u64), json!(-1)]),
+    ];
+    for (key, values) in per_key {
+        out.push(without(key));
+        for v in values {
+            out.push(with(key, v));
+        }
+    }
+    // Several mistakes at once.
+    out.push(json!({"orderId": 1, "status": "x", "passengers": 0, "name": "a", "legs": [{"age": 200}]}));
+    out
+}
+
+fn judge() -> jsonschema::Validator {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(Everything::input_schema())
+        .expect("the advertised schema compiles")
+}
+
+#[test]
+fn runtime_and_schema_agree_on_every_case() {
+    let judge = judge();
+    let today = Context::on(2026, 11, 30).unwrap();
+    let mut runtime_stricter = 0;
+    for args in cases() {
+        let runtime = Everything::from_arguments_in(&args, &today);
+        let schema_errors: Vec<String> = judge
+            .iter_errors(&args)
+            .map(|e| e.instance_path().to_string())
+            .collect();
+        match (&runtime, schema_errors.is_empty()) {
+            (Ok(_), true) => {}
+            (Ok(_), false) => panic!("runtime accepted {args}, schema rejects it at {schema_errors:?}"),
+            (Err(err), false) => {
+                for path in &schema_errors {
+                    assert!(
+                        err.violations().iter().any(|v| v.path.starts_with(path.as_str())),
+                        "schema rejects {args} at {path:?}; the runtime reported {:?}",
+                        err.violations().iter().map(|v| &v.path).collect::<Vec<_>>()
+                    );
+                }
+            }
+            (Err(err), true) => {
+                runtime_stricter += 1;
+                for v in err.violations() {
+                    assert!(
+                        BEYOND_SCHEMA.contains(&v.rule.as_ref()),
+                        "runtime alone rejects {args}: {} at {} is not a rule beyond the schema",
+                        v.rule,
+                        v.path
+                    );
+                }
+            }
+        }
+    }
+    // The date and custom cases are in the list: the test sees them.
+    assert!(runtime_stricter >= 8, "only {runtime_stricter} runtime-only rejections");
+}
+
+#[test]
+fn rules_beyond_the_schema_are_stated_in_descriptions() {
+    let props = &Everything::input_schema()["properties"];
+    for key in ["departure", "born", "note"] {
+        let description = props[key]["description"].as_str().unwrap_or_default();
+        assert!(!description.is_empty(), "{key} does not state its rule");
+    }
+    assert!(props["departure"]["description"].as_str().unwrap().contains("dd/mm/yyyy"));
+    assert_eq!(props["born"]["format"], "date");
+}
+
+#[test]
+fn rust_enum_and_whitelist_constants_are_advertised_as_accepted() {
+    let props = &Everything::input_schema()["properties"];
+    assert_eq!(props["prio"]["enum"], json!(<Priority as McpEnum>::VALUES));
+    assert_eq!(props["status"]["enum"], json!(STATUSES));
+    let today = Context::on(2026, 11, 30).unwrap();
+    for value in <Priority as McpEnum>::VALUES {
+        assert!(Everything::from_arguments_in(&with("prio", json!(value)), &today).is_ok());
+        // Serde reads exactly the advertised names.
+        assert!(serde_json::from_value::<Priority>(json!(value)).is_ok());
+    }
+    for value in STATUSES {
+        assert!(Everything::from_arguments_in(&with("status", json!(value)), &today).is_ok());
+    }
+}
+
+#[test]
+fn the_schema_is_portable() {
+    fn walk(schema: &Value, at: &str) {
+        let Value::Object(map) = schema else {
+            panic!("{at}: boolean or non-object subschema");
+        };
+        for banned in ["$ref", "$defs", "oneOf", "anyOf", "allOf", "$schema"] {
+            assert!(!map.contains_key(banned), "{at}: {banned}");
+        }
+        if let Some(t) = map.get("type") {
+            assert!(t.is_string(), "{at}: type array {t}");
+            if t == "array" {
+                walk(&map["items"], &format!("{at}/items"));
+            }
+        }
+        if let Some(f) = map.get("format") {
+            assert!(
+                ["email", "uri", "uuid", "date"].contains(&f.as_str().unwrap()),
+                "{at}: format {f}"
+            );
+        }
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for (k, v) in props {
+                walk(v, &format!("{at}/{k}"));
+            }
+        }
+    }
+    let schema = Everything::input_schema();
+    assert_eq!(schema["type"], "object");
+    walk(schema, "");
+}

@@ -1,0 +1,494 @@
+#![allow(dead_code)] // the fields exist for the derive to read
+//! Each rule through the public API: what it accepts, what it rejects, its boundaries,
+//! and Unicode.
+
+use mcp_tool_runtime::{Context, Invalid, McpEnum, McpTool, ToolError, Violation};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+fn today() -> Context {
+    Context::on(2026, 11, 30).unwrap()
+}
+
+fn check<T: McpTool>(args: Value) -> Result<T, ToolError> {
+    T::from_arguments_in(&args, &today())
+}
+
+/// The (path, rule) of each violation.
+fn violations<T: McpTool + std::fmt::Debug>(args: Value) -> Vec<(String, String)> {
+    match check::<T>(args) {
+        Ok(_) => Vec::new(),
+        Err(e) => e
+            .violations()
+            .iter()
+            .map(|v: &Violation| (v.path.clone(), v.rule.to_string()))
+            .collect(),
+    }
+}
+
+fn ok<T: McpTool + std::fmt::Debug>(args: Value) {
+    if let Err(e) = check::<T>(args.clone()) {
+        panic!("{args} should pass, got:\n{}", e.text());
+    }
+}
+
+fn fails<T: McpTool + std::fmt::Debug>(args: Value, path: &str, rule: &str) {
+    let got = violations::<T>(args.clone());
+    assert_eq!(
+        got,
+        vec![(path.to_owned(), rule.to_owned())],
+        "{args} should fail {rule} at {path}"
+    );
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Code {
+    #[validate(regex = r"^[A-Z]{3}$")]
+    code: String,
+}
+
+#[test]
+fn regex_matches_the_whole_pattern() {
+    ok::<Code>(json!({"code": "CDG"}));
+    fails::<Code>(json!({"code": "cdg"}), "/code", "regex");
+    fails::<Code>(json!({"code": "CDGX"}), "/code", "regex");
+    fails::<Code>(json!({"code": ""}), "/code", "regex");
+    // `$` is the end of the text, as in ECMA-262: no trailing newline slips through.
+    fails::<Code>(json!({"code": "CDG\n"}), "/code", "regex");
+    // Full-width letters are not A-Z.
+    fails::<Code>(json!({"code": "ＣＤＧ"}), "/code", "regex");
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Dotted {
+    #[validate(regex = r"^a.c$")]
+    text: String,
+}
+
+#[test]
+fn dot_means_what_it_means_in_ecma_262() {
+    ok::<Dotted>(json!({"text": "abc"}));
+    ok::<Dotted>(json!({"text": "a€c"}));
+    for terminator in ["\n", "\r", "\u{2028}", "\u{2029}"] {
+        fails::<Dotted>(json!({ "text": format!("a{terminator}c") }), "/text", "regex");
+    }
+}
+
+const STATUSES: &[&str] = &["PENDING", "PAID", "SHIPPED", "CLOSED"];
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Status {
+    #[validate(enum = STATUSES)]
+    status: String,
+    #[validate(enum = ["asc", "desc"])]
+    order: Option<String>,
+}
+
+#[test]
+fn enum_accepts_exactly_the_listed_values() {
+    for s in STATUSES {
+        ok::<Status>(json!({ "status": s }));
+    }
+    fails::<Status>(json!({"status": "PROCESSING"}), "/status", "enum");
+    fails::<Status>(json!({"status": "paid"}), "/status", "enum");
+    fails::<Status>(json!({"status": " PAID"}), "/status", "enum");
+    ok::<Status>(json!({"status": "PAID", "order": "asc"}));
+    fails::<Status>(json!({"status": "PAID", "order": "ASC"}), "/order", "enum");
+}
+
+#[test]
+fn enum_lists_the_values_and_suggests_the_nearest() {
+    let err = check::<Status>(json!({"status": "paid"})).unwrap_err();
+    let v = &err.violations()[0];
+    assert_eq!(v.expected, json!(STATUSES));
+    assert!(
+        v.message
+            .contains(r#"must be one of "PENDING", "PAID", "SHIPPED", "CLOSED""#),
+        "{}",
+        v.message
+    );
+    assert!(v.message.contains(r#"Did you mean "PAID"?"#), "{}", v.message);
+    let far = check::<Status>(json!({"status": "PROCESSING"})).unwrap_err();
+    assert!(!far.violations()[0].message.contains("Did you mean"));
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Dates {
+    #[validate(future_date(format = "%d/%m/%Y"))]
+    departure: Option<String>,
+    #[validate(past_date)]
+    born: Option<String>,
+}
+
+#[test]
+fn future_date_is_strictly_after_today_in_its_format() {
+    ok::<Dates>(json!({"departure": "01/12/2026"}));
+    ok::<Dates>(json!({"departure": "29/02/2028"}));
+    fails::<Dates>(json!({"departure": "30/11/2026"}), "/departure", "future_date");
+    fails::<Dates>(json!({"departure": "12/12/2024"}), "/departure", "future_date");
+    // Wrong format, impossible dates and sloppy padding are all rejected.
+    fails::<Dates>(json!({"departure": "2027-01-05"}), "/departure", "future_date");
+    fails::<Dates>(json!({"departure": "29/02/2027"}), "/departure", "future_date");
+    fails::<Dates>(json!({"departure": "5/1/2027"}), "/departure", "future_date");
+}
+
+#[test]
+fn date_messages_give_the_current_date_and_format() {
+    let err = check::<Dates>(json!({"departure": "12/12/2024"})).unwrap_err();
+    let v = &err.violations()[0];
+    assert_eq!(
+        v.message,
+        "must be a date in the future, as dd/mm/yyyy; got \"12/12/2024\". Current date is 30/11/2026."
+    );
+    assert_eq!(v.expected, json!("a date after 30/11/2026 (dd/mm/yyyy)"));
+    let err = check::<Dates>(json!({"born": "1990/01/01"})).unwrap_err();
+    assert_eq!(
+        err.violations()[0].message,
+        "must be a date written yyyy-mm-dd; got \"1990/01/01\". Current date is 2026-11-30."
+    );
+}
+
+#[test]
+fn past_date_is_strictly_before_today() {
+    ok::<Dates>(json!({"born": "1990-05-17"}));
+    ok::<Dates>(json!({"born": "2026-11-29"}));
+    fails::<Dates>(json!({"born": "2026-11-30"}), "/born", "past_date");
+    fails::<Dates>(json!({"born": "2030-01-01"}), "/born", "past_date");
+}
+
+#[test]
+fn the_context_decides_what_today_is() {
+    let args = json!({"departure": "01/12/2026"});
+    let later = Context::on(2026, 12, 1).unwrap();
+    assert!(Dates::from_arguments_in(&args, &today()).is_ok());
+    assert!(Dates::from_arguments_in(&args, &later).is_err());
+    // The system clock: a date far ahead is in the future whatever the day.
+    assert!(Dates::from_arguments(&json!({"departure": "01/01/9999"})).is_ok());
+    assert!(Context::in_time_zone("Not/AZone").is_err());
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Numbers {
+    #[validate(range(min = 1, max = 9))]
+    passengers: Option<u8>,
+    #[validate(range(exclusive_min = 0, max = 100.5))]
+    price: Option<f64>,
+    #[validate(range(min = -10, exclusive_max = 10))]
+    offset: Option<i32>,
+}
+
+#[test]
+fn range_bounds_inclusive_and_exclusive() {
+    ok::<Numbers>(json!({"passengers": 1}));
+    ok::<Numbers>(json!({"passengers": 9}));
+    fails::<Numbers>(json!({"passengers": 0}), "/passengers", "range");
+    fails::<Numbers>(json!({"passengers": 10}), "/passengers", "range");
+    // Out of the type's range, the range rule still speaks.
+    fails::<Numbers>(json!({"passengers": 300}), "/passengers", "range");
+    fails::<Numbers>(json!({"passengers": -1}), "/passengers", "range");
+
+    ok::<Numbers>(json!({"price": 0.01}));
+    ok::<Numbers>(json!({"price": 100.5}));
+    fails::<Numbers>(json!({"price": 0}), "/price", "range");
+    fails::<Numbers>(json!({"price": 0.0}), "/price", "range");
+    fails::<Numbers>(json!({"price": 100.51}), "/price", "range");
+
+    ok::<Numbers>(json!({"offset": -10}));
+    ok::<Numbers>(json!({"offset": 9}));
+    fails::<Numbers>(json!({"offset": 10}), "/offset", "range");
+    fails::<Numbers>(json!({"offset": -11}), "/offset", "range");
+}
+
+#[test]
+fn integers_are_json_schema_integers() {
+    // 3.0 is an integer to JSON Schema, so it is one here too.
+    let n = check::<Numbers>(json!({"passengers": 3.0})).unwrap();
+    assert_eq!(n.passengers, Some(3));
+    let n = check::<Numbers>(json!({"offset": -0.0})).unwrap();
+    assert_eq!(n.offset, Some(0));
+    fails::<Numbers>(json!({"passengers": 2.5}), "/passengers", "type");
+    fails::<Numbers>(json!({"passengers": "2"}), "/passengers", "type");
+    fails::<Numbers>(json!({"passengers": true}), "/passengers", "type");
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Bare {
+    small: Option<u8>,
+    big: Option<u64>,
+    signed: Option<i64>,
+}
+
+#[test]
+fn integer_types_bound_themselves() {
+    ok::<Bare>(json!({"small": 255, "big": u64::MAX, "signed": i64::MIN}));
+    fails::<Bare>(json!({"small": 256}), "/small", "type");
+    fails::<Bare>(json!({"big": -1}), "/big", "type");
+    // 2^64 written as a float is one past u64::MAX.
+    fails::<Bare>(json!({"big": 18446744073709551616.0}), "/big", "type");
+    fails::<Bare>(json!({"signed": 9223372036854775808_u64}), "/signed", "type");
+    let schema = Bare::input_schema();
+    assert_eq!(schema["properties"]["small"]["maximum"], 255);
+    assert_eq!(schema["properties"]["big"]["maximum"], u64::MAX);
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Lengths {
+    #[validate(length(min = 2, max = 4))]
+    name: Option<String>,
+    #[validate(length(equal = 3))]
+    code: Option<String>,
+    #[validate(length(max = 2))]
+    tags: Option<Vec<String>>,
+}
+
+#[test]
+fn length_counts_code_points_not_bytes() {
+    ok::<Lengths>(json!({"name": "ab"}));
+    ok::<Lengths>(json!({"name": "abcd"}));
+    fails::<Lengths>(json!({"name": "a"}), "/name", "length");
+    fails::<Lengths>(json!({"name": "abcde"}), "/name", "length");
+    // "é" is one code point and two bytes; "éé" passes min = 2.
+    ok::<Lengths>(json!({"name": "éé"}));
+    ok::<Lengths>(json!({"name": "éééé"}));
+    // An emoji is one code point (two UTF-16 units); a combining mark is its own.
+    ok::<Lengths>(json!({"name": "😀😀"}));
+    ok::<Lengths>(json!({"name": "e\u{301}"}));
+    fails::<Lengths>(json!({"name": "e\u{301}e\u{301}e"}), "/name", "length");
+    ok::<Lengths>(json!({"code": "ABC"}));
+    fails::<Lengths>(json!({"code": "AB"}), "/code", "length");
+}
+
+#[test]
+fn length_counts_items_of_arrays() {
+    ok::<Lengths>(json!({"tags": []}));
+    ok::<Lengths>(json!({"tags": ["a", "b"]}));
+    fails::<Lengths>(json!({"tags": ["a", "b", "c"]}), "/tags", "length");
+    let schema = Lengths::input_schema();
+    assert_eq!(schema["properties"]["tags"]["maxItems"], 2);
+    assert_eq!(schema["properties"]["name"]["minLength"], 2);
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Formats {
+    #[validate(email)]
+    email: Option<String>,
+    #[validate(url)]
+    url: Option<String>,
+    #[validate(uuid)]
+    id: Option<String>,
+}
+
+#[test]
+fn formats() {
+    ok::<Formats>(json!({"email": "ada@example.com", "url": "https://example.com/x?y=1", "id": "123e4567-e89b-12d3-a456-426614174000"}));
+    fails::<Formats>(json!({"email": "ada@"}), "/email", "email");
+    fails::<Formats>(json!({"email": "ada@exämple.com"}), "/email", "email");
+    fails::<Formats>(json!({"url": "example.com"}), "/url", "url");
+    fails::<Formats>(json!({"url": "https://exa mple.com"}), "/url", "url");
+    fails::<Formats>(json!({"id": "123e4567e89b12d3a456426614174000"}), "/id", "uuid");
+    let schema = Formats::input_schema();
+    assert_eq!(schema["properties"]["email"]["format"], "email");
+    assert_eq!(schema["properties"]["url"]["format"], "uri");
+    assert_eq!(schema["properties"]["id"]["format"], "uuid");
+}
+
+fn weekday_code(code: &String) -> Result<(), Invalid> {
+    if code.starts_with("SAT") || code.starts_with("SUN") {
+        return Err(Invalid::new("must not fall on a weekend")
+            .expected("a weekday code")
+            .hint("Pick MON to FRI."));
+    }
+    Ok(())
+}
+
+fn even(n: &u32) -> Result<(), String> {
+    if n % 2 == 0 {
+        Ok(())
+    } else {
+        Err(format!("must be even, and {n} is odd"))
+    }
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Custom {
+    #[validate(custom(function = weekday_code, description = "Must be a weekday (MON to FRI)."))]
+    day: String,
+    #[validate(custom = even)]
+    count: Option<u32>,
+    #[validate(items(custom = even))]
+    counts: Option<Vec<u32>>,
+}
+
+#[test]
+fn custom_rules_report_like_built_in_ones() {
+    ok::<Custom>(json!({"day": "MON", "count": 2, "counts": [2, 4]}));
+    let err = check::<Custom>(json!({"day": "SUN", "count": 3, "counts": [2, 5]})).unwrap_err();
+    let v = err.violations();
+    assert_eq!(v.len(), 3);
+    assert_eq!((v[0].path.as_str(), v[0].rule.as_ref()), ("/day", "weekday_code"));
+    assert_eq!(
+        v[0].message,
+        "must not fall on a weekend; got \"SUN\". Pick MON to FRI."
+    );
+    assert_eq!(v[0].expected, json!("a weekday code"));
+    assert_eq!((v[1].path.as_str(), v[1].rule.as_ref()), ("/count", "even"));
+    assert_eq!(v[1].message, "must be even, and 3 is odd; got 3.");
+    assert_eq!(v[2].path, "/counts/1");
+    let schema = Custom::input_schema();
+    assert_eq!(
+        schema["properties"]["day"]["description"],
+        "Must be a weekday (MON to FRI)."
+    );
+    assert_eq!(
+        schema["properties"]["count"]["description"],
+        "Also checked by the server (even)."
+    );
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Items {
+    #[validate(length(max = 3), items(regex = r"^[A-Z]{2}[0-9]{6}$", length(equal = 8)))]
+    loyalty: Vec<String>,
+}
+
+#[test]
+fn items_rules_apply_to_each_item_with_its_index() {
+    ok::<Items>(json!({"loyalty": []}));
+    ok::<Items>(json!({"loyalty": ["AF123456", "KL654321"]}));
+    assert_eq!(
+        violations::<Items>(json!({"loyalty": ["AF123456", "af123456", 7, "AF12345"]})),
+        vec![
+            ("/loyalty/1".to_owned(), "regex".to_owned()),
+            ("/loyalty/2".to_owned(), "type".to_owned()),
+            ("/loyalty/3".to_owned(), "regex".to_owned()),
+            ("/loyalty/3".to_owned(), "length".to_owned()),
+            ("/loyalty".to_owned(), "length".to_owned()),
+        ]
+    );
+    let schema = Items::input_schema();
+    assert_eq!(
+        schema["properties"]["loyalty"]["items"]["pattern"],
+        "^[A-Z]{2}[0-9]{6}$"
+    );
+    assert_eq!(schema["properties"]["loyalty"]["maxItems"], 3);
+}
+
+/// A traveller.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Passenger {
+    #[validate(length(min = 1))]
+    full_name: String,
+    #[validate(range(min = 0, max = 130))]
+    age: u8,
+}
+
+/// Travel class.
+#[derive(McpEnum, Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Cabin {
+    Economy,
+    PremiumEconomy,
+    #[serde(rename = "J")]
+    Business,
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Trip {
+    lead: Passenger,
+    passengers: Vec<Passenger>,
+    cabin: Cabin,
+    cabins: Option<Vec<Cabin>>,
+}
+
+#[test]
+fn nested_structs_report_paths_into_them() {
+    let ok_args = json!({
+        "lead": {"fullName": "Ada", "age": 36},
+        "passengers": [{"fullName": "Ada", "age": 36}],
+        "cabin": "premium_economy",
+    });
+    let trip = check::<Trip>(ok_args).unwrap();
+    assert_eq!(trip.cabin, Cabin::PremiumEconomy);
+    assert_eq!(
+        violations::<Trip>(json!({
+            "lead": {"fullName": "", "age": 36, "extra": 1},
+            "passengers": [
+                {"fullName": "Ada", "age": 36},
+                {"fullName": "Bob"},
+                {"fullName": "Cy", "age": 200},
+            ],
+            "cabin": "Business",
+            "cabins": ["J", "first"],
+        })),
+        vec![
+            ("/lead/fullName".to_owned(), "length".to_owned()),
+            ("/lead/extra".to_owned(), "unknown".to_owned()),
+            ("/passengers/1/age".to_owned(), "required".to_owned()),
+            ("/passengers/2/age".to_owned(), "range".to_owned()),
+            ("/cabin".to_owned(), "enum".to_owned()),
+            ("/cabins/1".to_owned(), "enum".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn rust_enums_advertise_their_serde_names() {
+    let schema = Trip::input_schema();
+    assert_eq!(
+        schema["properties"]["cabin"]["enum"],
+        json!(["economy", "premium_economy", "J"])
+    );
+    assert_eq!(schema["properties"]["cabin"]["description"], "Travel class.");
+    assert_eq!(
+        schema["properties"]["cabins"]["items"]["enum"],
+        json!(<Cabin as McpEnum>::VALUES)
+    );
+    assert_eq!(
+        schema["properties"]["lead"]["properties"]["fullName"]["minLength"],
+        1
+    );
+    assert_eq!(
+        schema["properties"]["passengers"]["items"]["required"],
+        json!(["fullName", "age"])
+    );
+    let err = check::<Trip>(json!({
+        "lead": {"fullName": "A", "age": 1}, "passengers": [], "cabin": "premium-economy"
+    }))
+    .unwrap_err();
+    assert!(
+        err.violations()[0]
+            .message
+            .contains(r#"Did you mean "premium_economy"?"#)
+    );
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Login {
+    user: String,
+    #[validate(sensitive, length(min = 8))]
+    password: String,
+}
+
+#[test]
+fn sensitive_values_are_never_echoed() {
+    let secret = "hunter2";
+    for args in [
+        json!({"user": "ada", "password": secret}),
+        json!({"user": "ada", "password": [secret]}),
+        json!({"user": "ada", "passwrd": secret}),
+        json!({"user": 1, "password": secret, "pasword": secret}),
+    ] {
+        let err = check::<Login>(args.clone()).unwrap_err();
+        let result = serde_json::to_string(&err.to_call_result()).unwrap();
+        assert!(!result.contains(secret), "{args} leaked: {result}");
+        assert!(!err.text().contains(secret));
+        assert!(!format!("{err:?}").contains(secret), "Debug leaks {args}");
+    }
+    let err = check::<Login>(json!({"user": "ada", "password": "short"})).unwrap_err();
+    assert_eq!(
+        err.violations()[0].message,
+        "must have at least 8 characters; got a string (not shown: the field is sensitive)."
+    );
+    assert_eq!(err.violations()[0].received, None);
+}
