@@ -300,7 +300,7 @@ impl FieldRules {
                 "`{key}` applies to the field, not inside `items(...)`"
             ))),
             _ => {
-                let rule = parse_rule(meta, &key)?;
+                let rule = parse_rule(meta, &key, errors)?;
                 if let Some(previous) = self.own.iter().find(|r| r.name == rule.name) {
                     let _ = previous;
                     return Err(syn::Error::new(
@@ -315,7 +315,7 @@ impl FieldRules {
     }
 }
 
-fn parse_rule(meta: &ParseNestedMeta, key: &str) -> syn::Result<Rule> {
+fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Rule> {
     let span = meta.path.span();
     let name = match RULES.iter().find(|r| **r == key) {
         Some(name) => *name,
@@ -363,28 +363,54 @@ fn parse_rule(meta: &ParseNestedMeta, key: &str) -> syn::Result<Rule> {
         _ => return Err(meta.error(usage(name))),
     };
     if has_list {
+        let fork = meta.input.fork();
+        let content;
+        syn::parenthesized!(content in fork);
+        if content.is_empty() {
+            return Err(meta.error(usage(name)));
+        }
         let mut seen_main = false;
         meta.parse_nested_meta(|inner| {
             let key = path_name(&inner.path);
             let known = rule_keys(name);
-            if !known.contains(&key.as_str()) {
-                return Err(unknown_key(&inner, &key, known, &format!("`{name}(...)`")));
-            }
-            match (key.as_str(), &mut rule.kind) {
+            let result = if known.contains(&key.as_str()) {
+                rule_key(&key, &inner, &mut rule, &mut seen_main)
+            } else {
+                Err(unknown_key(&inner, &key, known, &format!("`{name}(...)`")))
+            };
+            recover(result, &inner, errors);
+            Ok(())
+        })?;
+        let main = match name {
+            "regex" => Some("pattern"),
+            "enum" => Some("values"),
+            "custom" => Some("function"),
+            _ => None,
+        };
+        if let (Some(main), false) = (main, seen_main) {
+            return Err(syn::Error::new(span, format!("`{name}(...)` needs `{main} = ...`")));
+        }
+    }
+    Ok(rule)
+}
+
+/// One `key = value` inside a rule's parentheses.
+fn rule_key(key: &str, inner: &ParseNestedMeta, rule: &mut Rule, seen_main: &mut bool) -> syn::Result<()> {
+    match (key, &mut rule.kind) {
                 ("message", _) => set(&mut rule.message, &inner, inner.value()?.parse()?),
                 ("hint", _) => set(&mut rule.hint, &inner, inner.value()?.parse()?),
                 ("pattern", RuleKind::Regex(lit)) => {
-                    seen_main = true;
+                    *seen_main = true;
                     *lit = inner.value()?.parse()?;
                     Ok(())
                 }
                 ("values", RuleKind::Enum(values)) => {
-                    seen_main = true;
+                    *seen_main = true;
                     *values = parse_enum_values(inner.value()?)?;
                     Ok(())
                 }
                 ("function", RuleKind::Custom { function, .. }) => {
-                    seen_main = true;
+                    *seen_main = true;
                     *function = inner.value()?.parse()?;
                     Ok(())
                 }
@@ -403,20 +429,8 @@ fn parse_rule(meta: &ParseNestedMeta, key: &str) -> syn::Result<Rule> {
                 ("min", RuleKind::Length(l)) => set(&mut l.min, &inner, parse_count(&inner)?),
                 ("max", RuleKind::Length(l)) => set(&mut l.max, &inner, parse_count(&inner)?),
                 ("equal", RuleKind::Length(l)) => set(&mut l.equal, &inner, parse_count(&inner)?),
-                _ => Ok(()),
-            }
-        })?;
-        let main = match name {
-            "regex" => Some("pattern"),
-            "enum" => Some("values"),
-            "custom" => Some("function"),
-            _ => None,
-        };
-        if let (Some(main), false) = (main, seen_main) {
-            return Err(syn::Error::new(span, format!("`{name}(...)` needs `{main} = ...`")));
-        }
+        _ => Ok(()),
     }
-    Ok(rule)
 }
 
 fn rule_keys(name: &str) -> &'static [&'static str] {

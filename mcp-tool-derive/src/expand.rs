@@ -1,8 +1,8 @@
 //! Writes the data of a [`ToolSpec`]/`EnumSpec` and thin trait impls that hand it to
 //! the runtime. Paths are fully qualified; the user's scope is never assumed.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
 
 use crate::ast::{Enum, Field, Kind, Needs, Rule, Tool};
@@ -215,24 +215,27 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
     out
 }
 
-/// Compile-time checks that each rule applies to its field's type, spanned at the
-/// rule so that the error points there.
+/// Compile-time checks that each rule applies to its field's type. The type is
+/// re-spanned at the rule, so that a mismatch points at the rule, not the type.
 fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
-    let ty = field.ty;
     let mut out = TokenStream::new();
-    let item = quote!(<#ty as #p::ItemsRule>::Item);
-    if let Some(span) = field.items_span {
-        out.extend(quote_spanned!(span=> const _: () = #p::items_rule::<#ty>();));
-    }
-    let own = field.own.iter().map(|r| (r, quote!(#ty)));
-    let items = field.items.iter().map(|r| (r, item.clone()));
-    for (rule, target) in own.chain(items) {
+    let own = field.own.iter().map(|r| (r, false));
+    let items = field.items.iter().map(|r| (r, true));
+    let mut item_types_checked = false;
+    for (rule, of_items) in own.chain(items) {
         let span = rule.span;
+        let ty = respan(field.ty.to_token_stream(), span);
         let check = match rule.kind.needs() {
-            Needs::Text => quote!(text_rule),
-            Needs::Number => quote!(number_rule),
-            Needs::Length => quote!(length_rule),
+            Needs::Text => quote_spanned!(span=> text_rule),
+            Needs::Number => quote_spanned!(span=> number_rule),
+            Needs::Length => quote_spanned!(span=> length_rule),
             Needs::Nothing => continue,
+        };
+        let target = if of_items {
+            item_types_checked = true;
+            quote_spanned!(span=> <#ty as #p::ItemsRule>::Item)
+        } else {
+            ty
         };
         out.extend(quote_spanned!(span=> const _: () = #p::#check::<#target>();));
         if let Kind::Enum(EnumValues::Path(path)) = &rule.kind {
@@ -243,7 +246,30 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
             out.extend(quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);));
         }
     }
+    // `items(...)` with only custom rules: still needs a type with items.
+    if let (Some(span), false) = (field.items_span, item_types_checked) {
+        let ty = respan(field.ty.to_token_stream(), span);
+        out.extend(quote_spanned!(span=> const _: () = #p::items_rule::<#ty>();));
+    }
     out
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                TokenTree::Group(group)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }
 
 pub fn enumeration(en: &Enum) -> TokenStream {

@@ -1,0 +1,11 @@
+use mcp_tool_runtime::McpTool;
+use serde::Deserialize;
+
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(name = "book flight", read_onyl)]
+struct BookFlight {
+    #[mcp_tool(sensitive)]
+    origin: String,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use mcp_tool_runtime::McpTool;
+use serde::Deserialize;
+
+#[derive(McpTool, Deserialize)]
+struct Order {
+    #[validate(enum = [])]
+    status: String,
+    #[validate(enum = ["a", "b", "a"])]
+    kind: String,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use mcp_tool_runtime::McpTool;
+use serde::Deserialize;
+
+const NOTHING: &[&str] = &[];
+
+#[derive(McpTool, Deserialize)]
+struct Order {
+    #[validate(enum = NOTHING)]
+    state: String,
+}
+
+fn main() {}

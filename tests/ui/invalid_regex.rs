@@ -1,0 +1,10 @@
+use mcp_tool_runtime::McpTool;
+use serde::Deserialize;
+
+#[derive(McpTool, Deserialize)]
+struct Search {
+    #[validate(regex = r"^[A-Z{3}$")]
+    code: String,
+}
+
+fn main() {}

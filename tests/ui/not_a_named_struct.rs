@@ -1,0 +1,16 @@
+use mcp_tool_runtime::McpTool;
+use serde::Deserialize;
+
+#[derive(McpTool, Deserialize)]
+struct Pair(String, u32);
+
+#[derive(McpTool, Deserialize)]
+enum Cabin {
+    Economy,
+    Business,
+}
+
+#[derive(McpTool, Deserialize)]
+struct Ping;
+
+fn main() {}
