@@ -37,3 +37,36 @@ pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     }
     .into()
 }
+
+#[cfg(test)]
+mod tests {
+    /// The expansion of the README's struct, pretty-printed: every change to generated
+    /// code shows in review.
+    #[test]
+    fn expansion_of_book_flight() {
+        let input: syn::DeriveInput = syn::parse_quote! {
+            /// Book a flight for one or more passengers.
+            #[derive(McpTool, Deserialize)]
+            #[mcp_tool(name = "book_flight")]
+            struct BookFlight {
+                /// Departure airport, IATA code.
+                #[validate(regex = r"^[A-Z]{3}$")]
+                origin: String,
+                /// Arrival airport, IATA code.
+                #[validate(regex = r"^[A-Z]{3}$")]
+                destination: String,
+                #[validate(future_date(format = "%d/%m/%Y"))]
+                departure_date: String,
+                #[validate(enum = ["economy", "premium_economy", "business", "first"])]
+                cabin: String,
+                #[validate(range(min = 1, max = 9))]
+                passengers: u8,
+                #[validate(email)]
+                email: Option<String>,
+            }
+        };
+        let tool = crate::ast::Tool::from_input(&input).unwrap_or_else(|_| panic!("valid input"));
+        let file: syn::File = syn::parse2(crate::expand::tool(&tool)).expect("expansion parses");
+        insta::assert_snapshot!(prettyplease::unparse(&file));
+    }
+}

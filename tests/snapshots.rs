@@ -1,0 +1,143 @@
+//! Snapshots of what a client sees: the `tools/list` entry and the results of calls.
+//! Any change to them shows in review.
+#![allow(dead_code)] // the fields exist for the derive to read
+
+use mcp_tool_runtime::{Context, McpEnum, McpTool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Book a flight for one or more passengers.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(name = "book_flight", title = "Book a flight", destructive, idempotent = false)]
+struct BookFlight {
+    /// Departure airport, IATA code.
+    #[validate(regex = r"^[A-Z]{3}$")]
+    origin: String,
+    /// Arrival airport, IATA code.
+    #[validate(regex = r"^[A-Z]{3}$")]
+    destination: String,
+    #[validate(future_date(format = "%d/%m/%Y"))]
+    departure_date: String,
+    #[validate(enum = ["economy", "premium_economy", "business", "first"])]
+    cabin: String,
+    #[validate(range(min = 1, max = 9))]
+    passengers: u8,
+    #[validate(email)]
+    email: Option<String>,
+}
+
+/// Seat preference.
+#[derive(McpEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Seat {
+    Window,
+    Aisle,
+}
+
+/// A traveller.
+#[derive(McpTool, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Traveller {
+    #[validate(length(min = 1, max = 80))]
+    full_name: String,
+    #[validate(range(min = 0, max = 130))]
+    age: u8,
+    seat: Option<Seat>,
+    #[validate(sensitive, regex = r"^[A-Z0-9]{9}$")]
+    passport: Option<String>,
+}
+
+/// Book seats for a group.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(allow_unknown_fields, read_only = false)]
+struct GroupBooking {
+    #[validate(length(min = 1, max = 9))]
+    travellers: Vec<Traveller>,
+    #[validate(items(regex = r"^[A-Z]{2}[0-9]{6}$"), length(max = 9))]
+    loyalty_ids: Option<Vec<String>>,
+    #[validate(range(exclusive_min = 0, max = 10000.5))]
+    budget: Option<f64>,
+    #[serde(default)]
+    notes: String,
+}
+
+fn today() -> Context {
+    Context::on(2026, 11, 30).unwrap()
+}
+
+fn result<T: McpTool>(args: Value) -> Value {
+    match T::from_arguments_in(&args, &today()) {
+        Ok(_) => json!("ok"),
+        Err(e) => e.to_call_result().to_value(),
+    }
+}
+
+#[test]
+fn book_flight_tool() {
+    insta::assert_json_snapshot!(BookFlight::tool());
+}
+
+#[test]
+fn group_booking_tool() {
+    insta::assert_json_snapshot!(GroupBooking::tool());
+}
+
+#[test]
+fn book_flight_several_mistakes() {
+    insta::assert_json_snapshot!(result::<BookFlight>(json!({
+        "origin": "cdg",
+        "departureDate": "12/12/2024",
+        "cabin": "PROCESSING",
+        "passengers": "two",
+        "email": "ada@",
+    })));
+}
+
+#[test]
+fn book_flight_contract_example() {
+    insta::assert_json_snapshot!(result::<BookFlight>(json!({
+        "origin": "CDG",
+        "destination": "JFK",
+        "departure_date": "12/12/2024",
+        "cabin": "PROCESSING",
+        "passengers": 2,
+    })));
+}
+
+#[test]
+fn group_booking_nested_errors() {
+    insta::assert_json_snapshot!(result::<GroupBooking>(json!({
+        "travellers": [
+            {"fullName": "Ada Lovelace", "age": 36, "seat": "window"},
+            {"fullName": "", "age": 200, "seat": "middle", "passport": "secret-passport-no"},
+            {"full_name": "Bob", "age": 1.5},
+        ],
+        "loyalty_ids": ["AF123456", "af12345"],
+        "budget": 0,
+        "anything": "is allowed here",
+    })));
+}
+
+#[test]
+fn arguments_that_are_not_an_object() {
+    let err = BookFlight::from_arguments_in(&json!([1, 2]), &today()).unwrap_err();
+    assert!(err.is_malformed_request());
+    insta::assert_json_snapshot!(err.to_jsonrpc_error());
+    // Absent arguments are an empty object: every required field is missing.
+    insta::assert_json_snapshot!("null_arguments", result::<BookFlight>(Value::Null));
+}
+
+#[test]
+fn hostile_sizes_give_a_small_result() {
+    let mut args = serde_json::Map::new();
+    for i in 0..100_000 {
+        args.insert(format!("unknown_{i}"), json!(i));
+    }
+    args.insert("origin".into(), json!("x".repeat(10_000_000)));
+    let err = BookFlight::from_arguments_in(&Value::Object(args), &today()).unwrap_err();
+    let text = serde_json::to_string(&err.to_call_result()).unwrap();
+    assert!(text.len() < 40_000, "result is {} bytes", text.len());
+    assert_eq!(err.violations().len(), mcp_tool_runtime::MAX_LISTED);
+    assert!(err.omitted_violations() > 99_000);
+    assert!(err.text().contains("more problems not listed"));
+}
