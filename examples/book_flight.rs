@@ -14,10 +14,16 @@ use serde_json::{Value, json};
 #[mcp_tool(name = "book_flight", destructive = false, open_world)]
 struct BookFlight {
     /// Departure airport, IATA code.
-    #[validate(regex(pattern = r"^[A-Z]{3}$", hint = "Use the three-letter IATA code, such as CDG."))]
+    #[validate(regex(
+        pattern = r"^[A-Z]{3}$",
+        hint = "Use the three-letter IATA code, such as CDG."
+    ))]
     origin: String,
     /// Arrival airport, IATA code.
-    #[validate(regex(pattern = r"^[A-Z]{3}$", hint = "Use the three-letter IATA code, such as JFK."))]
+    #[validate(regex(
+        pattern = r"^[A-Z]{3}$",
+        hint = "Use the three-letter IATA code, such as JFK."
+    ))]
     destination: String,
     #[validate(future_date(format = "%d/%m/%Y"))]
     departure_date: String,

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 const STATUSES: &[&str] = &["PENDING", "PAID", "SHIPPED", "CLOSED"];
 
-fn not_blank(s: &String) -> Result<(), Invalid> {
+fn not_blank(s: &str) -> Result<(), Invalid> {
     if s.trim().is_empty() {
         Err(Invalid::new("must not be blank"))
     } else {
@@ -105,85 +105,247 @@ fn without(key: &str) -> Value {
 
 /// Values around every boundary, per property.
 fn cases() -> Vec<Value> {
-    let mut out = vec![base(), json!({}), json!({"extra": 1}), with("orderId", json!(null))];
+    let mut out = vec![
+        base(),
+        json!({}),
+        json!({"extra": 1}),
+        with("orderId", json!(null)),
+    ];
     let per_key: Vec<(&str, Vec<Value>)> = vec![
-        ("orderId", vec![
-            json!("ORD-2026-00042"), json!("ORD-2026-0042"), json!("ord-2026-00042"),
-            json!("ORD-٢٠٢٦-00042"), json!("ORD-2026-00042\n"), json!(""), json!(42), json!(null),
-        ]),
-        ("dotted", vec![
-            json!("abc"), json!("a\nc"), json!("a\rc"), json!("a\u{2028}c"), json!("aéc"),
-            json!("ac"), json!(1),
-        ]),
-        ("status", vec![
-            json!("PAID"), json!("paid"), json!("Paid"), json!("PROCESSING"), json!(""),
-            json!(["PAID"]), json!(null),
-        ]),
-        ("order", vec![json!("asc"), json!("ASC"), json!("desc "), json!(true)]),
-        ("departure", vec![
-            json!("01/12/2026"), json!("30/11/2026"), json!("12/12/2024"), json!("2027-01-01"),
-            json!("1/1/2027"), json!("31/02/2027"), json!(20270101),
-        ]),
-        ("born", vec![
-            json!("1990-01-01"), json!("2026-11-29"), json!("2026-11-30"), json!("2999-01-01"),
-            json!("1990-1-1"), json!("1990-02-30"),
-        ]),
-        ("passengers", vec![
-            json!(1), json!(9), json!(0), json!(10), json!(1.0), json!(-0.0), json!(9.5),
-            json!(-1), json!(256), json!(1e300), json!(18446744073709551615_u64),
-            json!("2"), json!(null), json!(false),
-        ]),
-        ("price", vec![
-            json!(0.0001), json!(0), json!(-0.0), json!(1000.5), json!(1000.4999), json!(1000),
-            json!(5e-324), json!("1"),
-        ]),
-        ("offset", vec![
-            json!(-5), json!(-6), json!(-5.0), json!(-5.5), json!(i64::MAX),
-            json!(9223372036854775808_u64), json!(-9223372036854775808_i64),
-        ]),
-        ("name", vec![
-            json!("ab"), json!("a"), json!("abcd"), json!("abcde"), json!("é"), json!("éé"),
-            json!("😀"), json!("😀😀😀😀"), json!("😀😀😀😀😀"), json!("e\u{301}"),
-            json!("e\u{301}e\u{301}e"),
-        ]),
-        ("pair", vec![
-            json!(["a", "b"]), json!(["a"]), json!(["a", "b", "c"]), json!(["", "b"]),
-            json!([1, "b"]), json!("ab"), json!([]),
-        ]),
-        ("email", vec![
-            json!("ada@example.com"), json!("ada@localhost"), json!("ada@"), json!("@x.y"),
-            json!("a..b@x.y"), json!("é@x.y"), json!("\"a b\"@x.y"), json!("a@[127.0.0.1]"),
-        ]),
-        ("website", vec![
-            json!("https://example.com/a?b=c#d"), json!("example.com"), json!("/path"),
-            json!("mailto:a@b.c"), json!("https://exa mple.com"), json!("http://[::1]:80/"),
-        ]),
-        ("id", vec![
-            json!("123e4567-e89b-12d3-a456-426614174000"),
-            json!("123E4567-E89B-12D3-A456-426614174000"),
-            json!("123e4567e89b12d3a456426614174000"), json!("123e4567-e89b-12d3-a456-42661417400"),
-        ]),
+        (
+            "orderId",
+            vec![
+                json!("ORD-2026-00042"),
+                json!("ORD-2026-0042"),
+                json!("ord-2026-00042"),
+                json!("ORD-٢٠٢٦-00042"),
+                json!("ORD-2026-00042\n"),
+                json!(""),
+                json!(42),
+                json!(null),
+            ],
+        ),
+        (
+            "dotted",
+            vec![
+                json!("abc"),
+                json!("a\nc"),
+                json!("a\rc"),
+                json!("a\u{2028}c"),
+                json!("aéc"),
+                json!("ac"),
+                json!(1),
+            ],
+        ),
+        (
+            "status",
+            vec![
+                json!("PAID"),
+                json!("paid"),
+                json!("Paid"),
+                json!("PROCESSING"),
+                json!(""),
+                json!(["PAID"]),
+                json!(null),
+            ],
+        ),
+        (
+            "order",
+            vec![json!("asc"), json!("ASC"), json!("desc "), json!(true)],
+        ),
+        (
+            "departure",
+            vec![
+                json!("01/12/2026"),
+                json!("30/11/2026"),
+                json!("12/12/2024"),
+                json!("2027-01-01"),
+                json!("1/1/2027"),
+                json!("31/02/2027"),
+                json!(20270101),
+            ],
+        ),
+        (
+            "born",
+            vec![
+                json!("1990-01-01"),
+                json!("2026-11-29"),
+                json!("2026-11-30"),
+                json!("2999-01-01"),
+                json!("1990-1-1"),
+                json!("1990-02-30"),
+            ],
+        ),
+        (
+            "passengers",
+            vec![
+                json!(1),
+                json!(9),
+                json!(0),
+                json!(10),
+                json!(1.0),
+                json!(-0.0),
+                json!(9.5),
+                json!(-1),
+                json!(256),
+                json!(1e300),
+                json!(18446744073709551615_u64),
+                json!("2"),
+                json!(null),
+                json!(false),
+            ],
+        ),
+        (
+            "price",
+            vec![
+                json!(0.0001),
+                json!(0),
+                json!(-0.0),
+                json!(1000.5),
+                json!(1000.4999),
+                json!(1000),
+                json!(5e-324),
+                json!("1"),
+            ],
+        ),
+        (
+            "offset",
+            vec![
+                json!(-5),
+                json!(-6),
+                json!(-5.0),
+                json!(-5.5),
+                json!(i64::MAX),
+                json!(9223372036854775808_u64),
+                json!(-9223372036854775808_i64),
+            ],
+        ),
+        (
+            "name",
+            vec![
+                json!("ab"),
+                json!("a"),
+                json!("abcd"),
+                json!("abcde"),
+                json!("é"),
+                json!("éé"),
+                json!("😀"),
+                json!("😀😀😀😀"),
+                json!("😀😀😀😀😀"),
+                json!("e\u{301}"),
+                json!("e\u{301}e\u{301}e"),
+            ],
+        ),
+        (
+            "pair",
+            vec![
+                json!(["a", "b"]),
+                json!(["a"]),
+                json!(["a", "b", "c"]),
+                json!(["", "b"]),
+                json!([1, "b"]),
+                json!("ab"),
+                json!([]),
+            ],
+        ),
+        (
+            "email",
+            vec![
+                json!("ada@example.com"),
+                json!("ada@localhost"),
+                json!("ada@"),
+                json!("@x.y"),
+                json!("a..b@x.y"),
+                json!("é@x.y"),
+                json!("\"a b\"@x.y"),
+                json!("a@[127.0.0.1]"),
+            ],
+        ),
+        (
+            "website",
+            vec![
+                json!("https://example.com/a?b=c#d"),
+                json!("example.com"),
+                json!("/path"),
+                json!("mailto:a@b.c"),
+                json!("https://exa mple.com"),
+                json!("http://[::1]:80/"),
+            ],
+        ),
+        (
+            "id",
+            vec![
+                json!("123e4567-e89b-12d3-a456-426614174000"),
+                json!("123E4567-E89B-12D3-A456-426614174000"),
+                json!("123e4567e89b12d3a456426614174000"),
+                json!("123e4567-e89b-12d3-a456-42661417400"),
+            ],
+        ),
         ("note", vec![json!("hi"), json!("   "), json!("")]),
-        ("loyalty", vec![
-            json!(["AF123456"]), json!(["AF12345"]), json!(["af123456"]), json!(["AF١٢٣٤٥٦"]),
-            json!(["AF123456", "AF123456", "AF123456", "AF123456"]), json!([null]),
-        ]),
-        ("prio", vec![
-            json!("LOW"), json!("RIGHT_NOW"), json!("low"), json!("RightNow"), json!("MEDIUM"),
-            json!(1),
-        ]),
+        (
+            "loyalty",
+            vec![
+                json!(["AF123456"]),
+                json!(["AF12345"]),
+                json!(["af123456"]),
+                json!(["AF١٢٣٤٥٦"]),
+                json!(["AF123456", "AF123456", "AF123456", "AF123456"]),
+                json!([null]),
+            ],
+        ),
+        (
+            "prio",
+            vec![
+                json!("LOW"),
+                json!("RIGHT_NOW"),
+                json!("low"),
+                json!("RightNow"),
+                json!("MEDIUM"),
+                json!(1),
+            ],
+        ),
         ("priority", vec![json!("LOW")]),
-        ("legs", vec![
-            json!([]), json!([{"fromCode": "CDG"}]), json!([{"fromCode": "CDG", "age": 131}]),
-            json!([{"fromCode": "cdg"}, {"age": 3}]), json!([{"from_code": "CDG"}]),
-            json!([{"fromCode": "CDG", "age": null}]), json!({"fromCode": "CDG"}),
-        ]),
-        ("firstLeg", vec![
-            json!({"fromCode": "CDG", "age": 30}), json!({"fromCode": "CDG", "extra": true}),
-            json!({}), json!("CDG"), json!(null),
-        ]),
-        ("flag", vec![json!(true), json!(false), json!("true"), json!(0), json!(null)]),
-        ("count", vec![json!(0), json!(4294967295_u32), json!(4294967296_u64), json!(-1)]),
+        (
+            "legs",
+            vec![
+                json!([]),
+                json!([{"fromCode": "CDG"}]),
+                json!([{"fromCode": "CDG", "age": 131}]),
+                json!([{"fromCode": "cdg"}, {"age": 3}]),
+                json!([{"from_code": "CDG"}]),
+                json!([{"fromCode": "CDG", "age": null}]),
+                json!({"fromCode": "CDG"}),
+            ],
+        ),
+        (
+            "firstLeg",
+            vec![
+                json!({"fromCode": "CDG", "age": 30}),
+                json!({"fromCode": "CDG", "extra": true}),
+                json!({}),
+                json!("CDG"),
+                json!(null),
+            ],
+        ),
+        (
+            "flag",
+            vec![
+                json!(true),
+                json!(false),
+                json!("true"),
+                json!(0),
+                json!(null),
+            ],
+        ),
+        (
+            "count",
+            vec![
+                json!(0),
+                json!(4294967295_u32),
+                json!(4294967296_u64),
+                json!(-1),
+            ],
+        ),
     ];
     for (key, values) in per_key {
         out.push(without(key));
@@ -192,7 +354,9 @@ fn cases() -> Vec<Value> {
         }
     }
     // Several mistakes at once.
-    out.push(json!({"orderId": 1, "status": "x", "passengers": 0, "name": "a", "legs": [{"age": 200}]}));
+    out.push(
+        json!({"orderId": 1, "status": "x", "passengers": 0, "name": "a", "legs": [{"age": 200}]}),
+    );
     out
 }
 
@@ -216,11 +380,15 @@ fn runtime_and_schema_agree_on_every_case() {
             .collect();
         match (&runtime, schema_errors.is_empty()) {
             (Ok(_), true) => {}
-            (Ok(_), false) => panic!("runtime accepted {args}, schema rejects it at {schema_errors:?}"),
+            (Ok(_), false) => {
+                panic!("runtime accepted {args}, schema rejects it at {schema_errors:?}")
+            }
             (Err(err), false) => {
                 for path in &schema_errors {
                     assert!(
-                        err.violations().iter().any(|v| v.path.starts_with(path.as_str())),
+                        err.violations()
+                            .iter()
+                            .any(|v| v.path.starts_with(path.as_str())),
                         "schema rejects {args} at {path:?}; the runtime reported {:?}",
                         err.violations().iter().map(|v| &v.path).collect::<Vec<_>>()
                     );
@@ -240,7 +408,10 @@ fn runtime_and_schema_agree_on_every_case() {
         }
     }
     // The date and custom cases are in the list: the test sees them.
-    assert!(runtime_stricter >= 8, "only {runtime_stricter} runtime-only rejections");
+    assert!(
+        runtime_stricter >= 8,
+        "only {runtime_stricter} runtime-only rejections"
+    );
 }
 
 #[test]
@@ -250,7 +421,12 @@ fn rules_beyond_the_schema_are_stated_in_descriptions() {
         let description = props[key]["description"].as_str().unwrap_or_default();
         assert!(!description.is_empty(), "{key} does not state its rule");
     }
-    assert!(props["departure"]["description"].as_str().unwrap().contains("dd/mm/yyyy"));
+    assert!(
+        props["departure"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("dd/mm/yyyy")
+    );
     assert_eq!(props["born"]["format"], "date");
 }
 

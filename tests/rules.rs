@@ -70,7 +70,11 @@ fn dot_means_what_it_means_in_ecma_262() {
     ok::<Dotted>(json!({"text": "abc"}));
     ok::<Dotted>(json!({"text": "a€c"}));
     for terminator in ["\n", "\r", "\u{2028}", "\u{2029}"] {
-        fails::<Dotted>(json!({ "text": format!("a{terminator}c") }), "/text", "regex");
+        fails::<Dotted>(
+            json!({ "text": format!("a{terminator}c") }),
+            "/text",
+            "regex",
+        );
     }
 }
 
@@ -107,7 +111,11 @@ fn enum_lists_the_values_and_suggests_the_nearest() {
         "{}",
         v.message
     );
-    assert!(v.message.contains(r#"Did you mean "PAID"?"#), "{}", v.message);
+    assert!(
+        v.message.contains(r#"Did you mean "PAID"?"#),
+        "{}",
+        v.message
+    );
     let far = check::<Status>(json!({"status": "PROCESSING"})).unwrap_err();
     assert!(!far.violations()[0].message.contains("Did you mean"));
 }
@@ -124,12 +132,32 @@ struct Dates {
 fn future_date_is_strictly_after_today_in_its_format() {
     ok::<Dates>(json!({"departure": "01/12/2026"}));
     ok::<Dates>(json!({"departure": "29/02/2028"}));
-    fails::<Dates>(json!({"departure": "30/11/2026"}), "/departure", "future_date");
-    fails::<Dates>(json!({"departure": "12/12/2024"}), "/departure", "future_date");
+    fails::<Dates>(
+        json!({"departure": "30/11/2026"}),
+        "/departure",
+        "future_date",
+    );
+    fails::<Dates>(
+        json!({"departure": "12/12/2024"}),
+        "/departure",
+        "future_date",
+    );
     // Wrong format, impossible dates and sloppy padding are all rejected.
-    fails::<Dates>(json!({"departure": "2027-01-05"}), "/departure", "future_date");
-    fails::<Dates>(json!({"departure": "29/02/2027"}), "/departure", "future_date");
-    fails::<Dates>(json!({"departure": "5/1/2027"}), "/departure", "future_date");
+    fails::<Dates>(
+        json!({"departure": "2027-01-05"}),
+        "/departure",
+        "future_date",
+    );
+    fails::<Dates>(
+        json!({"departure": "29/02/2027"}),
+        "/departure",
+        "future_date",
+    );
+    fails::<Dates>(
+        json!({"departure": "5/1/2027"}),
+        "/departure",
+        "future_date",
+    );
 }
 
 #[test]
@@ -225,7 +253,11 @@ fn integer_types_bound_themselves() {
     fails::<Bare>(json!({"big": -1}), "/big", "type");
     // 2^64 written as a float is one past u64::MAX.
     fails::<Bare>(json!({"big": 18446744073709551616.0}), "/big", "type");
-    fails::<Bare>(json!({"signed": 9223372036854775808_u64}), "/signed", "type");
+    fails::<Bare>(
+        json!({"signed": 9223372036854775808_u64}),
+        "/signed",
+        "type",
+    );
     let schema = Bare::input_schema();
     assert_eq!(schema["properties"]["small"]["maximum"], 255);
     assert_eq!(schema["properties"]["big"]["maximum"], u64::MAX);
@@ -280,19 +312,25 @@ struct Formats {
 
 #[test]
 fn formats() {
-    ok::<Formats>(json!({"email": "ada@example.com", "url": "https://example.com/x?y=1", "id": "123e4567-e89b-12d3-a456-426614174000"}));
+    ok::<Formats>(
+        json!({"email": "ada@example.com", "url": "https://example.com/x?y=1", "id": "123e4567-e89b-12d3-a456-426614174000"}),
+    );
     fails::<Formats>(json!({"email": "ada@"}), "/email", "email");
     fails::<Formats>(json!({"email": "ada@exämple.com"}), "/email", "email");
     fails::<Formats>(json!({"url": "example.com"}), "/url", "url");
     fails::<Formats>(json!({"url": "https://exa mple.com"}), "/url", "url");
-    fails::<Formats>(json!({"id": "123e4567e89b12d3a456426614174000"}), "/id", "uuid");
+    fails::<Formats>(
+        json!({"id": "123e4567e89b12d3a456426614174000"}),
+        "/id",
+        "uuid",
+    );
     let schema = Formats::input_schema();
     assert_eq!(schema["properties"]["email"]["format"], "email");
     assert_eq!(schema["properties"]["url"]["format"], "uri");
     assert_eq!(schema["properties"]["id"]["format"], "uuid");
 }
 
-fn weekday_code(code: &String) -> Result<(), Invalid> {
+fn weekday_code(code: &str) -> Result<(), Invalid> {
     if code.starts_with("SAT") || code.starts_with("SUN") {
         return Err(Invalid::new("must not fall on a weekend")
             .expected("a weekday code")
@@ -302,7 +340,7 @@ fn weekday_code(code: &String) -> Result<(), Invalid> {
 }
 
 fn even(n: &u32) -> Result<(), String> {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         Ok(())
     } else {
         Err(format!("must be even, and {n} is odd"))
@@ -325,7 +363,10 @@ fn custom_rules_report_like_built_in_ones() {
     let err = check::<Custom>(json!({"day": "SUN", "count": 3, "counts": [2, 5]})).unwrap_err();
     let v = err.violations();
     assert_eq!(v.len(), 3);
-    assert_eq!((v[0].path.as_str(), v[0].rule.as_ref()), ("/day", "weekday_code"));
+    assert_eq!(
+        (v[0].path.as_str(), v[0].rule.as_ref()),
+        ("/day", "weekday_code")
+    );
     assert_eq!(
         v[0].message,
         "must not fall on a weekend; got \"SUN\". Pick MON to FRI."
@@ -347,7 +388,10 @@ fn custom_rules_report_like_built_in_ones() {
 
 #[derive(McpTool, Deserialize, Debug)]
 struct Items {
-    #[validate(length(max = 3), items(regex = r"^[A-Z]{2}[0-9]{6}$", length(equal = 8)))]
+    #[validate(
+        length(max = 3),
+        items(regex = r"^[A-Z]{2}[0-9]{6}$", length(equal = 8))
+    )]
     loyalty: Vec<String>,
 }
 
@@ -439,7 +483,10 @@ fn rust_enums_advertise_their_serde_names() {
         schema["properties"]["cabin"]["enum"],
         json!(["economy", "premium_economy", "J"])
     );
-    assert_eq!(schema["properties"]["cabin"]["description"], "Travel class.");
+    assert_eq!(
+        schema["properties"]["cabin"]["description"],
+        "Travel class."
+    );
     assert_eq!(
         schema["properties"]["cabins"]["items"]["enum"],
         json!(<Cabin as McpEnum>::VALUES)

@@ -9,7 +9,11 @@ use serde_json::{Value, json};
 fn paths<T: McpTool + std::fmt::Debug>(args: Value) -> Vec<String> {
     match T::from_arguments_in(&args, &Context::on(2026, 11, 30).unwrap()) {
         Ok(_) => Vec::new(),
-        Err(e) => e.violations().iter().map(|v| format!("{} {}", v.rule, v.path)).collect(),
+        Err(e) => e
+            .violations()
+            .iter()
+            .map(|v| format!("{} {}", v.rule, v.path))
+            .collect(),
     }
 }
 
@@ -45,7 +49,11 @@ fn renames_drive_names_required_and_paths() {
     );
     assert_eq!(
         paths::<FindOrders>(json!({"customer_name": "Ada", "order_id": "x"})),
-        ["required /customerName", "unknown /customer_name", "unknown /order_id"]
+        [
+            "required /customerName",
+            "unknown /customer_name",
+            "unknown /order_id"
+        ]
     );
 }
 
@@ -88,15 +96,15 @@ fn absent_arguments_are_an_empty_object() {
         assert!(err.is_malformed_request(), "{bad}");
         assert_eq!(err.to_jsonrpc_error()["code"], -32602);
     }
-    assert_eq!(
-        paths::<FindOrders>(Value::Null),
-        ["required /customerName"]
-    );
+    assert_eq!(paths::<FindOrders>(Value::Null), ["required /customerName"]);
 }
 
 #[test]
 fn schema_and_tool_are_built_once() {
-    assert!(std::ptr::eq(FindOrders::input_schema(), FindOrders::input_schema()));
+    assert!(std::ptr::eq(
+        FindOrders::input_schema(),
+        FindOrders::input_schema()
+    ));
     assert!(std::ptr::eq(FindOrders::tool(), FindOrders::tool()));
     let from_threads: Vec<usize> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..8)
@@ -111,6 +119,9 @@ fn schema_and_tool_are_built_once() {
 fn schemars_sees_the_same_schema() {
     let generated = schemars::SchemaGenerator::default().into_root_schema_for::<FindOrders>();
     let value = serde_json::to_value(&generated).unwrap();
-    assert_eq!(value["properties"], FindOrders::input_schema()["properties"]);
+    assert_eq!(
+        value["properties"],
+        FindOrders::input_schema()["properties"]
+    );
     assert_eq!(value["additionalProperties"], false);
 }

@@ -8,7 +8,12 @@ use serde_json::{Value, json};
 
 /// Book a flight for one or more passengers.
 #[derive(McpTool, Deserialize, Debug)]
-#[mcp_tool(name = "book_flight", title = "Book a flight", destructive, idempotent = false)]
+#[mcp_tool(
+    name = "book_flight",
+    title = "Book a flight",
+    destructive,
+    idempotent = false
+)]
 struct BookFlight {
     /// Departure airport, IATA code.
     #[validate(regex = r"^[A-Z]{3}$")]

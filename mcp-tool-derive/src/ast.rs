@@ -40,15 +40,30 @@ pub struct Rule {
 }
 
 pub enum Kind {
-    Regex { source: LitStr, runtime: String },
+    Regex {
+        source: LitStr,
+        runtime: String,
+    },
     Enum(EnumValues),
-    Date { future: bool, format: String },
-    Range { min: Option<(Number, bool)>, max: Option<(Number, bool)> },
-    Length { min: Option<u64>, max: Option<u64> },
+    Date {
+        future: bool,
+        format: String,
+    },
+    Range {
+        min: Option<(Number, bool)>,
+        max: Option<(Number, bool)>,
+    },
+    Length {
+        min: Option<u64>,
+        max: Option<u64>,
+    },
     Email,
     Url,
     Uuid,
-    Custom { function: syn::Path, description: Option<LitStr> },
+    Custom {
+        function: syn::Path,
+        description: Option<LitStr>,
+    },
 }
 
 /// Which kind of type a rule needs, asserted through the runtime's marker traits.
@@ -63,9 +78,12 @@ pub enum Needs {
 impl Kind {
     pub fn needs(&self) -> Needs {
         match self {
-            Kind::Regex { .. } | Kind::Enum(_) | Kind::Date { .. } | Kind::Email | Kind::Url | Kind::Uuid => {
-                Needs::Text
-            }
+            Kind::Regex { .. }
+            | Kind::Enum(_)
+            | Kind::Date { .. }
+            | Kind::Email
+            | Kind::Url
+            | Kind::Uuid => Needs::Text,
             Kind::Range { .. } => Needs::Number,
             Kind::Length { .. } => Needs::Length,
             Kind::Custom { .. } => Needs::Nothing,
@@ -80,7 +98,10 @@ pub struct Enum<'a> {
     pub values: Vec<String>,
 }
 
-fn serde_container<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<serde_ast::Container<'a>> {
+fn serde_container<'a>(
+    input: &'a DeriveInput,
+    errors: &mut Errors,
+) -> Option<serde_ast::Container<'a>> {
     let cx = Ctxt::new();
     let private = Ident::new("__private", Span::call_site());
     let container = serde_ast::Container::from_ast(&cx, input, Derive::Deserialize, &private);
@@ -140,7 +161,10 @@ impl<'a> Tool<'a> {
             return Err(errors);
         };
         check_serde_container(&container.attrs, input, &mut errors);
-        if let (Some(span), true) = (attrs.allow_unknown_fields, container.attrs.deny_unknown_fields()) {
+        if let (Some(span), true) = (
+            attrs.allow_unknown_fields,
+            container.attrs.deny_unknown_fields(),
+        ) {
             errors.at(
                 span,
                 "`allow_unknown_fields` contradicts #[serde(deny_unknown_fields)]: serde would reject what the schema allows",
@@ -156,13 +180,24 @@ impl<'a> Tool<'a> {
             let rules = FieldRules::parse(&field.original.attrs, &mut errors);
             if field.attrs.skip_deserializing() {
                 if let Some(rule) = rules.own.first() {
-                    errors.at(rule.span, "this field is skipped by serde, so its rules would never run");
+                    errors.at(
+                        rule.span,
+                        "this field is skipped by serde, so its rules would never run",
+                    );
                 }
                 continue;
             }
             check_serde_field(field, &mut errors);
-            let own = rules.own.into_iter().filter_map(|r| checked(r, &mut errors)).collect::<Vec<_>>();
-            let items = rules.items.into_iter().filter_map(|r| checked(r, &mut errors)).collect::<Vec<_>>();
+            let own = rules
+                .own
+                .into_iter()
+                .filter_map(|r| checked(r, &mut errors))
+                .collect::<Vec<_>>();
+            let items = rules
+                .items
+                .into_iter()
+                .filter_map(|r| checked(r, &mut errors))
+                .collect::<Vec<_>>();
             check_combinations(&own, &mut errors);
             check_combinations(&items, &mut errors);
             fields.push(Field {
@@ -182,7 +217,9 @@ impl<'a> Tool<'a> {
                 let name = lit.value();
                 if name.is_empty()
                     || name.len() > 128
-                    || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                    || !name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
                 {
                     errors.spanned(
                         lit,
@@ -203,7 +240,12 @@ impl<'a> Tool<'a> {
                 .as_ref()
                 .map(LitStr::value)
                 .or_else(|| doc_comment(&input.attrs)),
-            annotations: [attrs.read_only, attrs.destructive, attrs.idempotent, attrs.open_world],
+            annotations: [
+                attrs.read_only,
+                attrs.destructive,
+                attrs.idempotent,
+                attrs.open_world,
+            ],
             allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
             fields,
         };
@@ -230,7 +272,10 @@ impl<'a> Enum<'a> {
             }
         }
         if data.variants.is_empty() {
-            errors.spanned(&input.ident, "McpEnum needs at least one variant: an empty enum accepts no value");
+            errors.spanned(
+                &input.ident,
+                "McpEnum needs at least one variant: an empty enum accepts no value",
+            );
         }
         reject_generics(input, "McpEnum", &mut errors);
         let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, true);
@@ -256,14 +301,14 @@ impl<'a> Enum<'a> {
             }
             if variant.attrs.other() {
                 errors.spanned(
-                    &variant.original,
+                    variant.original,
                     "#[serde(other)] accepts any string, which no `enum` in the schema can say",
                 );
             }
             let name = variant.attrs.name().deserialize_name().value.clone();
             if variant.attrs.aliases().iter().any(|a| a.value != name) {
                 errors.spanned(
-                    &variant.original,
+                    variant.original,
                     "#[serde(alias)] would accept values the schema does not list; list one name per variant",
                 );
             }
@@ -303,9 +348,17 @@ fn check_serde_container(attrs: &serde_attr::Container, input: &DeriveInput, err
 
 fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
     let original = field.original;
-    let span_of = || original.ident.as_ref().map_or_else(|| original.span(), Ident::span);
+    let span_of = || {
+        original
+            .ident
+            .as_ref()
+            .map_or_else(|| original.span(), Ident::span)
+    };
     if field.attrs.flatten() {
-        errors.at(span_of(), "#[serde(flatten)] is not supported: write the nested struct as a field of its own");
+        errors.at(
+            span_of(),
+            "#[serde(flatten)] is not supported: write the nested struct as a field of its own",
+        );
     }
     if field.attrs.deserialize_with().is_some() {
         errors.at(
@@ -327,7 +380,10 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
     let span = rule.span;
     let kind = match rule.kind {
         attr::RuleKind::Regex(lit) => match check::regex(&lit.value()) {
-            Ok(runtime) => Kind::Regex { source: lit, runtime },
+            Ok(runtime) => Kind::Regex {
+                source: lit,
+                runtime,
+            },
             Err(message) => {
                 errors.spanned(&lit, message);
                 return None;
@@ -341,7 +397,10 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 }
                 for (i, lit) in list.iter().enumerate() {
                     if list[..i].iter().any(|l| l.value() == lit.value()) {
-                        errors.spanned(lit, format!("{:?} is listed twice in this `enum`", lit.value()));
+                        errors.spanned(
+                            lit,
+                            format!("{:?} is listed twice in this `enum`", lit.value()),
+                        );
                         return None;
                     }
                 }
@@ -349,7 +408,9 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
             Kind::Enum(values)
         }
         attr::RuleKind::Date { future, format } => {
-            let text = format.as_ref().map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
+            let text = format
+                .as_ref()
+                .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
             if let Err(message) = check::date_format(&text) {
                 match &format {
                     Some(lit) => errors.spanned(lit, message),
@@ -357,20 +418,30 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 }
                 return None;
             }
-            Kind::Date { future, format: text }
+            Kind::Date {
+                future,
+                format: text,
+            }
         }
         attr::RuleKind::Range(r) => {
             let min = bound(r.min, r.exclusive_min, "min", errors)?;
             let max = bound(r.max, r.exclusive_max, "max", errors)?;
             if min.is_none() && max.is_none() {
-                errors.at(span, "`range` needs a bound: min, max, exclusive_min or exclusive_max");
+                errors.at(
+                    span,
+                    "`range` needs a bound: min, max, exclusive_min or exclusive_max",
+                );
                 return None;
             }
-            if let (Some((lo, lo_excl, _)), Some((hi, hi_excl, hi_span))) = (min, max) {
-                if lo.as_f64() > hi.as_f64() || (lo.as_f64() == hi.as_f64() && (lo_excl || hi_excl)) {
-                    errors.at(hi_span, "`range` is empty: its minimum is not below its maximum");
-                    return None;
-                }
+            if let (Some((lo, lo_excl, _)), Some((hi, hi_excl, hi_span))) = (min, max)
+                && (lo.as_f64() > hi.as_f64()
+                    || (lo.as_f64() == hi.as_f64() && (lo_excl || hi_excl)))
+            {
+                errors.at(
+                    hi_span,
+                    "`range` is empty: its minimum is not below its maximum",
+                );
+                return None;
             }
             Kind::Range {
                 min: min.map(|(v, e, _)| (v, e)),
@@ -389,11 +460,14 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                     return None;
                 }
                 (None, min, max) => {
-                    if let (Some((lo, _)), Some((hi, s))) = (min, max) {
-                        if lo > hi {
-                            errors.at(s, format!("`length` is empty: min {lo} is more than max {hi}"));
-                            return None;
-                        }
+                    if let (Some((lo, _)), Some((hi, s))) = (min, max)
+                        && lo > hi
+                    {
+                        errors.at(
+                            s,
+                            format!("`length` is empty: min {lo} is more than max {hi}"),
+                        );
+                        return None;
                     }
                     (min.map(|m| m.0), max.map(|m| m.0))
                 }
@@ -403,7 +477,13 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
         attr::RuleKind::Email => Kind::Email,
         attr::RuleKind::Url => Kind::Url,
         attr::RuleKind::Uuid => Kind::Uuid,
-        attr::RuleKind::Custom { function, description } => Kind::Custom { function, description },
+        attr::RuleKind::Custom {
+            function,
+            description,
+        } => Kind::Custom {
+            function,
+            description,
+        },
     };
     Some(Rule {
         span,
@@ -423,7 +503,10 @@ fn bound(
 ) -> Option<Option<(Number, bool, Span)>> {
     match (inclusive, exclusive) {
         (Some(_), Some(e)) => {
-            errors.at(e.span, format!("give `{side}` or `exclusive_{side}`, not both"));
+            errors.at(
+                e.span,
+                format!("give `{side}` or `exclusive_{side}`, not both"),
+            );
             None
         }
         (Some(b), None) => Some(Some((b.value, false, b.span))),
@@ -433,10 +516,17 @@ fn bound(
 }
 
 fn check_combinations(rules: &[Rule], errors: &mut Errors) {
-    let future = rules.iter().find(|r| matches!(r.kind, Kind::Date { future: true, .. }));
-    let past = rules.iter().find(|r| matches!(r.kind, Kind::Date { future: false, .. }));
+    let future = rules
+        .iter()
+        .find(|r| matches!(r.kind, Kind::Date { future: true, .. }));
+    let past = rules
+        .iter()
+        .find(|r| matches!(r.kind, Kind::Date { future: false, .. }));
     if let (Some(_), Some(past)) = (future, past) {
-        errors.at(past.span, "`future_date` and `past_date` together accept no date");
+        errors.at(
+            past.span,
+            "`future_date` and `past_date` together accept no date",
+        );
     }
 }
 
@@ -447,10 +537,13 @@ pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value {
-                lines.push(s.value());
-            }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+        {
+            lines.push(s.value());
         }
     }
     let mut out = String::new();
@@ -479,7 +572,8 @@ pub fn snake_case(name: &str) -> String {
     let mut out = String::new();
     for (i, &c) in chars.iter().enumerate() {
         if c.is_uppercase() {
-            let prev_lower = i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
+            let prev_lower =
+                i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
             let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
             let prev_upper = i > 0 && chars[i - 1].is_uppercase();
             if i > 0 && (prev_lower || (prev_upper && next_lower)) && !out.ends_with('_') {

@@ -4,8 +4,8 @@
 use proc_macro2::{Span, TokenTree};
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::spanned::Spanned;
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitStr, Token};
 
 use crate::ctxt::{Errors, did_you_mean};
@@ -151,10 +151,10 @@ fn skip_item(input: ParseStream) {
     let _ = input.step(|cursor| {
         let mut rest = *cursor;
         while let Some((tt, next)) = rest.token_tree() {
-            if let TokenTree::Punct(p) = &tt {
-                if p.as_char() == ',' {
-                    return Ok(((), rest));
-                }
+            if let TokenTree::Punct(p) = &tt
+                && p.as_char() == ','
+            {
+                return Ok(((), rest));
             }
             rest = next;
         }
@@ -182,13 +182,19 @@ pub struct Rule {
 pub enum RuleKind {
     Regex(LitStr),
     Enum(EnumValues),
-    Date { future: bool, format: Option<LitStr> },
+    Date {
+        future: bool,
+        format: Option<LitStr>,
+    },
     Range(Range),
     Length(Length),
     Email,
     Url,
     Uuid,
-    Custom { function: syn::Path, description: Option<LitStr> },
+    Custom {
+        function: syn::Path,
+        description: Option<LitStr>,
+    },
 }
 
 pub enum EnumValues {
@@ -273,7 +279,12 @@ impl FieldRules {
         out
     }
 
-    fn parse_rule(&mut self, meta: &ParseNestedMeta, errors: &mut Errors, in_items: bool) -> syn::Result<()> {
+    fn parse_rule(
+        &mut self,
+        meta: &ParseNestedMeta,
+        errors: &mut Errors,
+        in_items: bool,
+    ) -> syn::Result<()> {
         let key = path_name(&meta.path);
         let span = meta.path.span();
         match key.as_str() {
@@ -285,7 +296,8 @@ impl FieldRules {
             }
             "items" if !in_items => {
                 if self.items_span.replace(span).is_some() {
-                    return Err(meta.error("duplicate rule `items`: put all item rules in one `items(...)`"));
+                    return Err(meta
+                        .error("duplicate rule `items`: put all item rules in one `items(...)`"));
                 }
                 let mut items = FieldRules::default();
                 meta.parse_nested_meta(|inner| {
@@ -305,7 +317,10 @@ impl FieldRules {
                     let _ = previous;
                     return Err(syn::Error::new(
                         rule.span,
-                        format!("duplicate rule `{}` on this field: merge them into one", rule.name),
+                        format!(
+                            "duplicate rule `{}` on this field: merge them into one",
+                            rule.name
+                        ),
                     ));
                 }
                 self.own.push(rule);
@@ -322,7 +337,9 @@ fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Re
         None => {
             let list = RULES.join(", ");
             return Err(match did_you_mean(key, RULES) {
-                Some(near) => meta.error(format!("unknown rule `{key}`; did you mean `{near}`? Rules: {list}")),
+                Some(near) => meta.error(format!(
+                    "unknown rule `{key}`; did you mean `{near}`? Rules: {list}"
+                )),
                 None => meta.error(format!("unknown rule `{key}`; rules: {list}")),
             });
         }
@@ -388,47 +405,55 @@ fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Re
             _ => None,
         };
         if let (Some(main), false) = (main, seen_main) {
-            return Err(syn::Error::new(span, format!("`{name}(...)` needs `{main} = ...`")));
+            return Err(syn::Error::new(
+                span,
+                format!("`{name}(...)` needs `{main} = ...`"),
+            ));
         }
     }
     Ok(rule)
 }
 
 /// One `key = value` inside a rule's parentheses.
-fn rule_key(key: &str, inner: &ParseNestedMeta, rule: &mut Rule, seen_main: &mut bool) -> syn::Result<()> {
+fn rule_key(
+    key: &str,
+    inner: &ParseNestedMeta,
+    rule: &mut Rule,
+    seen_main: &mut bool,
+) -> syn::Result<()> {
     match (key, &mut rule.kind) {
-                ("message", _) => set(&mut rule.message, &inner, inner.value()?.parse()?),
-                ("hint", _) => set(&mut rule.hint, &inner, inner.value()?.parse()?),
-                ("pattern", RuleKind::Regex(lit)) => {
-                    *seen_main = true;
-                    *lit = inner.value()?.parse()?;
-                    Ok(())
-                }
-                ("values", RuleKind::Enum(values)) => {
-                    *seen_main = true;
-                    *values = parse_enum_values(inner.value()?)?;
-                    Ok(())
-                }
-                ("function", RuleKind::Custom { function, .. }) => {
-                    *seen_main = true;
-                    *function = inner.value()?.parse()?;
-                    Ok(())
-                }
-                ("description", RuleKind::Custom { description, .. }) => {
-                    set(description, &inner, inner.value()?.parse()?)
-                }
-                ("format", RuleKind::Date { format, .. }) => set(format, &inner, inner.value()?.parse()?),
-                ("min", RuleKind::Range(r)) => set(&mut r.min, &inner, parse_bound(&inner)?),
-                ("max", RuleKind::Range(r)) => set(&mut r.max, &inner, parse_bound(&inner)?),
-                ("exclusive_min", RuleKind::Range(r)) => {
-                    set(&mut r.exclusive_min, &inner, parse_bound(&inner)?)
-                }
-                ("exclusive_max", RuleKind::Range(r)) => {
-                    set(&mut r.exclusive_max, &inner, parse_bound(&inner)?)
-                }
-                ("min", RuleKind::Length(l)) => set(&mut l.min, &inner, parse_count(&inner)?),
-                ("max", RuleKind::Length(l)) => set(&mut l.max, &inner, parse_count(&inner)?),
-                ("equal", RuleKind::Length(l)) => set(&mut l.equal, &inner, parse_count(&inner)?),
+        ("message", _) => set(&mut rule.message, inner, inner.value()?.parse()?),
+        ("hint", _) => set(&mut rule.hint, inner, inner.value()?.parse()?),
+        ("pattern", RuleKind::Regex(lit)) => {
+            *seen_main = true;
+            *lit = inner.value()?.parse()?;
+            Ok(())
+        }
+        ("values", RuleKind::Enum(values)) => {
+            *seen_main = true;
+            *values = parse_enum_values(inner.value()?)?;
+            Ok(())
+        }
+        ("function", RuleKind::Custom { function, .. }) => {
+            *seen_main = true;
+            *function = inner.value()?.parse()?;
+            Ok(())
+        }
+        ("description", RuleKind::Custom { description, .. }) => {
+            set(description, inner, inner.value()?.parse()?)
+        }
+        ("format", RuleKind::Date { format, .. }) => set(format, inner, inner.value()?.parse()?),
+        ("min", RuleKind::Range(r)) => set(&mut r.min, inner, parse_bound(inner)?),
+        ("max", RuleKind::Range(r)) => set(&mut r.max, inner, parse_bound(inner)?),
+        ("exclusive_min", RuleKind::Range(r)) => {
+            set(&mut r.exclusive_min, inner, parse_bound(inner)?)
+        }
+        ("exclusive_max", RuleKind::Range(r)) => {
+            set(&mut r.exclusive_max, inner, parse_bound(inner)?)
+        }
+        ("min", RuleKind::Length(l)) => set(&mut l.min, inner, parse_count(inner)?),
+        ("max", RuleKind::Length(l)) => set(&mut l.max, inner, parse_count(inner)?),
+        ("equal", RuleKind::Length(l)) => set(&mut l.equal, inner, parse_count(inner)?),
         _ => Ok(()),
     }
 }
@@ -439,7 +464,14 @@ fn rule_keys(name: &str) -> &'static [&'static str] {
         "enum" => &["values", "message", "hint"],
         "custom" => &["function", "description", "message", "hint"],
         "future_date" | "past_date" => &["format", "message", "hint"],
-        "range" => &["min", "max", "exclusive_min", "exclusive_max", "message", "hint"],
+        "range" => &[
+            "min",
+            "max",
+            "exclusive_min",
+            "exclusive_max",
+            "message",
+            "hint",
+        ],
         "length" => &["min", "max", "equal", "message", "hint"],
         _ => &["message", "hint"],
     }
@@ -463,7 +495,10 @@ fn parse_enum_values(input: ParseStream) -> syn::Result<EnumValues> {
         let content;
         let bracket = syn::bracketed!(content in input);
         let values = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
-        Ok(EnumValues::List(values.into_iter().collect(), bracket.span.join()))
+        Ok(EnumValues::List(
+            values.into_iter().collect(),
+            bracket.span.join(),
+        ))
     } else {
         Ok(EnumValues::Path(input.parse()?))
     }
@@ -482,7 +517,12 @@ fn parse_bound(meta: &ParseNestedMeta) -> syn::Result<Bound> {
             }
             Number::Float(v)
         }
-        other => return Err(syn::Error::new(other.span(), "a bound must be a number literal")),
+        other => {
+            return Err(syn::Error::new(
+                other.span(),
+                "a bound must be a number literal",
+            ));
+        }
     };
     let value = match (neg, value) {
         (None, v) => v,

@@ -1,7 +1,9 @@
 //! Compile-time checks of rule literals: regexes in the dialect both sides share, date
 //! formats that name a whole date.
 
-use regex_syntax::ast::{self, Ast, AssertionKind, ClassPerlKind, ClassSetItem, GroupKind, LiteralKind};
+use regex_syntax::ast::{
+    self, AssertionKind, Ast, ClassPerlKind, ClassSetItem, GroupKind, LiteralKind,
+};
 
 /// How `.` is written for the runtime: ECMA-262's dot excludes the four line
 /// terminators, Rust's only `\n`.
@@ -53,9 +55,15 @@ impl Dialect<'_> {
     fn perl(&mut self, class: &ast::ClassPerl) {
         let text = self.text(&class.span).to_owned();
         let advice = match class.kind {
-            ClassPerlKind::Digit => "matches every Unicode digit in Rust but only 0-9 in ECMA-262; write [0-9]",
-            ClassPerlKind::Word => "is Unicode-aware in Rust but ASCII in ECMA-262; write [A-Za-z0-9_]",
-            ClassPerlKind::Space => "matches different characters in Rust and ECMA-262; list the ones you mean, e.g. [ \\t\\n\\r]",
+            ClassPerlKind::Digit => {
+                "matches every Unicode digit in Rust but only 0-9 in ECMA-262; write [0-9]"
+            }
+            ClassPerlKind::Word => {
+                "is Unicode-aware in Rust but ASCII in ECMA-262; write [A-Za-z0-9_]"
+            }
+            ClassPerlKind::Space => {
+                "matches different characters in Rust and ECMA-262; list the ones you mean, e.g. [ \\t\\n\\r]"
+            }
         };
         self.problems.push(format!("`{text}` {advice}"));
     }
@@ -93,7 +101,8 @@ impl ast::Visitor for Dialect<'_> {
             Ast::Dot(span) => self.dots.push((span.start.offset, span.end.offset)),
             Ast::Flags(flags) => {
                 let text = self.text(&flags.span).to_owned();
-                self.problems.push(format!("inline flags `{text}` are not part of ECMA-262"));
+                self.problems
+                    .push(format!("inline flags `{text}` are not part of ECMA-262"));
             }
             Ast::Group(group) => match &group.kind {
                 GroupKind::CaptureName {
@@ -105,7 +114,8 @@ impl ast::Visitor for Dialect<'_> {
                 )),
                 GroupKind::NonCapturing(flags) if !flags.items.is_empty() => {
                     let text = self.text(&flags.span).to_owned();
-                    self.problems.push(format!("inline flags `{text}` are not part of ECMA-262"));
+                    self.problems
+                        .push(format!("inline flags `{text}` are not part of ECMA-262"));
                 }
                 _ => {}
             },
@@ -113,8 +123,12 @@ impl ast::Visitor for Dialect<'_> {
                 let text = self.text(&a.span).to_owned();
                 match a.kind {
                     AssertionKind::StartLine | AssertionKind::EndLine => {}
-                    AssertionKind::StartText => self.problems.push(format!("`{text}` is not ECMA-262; write ^")),
-                    AssertionKind::EndText => self.problems.push(format!("`{text}` is not ECMA-262; write $")),
+                    AssertionKind::StartText => self
+                        .problems
+                        .push(format!("`{text}` is not ECMA-262; write ^")),
+                    AssertionKind::EndText => self
+                        .problems
+                        .push(format!("`{text}` is not ECMA-262; write $")),
                     _ => self.problems.push(format!(
                         "`{text}`: word boundaries are Unicode-aware in Rust but ASCII in ECMA-262"
                     )),
@@ -137,12 +151,9 @@ impl ast::Visitor for Dialect<'_> {
                     );
                 }
             }
-            Ast::Repetition(r) => {
-                if self.text(&r.op.span).starts_with("{,") {
-                    self.problems.push(
-                        "`{,n}` is a literal in ECMA-262; write {0,n}".to_owned(),
-                    );
-                }
+            Ast::Repetition(r) if self.text(&r.op.span).starts_with("{,") => {
+                self.problems
+                    .push("`{,n}` is a literal in ECMA-262; write {0,n}".to_owned());
             }
             _ => {}
         }
@@ -159,7 +170,9 @@ impl ast::Visitor for Dialect<'_> {
             }
             ClassSetItem::Ascii(c) => {
                 let text = self.text(&c.span).to_owned();
-                self.problems.push(format!("the POSIX class `{text}` is not ECMA-262; list the characters"));
+                self.problems.push(format!(
+                    "the POSIX class `{text}` is not ECMA-262; list the characters"
+                ));
             }
             ClassSetItem::Unicode(c) => {
                 let text = self.text(&c.span).to_owned();
@@ -200,7 +213,9 @@ pub fn date_format(format: &str) -> Result<(), String> {
             chars.next();
         }
         let Some(d) = chars.next() else {
-            return Err(format!("date format {format:?} ends in a lone `%`; write %% for a percent sign"));
+            return Err(format!(
+                "date format {format:?} ends in a lone `%`; write %% for a percent sign"
+            ));
         };
         match d {
             'Y' | 'y' => year = true,
@@ -209,8 +224,8 @@ pub fn date_format(format: &str) -> Result<(), String> {
             'j' => yday = true,
             'F' | 'D' => (year, month, day) = (true, true, true),
             'a' | 'A' | '%' | 'n' | 't' => {}
-            'H' | 'I' | 'M' | 'S' | 'p' | 'P' | 'T' | 'R' | 'f' | 'N' | 'z' | 'Z' | 'Q' | 'c' | 'r' | 'X' | 'x'
-            | 'k' | 'l' | 's' => {
+            'H' | 'I' | 'M' | 'S' | 'p' | 'P' | 'T' | 'R' | 'f' | 'N' | 'z' | 'Z' | 'Q' | 'c'
+            | 'r' | 'X' | 'x' | 'k' | 'l' | 's' => {
                 return Err(format!(
                     "date format {format:?}: `%{d}` is a time or zone field; a date rule reads dates only"
                 ));
@@ -238,7 +253,10 @@ mod tests {
     #[test]
     fn shared_syntax_passes_and_dots_are_rewritten() {
         assert_eq!(regex(r"^[A-Z]{3}$").unwrap(), r"^[A-Z]{3}$");
-        assert_eq!(regex(r"^ORD-[0-9]{4}-[0-9]{5}$").unwrap(), r"^ORD-[0-9]{4}-[0-9]{5}$");
+        assert_eq!(
+            regex(r"^ORD-[0-9]{4}-[0-9]{5}$").unwrap(),
+            r"^ORD-[0-9]{4}-[0-9]{5}$"
+        );
         assert_eq!(regex(r"^a.b[.]$").unwrap(), format!("^a{ECMA_DOT}b[.]$"));
         assert_eq!(regex(r"(?<year>[0-9]{4})").unwrap(), r"(?<year>[0-9]{4})");
     }
@@ -246,9 +264,24 @@ mod tests {
     #[test]
     fn dialect_differences_are_rejected() {
         for bad in [
-            r"\d+", r"[\d]", r"\w", r"\s", r"\bx", r"\Ax\z", r"(?i)abc", r"(?i:abc)",
-            r"(?P<n>a)", r"\p{L}", r"[[:alpha:]]", r"[a[bc]]", r"[a-z&&[^aeiou]]",
-            r"\x{41}", r"\U00000041", r"\a", "[]a]", r"a{,3}",
+            r"\d+",
+            r"[\d]",
+            r"\w",
+            r"\s",
+            r"\bx",
+            r"\Ax\z",
+            r"(?i)abc",
+            r"(?i:abc)",
+            r"(?P<n>a)",
+            r"\p{L}",
+            r"[[:alpha:]]",
+            r"[a[bc]]",
+            r"[a-z&&[^aeiou]]",
+            r"\x{41}",
+            r"\U00000041",
+            r"\a",
+            "[]a]",
+            r"a{,3}",
         ] {
             assert!(regex(bad).is_err(), "{bad} should be rejected");
         }

@@ -36,7 +36,10 @@ impl Errors {
     }
 
     pub fn into_compile_errors(self) -> TokenStream {
-        self.errors.iter().map(syn::Error::to_compile_error).collect()
+        self.errors
+            .iter()
+            .map(syn::Error::to_compile_error)
+            .collect()
     }
 }
 

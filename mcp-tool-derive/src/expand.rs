@@ -163,8 +163,14 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
         }
         Kind::Enum(EnumValues::List(values, _)) => quote!(#p::Rule::one_of(&[#(#values),*])),
         Kind::Enum(EnumValues::Path(path)) => quote!(#p::Rule::one_of(#path)),
-        Kind::Date { future: true, format } => quote!(#p::Rule::future_date(#format)),
-        Kind::Date { future: false, format } => quote!(#p::Rule::past_date(#format)),
+        Kind::Date {
+            future: true,
+            format,
+        } => quote!(#p::Rule::future_date(#format)),
+        Kind::Date {
+            future: false,
+            format,
+        } => quote!(#p::Rule::past_date(#format)),
         Kind::Range { min, max } => {
             let mut out = quote!(#p::Rule::range());
             if let Some((n, exclusive)) = min {
@@ -190,15 +196,22 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
         Kind::Email => quote!(#p::Rule::email()),
         Kind::Url => quote!(#p::Rule::url()),
         Kind::Uuid => quote!(#p::Rule::uuid()),
-        Kind::Custom { function, description } => {
+        Kind::Custom {
+            function,
+            description,
+        } => {
             let name = function
                 .segments
                 .last()
                 .map(|s| s.ident.to_string())
                 .unwrap_or_default();
-            let call = quote_spanned! {function.segments.last().map_or_else(proc_macro2::Span::call_site, |s| s.ident.span())=>
-                #p::custom::<#target, _>(value, #function)
-            };
+            // Spanned at the function, so a signature that does not fit points there.
+            let span = function
+                .segments
+                .last()
+                .map_or_else(Span::call_site, |s| s.ident.span());
+            let target = respan(target.clone(), span);
+            let call = quote_spanned!(span=> #p::custom::<#target, _, _>(value, #function));
             let mut out = quote!(#p::Rule::custom(#name, |value, _| #call));
             if let Some(d) = description {
                 out = quote!(#out.describe(#d));
@@ -243,7 +256,9 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
                 "the `enum` whitelist `{}` is empty: it would accept no value",
                 crate::attr::path_name(path)
             );
-            out.extend(quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);));
+            out.extend(
+                quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);),
+            );
         }
     }
     // `items(...)` with only custom rules: still needs a type with items.

@@ -87,9 +87,11 @@ impl Context {
     pub fn today(&self) -> Date {
         match &self.clock {
             Clock::Fixed(date) => *date,
-            Clock::System(zone) => *self
-                .today
-                .get_or_init(|| jiff::Timestamp::now().to_zoned_datetime(zone.clone()).date()),
+            Clock::System(zone) => *self.today.get_or_init(|| {
+                jiff::Timestamp::now()
+                    .to_zoned_datetime(zone.clone())
+                    .date()
+            }),
         }
     }
 }

@@ -196,9 +196,9 @@ impl ToolError {
 
     /// What was gathered before the failure (`partial_results`).
     pub fn with_partial_results(mut self, partial: impl Serialize) -> Self {
-        self.inner.partial_results = Some(serde_json::to_value(partial).unwrap_or_else(|e| {
-            json!({ "error": format!("partial results could not be serialized: {e}") })
-        }));
+        self.inner.partial_results = Some(serde_json::to_value(partial).unwrap_or_else(
+            |e| json!({ "error": format!("partial results could not be serialized: {e}") }),
+        ));
         self
     }
 

@@ -55,7 +55,9 @@ fn local_part_ok(local: &str) -> bool {
         }
         return true;
     }
-    local.split('.').all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
+    local
+        .split('.')
+        .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
 }
 
 fn domain_ok(domain: &str) -> bool {
@@ -96,7 +98,7 @@ pub fn is_uri(s: &str) -> bool {
     let Some(colon) = s.find(':') else {
         return false;
     };
-    let scheme = s[..colon].as_bytes();
+    let scheme = &s.as_bytes()[..colon];
     if scheme.is_empty()
         || !scheme[0].is_ascii_alphabetic()
         || !scheme

@@ -154,14 +154,16 @@ pub mod __private {
     use std::borrow::Cow;
 
     /// Runs a custom rule: reads the value as `T` and passes it to the author's
-    /// function. A value `T` cannot read was reported by the type check already.
-    pub fn custom<T, E>(value: &Value, check: fn(&T) -> Result<(), E>) -> Result<(), Invalid>
+    /// function, which may take any borrowed form of `T` (`&str` for a `String`). A
+    /// value `T` cannot read was reported by the type check already.
+    pub fn custom<T, U, E>(value: &Value, check: fn(&U) -> Result<(), E>) -> Result<(), Invalid>
     where
-        T: serde::de::DeserializeOwned,
+        T: serde::de::DeserializeOwned + std::borrow::Borrow<U>,
+        U: ?Sized,
         E: Into<Invalid>,
     {
         match T::deserialize(value) {
-            Ok(typed) => check(&typed).map_err(Into::into),
+            Ok(typed) => check(typed.borrow()).map_err(Into::into),
             Err(_) => Ok(()),
         }
     }

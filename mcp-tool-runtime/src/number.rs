@@ -119,7 +119,10 @@ mod tests {
     fn compares_across_representations_exactly() {
         let cmp = |bound: Num, value: Value| bound.cmp_to(&n(value));
         assert_eq!(
-            cmp(Num::Float(9007199254740992.0), Value::from(9007199254740993_u64)),
+            cmp(
+                Num::Float(9007199254740992.0),
+                Value::from(9007199254740993_u64)
+            ),
             Ordering::Less
         );
         assert_eq!(cmp(Num::Int(1), Value::from(1.0)), Ordering::Equal);

@@ -99,9 +99,10 @@ impl Pattern {
     /// Whether `s` matches; `Err` if the pattern could not be compiled (the derive
     /// checks it, so only a regex over the size limit gets here).
     pub fn is_match(&self, s: &str) -> Result<bool, &str> {
-        match self.compiled.get_or_init(|| {
-            Regex::new(self.runtime).map_err(|e| e.to_string())
-        }) {
+        match self
+            .compiled
+            .get_or_init(|| Regex::new(self.runtime).map_err(|e| e.to_string()))
+        {
             Ok(re) => Ok(re.is_match(s)),
             Err(e) => Err(e),
         }
@@ -113,13 +114,13 @@ impl Pattern {
 /// ```
 /// use mcp_tool_runtime::Invalid;
 ///
-/// fn weekday(date: &String) -> Result<(), Invalid> {
+/// fn weekday(date: &str) -> Result<(), Invalid> {
 ///     if date.ends_with("Sat") || date.ends_with("Sun") {
 ///         return Err(Invalid::new("must be a weekday").hint("Pick a date from Monday to Friday."));
 ///     }
 ///     Ok(())
 /// }
-/// assert!(weekday(&"Sun".to_string()).is_err());
+/// assert!(weekday("Sun").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Invalid {
@@ -354,10 +355,24 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
             }
             RuleKind::Range { min, max } => {
                 if let Some((bound, exclusive)) = min {
-                    tighten(schema, "minimum", "exclusiveMinimum", *bound, *exclusive, Ordering::Greater);
+                    tighten(
+                        schema,
+                        "minimum",
+                        "exclusiveMinimum",
+                        *bound,
+                        *exclusive,
+                        Ordering::Greater,
+                    );
                 }
                 if let Some((bound, exclusive)) = max {
-                    tighten(schema, "maximum", "exclusiveMaximum", *bound, *exclusive, Ordering::Less);
+                    tighten(
+                        schema,
+                        "maximum",
+                        "exclusiveMaximum",
+                        *bound,
+                        *exclusive,
+                        Ordering::Less,
+                    );
                 }
             }
             RuleKind::Length { min, max } => {
@@ -407,7 +422,10 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
 /// "must be a weekday" as a sentence: "Must be a weekday."
 fn sentence(text: &str) -> String {
     let mut chars = text.trim().chars();
-    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    let mut out: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
     out.push_str(chars.as_str());
     if !out.ends_with(['.', '!', '?']) {
         out.push('.');
@@ -432,7 +450,11 @@ fn tighten(
         }
         schema.remove(inclusive_key);
     }
-    let key = if exclusive { exclusive_key } else { inclusive_key };
+    let key = if exclusive {
+        exclusive_key
+    } else {
+        inclusive_key
+    };
     schema.insert(key.into(), bound.to_json());
 }
 
@@ -606,7 +628,11 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
     let mut failure = match date::parse(format, s) {
         None => Failure::new(rule, format!("must be a date written {human}"), expected),
         Some(d) if (future && d > today) || (!future && d < today) => return None,
-        Some(_) => Failure::new(rule, format!("must be a date in the {word}, as {human}"), expected),
+        Some(_) => Failure::new(
+            rule,
+            format!("must be a date in the {word}, as {human}"),
+            expected,
+        ),
     };
     failure.detail = Some(format!("Current date is {today_text}.").into());
     Some(failure)

@@ -181,7 +181,9 @@ impl ToolSpec {
     /// The object schema of this struct: `type`, `properties`, `required`,
     /// `additionalProperties`. Built once.
     pub fn object_schema(&'static self) -> &'static Value {
-        self.cache.schema.get_or_init(|| Value::Object(self.build_schema()))
+        self.cache
+            .schema
+            .get_or_init(|| Value::Object(self.build_schema()))
     }
 
     fn build_schema(&self) -> Map<String, Value> {
@@ -305,7 +307,9 @@ impl ToolSpec {
                 && suggest::nearest(key, self.fields.iter().map(|f| f.name)) == Some(field.name)
         });
         if let Some(key) = sent_as {
-            detail.push_str(&format!(" It seems to have been sent as {key:?}: rename it."));
+            detail.push_str(&format!(
+                " It seems to have been sent as {key:?}: rename it."
+            ));
         }
         cx.report(Report {
             rule: Cow::Borrowed("required"),
@@ -324,7 +328,10 @@ impl ToolSpec {
             Some(near) => format!("Did you mean {near:?}? Send the value under that name."),
             None => format!(
                 "Remove it; the arguments are {}.",
-                known().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                known()
+                    .map(|n| format!("{n:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         let expected = Value::Array(known().map(Value::from).collect());
@@ -426,7 +433,12 @@ impl ToolSpec {
         })
     }
 
-    fn invalid(&'static self, violations: Vec<Violation>, omitted: usize, arguments: &Value) -> ToolError {
+    fn invalid(
+        &'static self,
+        violations: Vec<Violation>,
+        omitted: usize,
+        arguments: &Value,
+    ) -> ToolError {
         ToolError::invalid_arguments(
             self.name,
             violations,
@@ -440,15 +452,15 @@ impl ToolSpec {
 fn with_integers(arguments: &Value, paths: &[String]) -> Value {
     let mut copy = arguments.clone();
     for path in paths {
-        if let Some(slot) = copy.pointer_mut(path) {
-            if let Some(f) = slot.as_f64() {
-                // Checked integral and within the field type's range.
-                *slot = if f < 0.0 {
-                    Value::from(f as i64)
-                } else {
-                    Value::from(f as u64)
-                };
-            }
+        if let Some(slot) = copy.pointer_mut(path)
+            && let Some(f) = slot.as_f64()
+        {
+            // Checked integral and within the field type's range.
+            *slot = if f < 0.0 {
+                Value::from(f as i64)
+            } else {
+                Value::from(f as u64)
+            };
         }
     }
     copy
@@ -459,7 +471,11 @@ fn summarize(schema: &Map<String, Value>) -> String {
     let mut out = match schema.get("enum").and_then(Value::as_array) {
         Some(values) => format!(
             "one of {}",
-            values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         None => match schema.get("type").and_then(Value::as_str) {
             Some("string") => "a string".to_owned(),
