@@ -539,3 +539,40 @@ fn sensitive_values_are_never_echoed() {
     );
     assert_eq!(err.violations()[0].received, None);
 }
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Worded {
+    #[validate(regex(
+        pattern = r"^ORD-[0-9]{4}-[0-9]{5}$",
+        message = "must be an order ID",
+        hint = "Order IDs look like ORD-2026-00042; check the ID with find_orders."
+    ))]
+    order_id: String,
+    #[validate(enum(values = ["a", "b"], hint = "Ask the user which one."))]
+    choice: Option<String>,
+}
+
+#[test]
+fn message_and_hint_replace_and_extend_the_rule_text() {
+    let err = check::<Worded>(json!({"order_id": "42", "choice": "c"})).unwrap_err();
+    let v = err.violations();
+    assert_eq!(
+        v[0].message,
+        "must be an order ID; got \"42\". Order IDs look like ORD-2026-00042; check the ID with find_orders."
+    );
+    // The pattern stays the data, for a client that reads it.
+    assert_eq!(v[0].expected, json!("^ORD-[0-9]{4}-[0-9]{5}$"));
+    assert_eq!(
+        v[1].message,
+        "must be one of \"a\", \"b\"; got \"c\". Ask the user which one."
+    );
+}
+
+#[test]
+fn null_for_an_optional_field_says_to_leave_it_out() {
+    let err = check::<Worded>(json!({"order_id": "ORD-2026-00042", "choice": null})).unwrap_err();
+    assert_eq!(
+        err.violations()[0].message,
+        "must be a string; got null. Leave an optional argument out rather than sending null."
+    );
+}

@@ -257,28 +257,10 @@ impl<T: Argument> Argument for Vec<T> {
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
-        let Value::Array(items) = value else {
-            return echo::truncate(value, limits);
-        };
-        if limits.depth == 0 {
-            return Value::String(format!("[array of {} items]", items.len()));
+        match value {
+            Value::Array(items) => echo::array(items, limits, T::echo),
+            other => echo::truncate(other, limits),
         }
-        let inner = Limits {
-            depth: limits.depth - 1,
-            ..limits
-        };
-        let mut out: Vec<Value> = items
-            .iter()
-            .take(limits.items)
-            .map(|v| T::echo(v, inner))
-            .collect();
-        if items.len() > limits.items {
-            out.push(Value::String(format!(
-                "… {} more items",
-                items.len() - limits.items
-            )));
-        }
-        Value::Array(out)
     }
 }
 
@@ -307,22 +289,10 @@ fn map_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
 }
 
 fn map_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
-    let Value::Object(map) = value else {
-        return echo::truncate(value, limits);
-    };
-    if limits.depth == 0 {
-        return Value::String(format!("{{object with {} properties}}", map.len()));
+    match value {
+        Value::Object(map) => echo::object(map, limits, |_, v, inner| T::echo(v, inner)),
+        other => echo::truncate(other, limits),
     }
-    let inner = Limits {
-        depth: limits.depth - 1,
-        ..limits
-    };
-    let mut out = Map::new();
-    for (k, v) in map.iter().take(limits.items) {
-        out.insert(echo::truncate_key(k, limits.chars), T::echo(v, inner));
-    }
-    echo::more_properties(&mut out, map.len(), limits);
-    Value::Object(out)
 }
 
 impl<T: Argument, S> Argument for HashMap<String, T, S> {

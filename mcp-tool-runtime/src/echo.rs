@@ -37,57 +37,68 @@ pub const RECEIVED: Limits = Limits {
 pub fn truncate(value: &Value, limits: Limits) -> Value {
     match value {
         Value::String(s) => truncate_str(s, limits.chars),
-        Value::Array(items) => {
-            if limits.depth == 0 {
-                return Value::String(format!("[array of {} items]", items.len()));
-            }
-            let inner = Limits {
-                depth: limits.depth - 1,
-                ..limits
-            };
-            let mut out: Vec<Value> = items
-                .iter()
-                .take(limits.items)
-                .map(|v| truncate(v, inner))
-                .collect();
-            if items.len() > limits.items {
-                out.push(Value::String(format!(
-                    "… {} more items",
-                    items.len() - limits.items
-                )));
-            }
-            Value::Array(out)
-        }
-        Value::Object(map) => {
-            if limits.depth == 0 {
-                return Value::String(format!("{{object with {} properties}}", map.len()));
-            }
-            let inner = Limits {
-                depth: limits.depth - 1,
-                ..limits
-            };
-            let mut out = Map::new();
-            for (k, v) in map.iter().take(limits.items) {
-                out.insert(truncate_key(k, limits.chars), truncate(v, inner));
-            }
-            more_properties(&mut out, map.len(), limits);
-            Value::Object(out)
-        }
+        Value::Array(items) => array(items, limits, truncate),
+        Value::Object(map) => object(map, limits, |_, v, inner| truncate(v, inner)),
         other => other.clone(),
     }
 }
 
-/// Marks an object echo that kept `limits.items` of `total` properties.
-pub(crate) fn more_properties(out: &mut Map<String, Value>, total: usize, limits: Limits) {
-    if total > limits.items {
+/// An array cut to `limits`, each kept item echoed by `item` one level down.
+pub(crate) fn array(
+    items: &[Value],
+    limits: Limits,
+    item: impl Fn(&Value, Limits) -> Value,
+) -> Value {
+    let Some(inner) = limits.inner() else {
+        return Value::String(format!("[array of {} items]", items.len()));
+    };
+    let mut out: Vec<Value> = items
+        .iter()
+        .take(limits.items)
+        .map(|v| item(v, inner))
+        .collect();
+    if items.len() > limits.items {
+        out.push(Value::String(format!(
+            "… {} more items",
+            items.len() - limits.items
+        )));
+    }
+    Value::Array(out)
+}
+
+/// An object cut to `limits`, each kept property echoed by `property` one level down.
+pub(crate) fn object(
+    map: &Map<String, Value>,
+    limits: Limits,
+    property: impl Fn(&str, &Value, Limits) -> Value,
+) -> Value {
+    let Some(inner) = limits.inner() else {
+        return Value::String(format!("{{object with {} properties}}", map.len()));
+    };
+    let mut out = Map::new();
+    for (k, v) in map.iter().take(limits.items) {
+        out.insert(truncate_key(k, limits.chars), property(k, v, inner));
+    }
+    if map.len() > limits.items {
         out.insert(
             "…".into(),
-            Value::String(format!("{} more properties", total - limits.items)),
+            Value::String(format!("{} more properties", map.len() - limits.items)),
         );
+    }
+    Value::Object(out)
+}
+
+impl Limits {
+    /// The limits one level down, if there is one.
+    fn inner(self) -> Option<Limits> {
+        (self.depth > 0).then(|| Limits {
+            depth: self.depth - 1,
+            ..self
+        })
     }
 }
 
-pub(crate) fn truncate_key(key: &str, chars: usize) -> String {
+fn truncate_key(key: &str, chars: usize) -> String {
     match key.char_indices().nth(chars) {
         None => key.to_owned(),
         Some((cut, _)) => format!("{}…", &key[..cut]),

@@ -363,27 +363,16 @@ impl ToolSpec {
         let Value::Object(map) = value else {
             return echo::truncate(value, limits);
         };
-        if limits.depth == 0 {
-            return Value::String(format!("{{object with {} properties}}", map.len()));
-        }
-        let inner = Limits {
-            depth: limits.depth - 1,
-            ..limits
-        };
-        let mut out = Map::new();
-        for (key, v) in map.iter().take(limits.items) {
-            let echoed = match self.fields.iter().find(|f| f.name == key) {
+        echo::object(map, limits, |key, v, inner| {
+            match self.fields.iter().find(|f| f.name == key) {
                 Some(field) if field.sensitive => Value::from(echo::REDACTED),
                 Some(field) => (field.ty.echo)(v, inner),
                 None => match suggest::nearest(key, self.fields.iter().map(|f| f.name)) {
                     Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
                     _ => echo::truncate(v, inner),
                 },
-            };
-            out.insert(echo::truncate_key(key, limits.chars), echoed);
-        }
-        echo::more_properties(&mut out, map.len(), limits);
-        Value::Object(out)
+            }
+        })
     }
 
     /// Checks `arguments` and reads them into `T`. See

@@ -15,7 +15,9 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
             0
         } else {
             let d = distance(&input.to_lowercase(), &candidate.to_lowercase());
-            let allowed = (candidate.chars().count().max(input.chars().count()) / 3).max(1);
+            // A third of the length, and nothing for names too short to misspell.
+            let len = candidate.chars().count().max(input.chars().count());
+            let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
             if d > allowed {
                 continue;
             }
@@ -80,6 +82,8 @@ mod tests {
         assert_eq!(nearest("cabn", FIELDS), Some("cabin"));
         assert_eq!(nearest("seat", FIELDS), None);
         assert_eq!(nearest("", FIELDS), None);
+        assert_eq!(nearest("c", ["a", "b"]), None);
+        assert_eq!(nearest("B", ["a", "b"]), Some("b"));
     }
 
     #[test]
