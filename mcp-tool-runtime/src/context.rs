@@ -28,6 +28,8 @@ pub struct Context {
 
 #[derive(Debug, Clone)]
 enum Clock {
+    /// The system's zone, looked up when a date rule first asks.
+    Local,
     System(TimeZone),
     Fixed(Date),
 }
@@ -48,7 +50,7 @@ impl Context {
     /// The system clock in the system's time zone (`TZ`, else `/etc/localtime`, else UTC).
     pub fn now() -> Self {
         Context {
-            clock: Clock::System(TimeZone::system()),
+            clock: Clock::Local,
             today: OnceLock::new(),
         }
     }
@@ -87,6 +89,11 @@ impl Context {
     pub fn today(&self) -> Date {
         match &self.clock {
             Clock::Fixed(date) => *date,
+            Clock::Local => *self.today.get_or_init(|| {
+                jiff::Timestamp::now()
+                    .to_zoned_datetime(TimeZone::system())
+                    .date()
+            }),
             Clock::System(zone) => *self.today.get_or_init(|| {
                 jiff::Timestamp::now()
                     .to_zoned_datetime(zone.clone())

@@ -335,10 +335,15 @@ impl ToolSpec {
             ),
         };
         let expected = Value::Array(known().map(Value::from).collect());
+        let expectation = if cx.path().is_empty() {
+            format!("is not an argument of {}", self.name)
+        } else {
+            "is not a property of this object".to_owned()
+        };
         let mark = cx.enter_key(key);
         let report = Report {
             rule: Cow::Borrowed("unknown"),
-            expectation: Cow::Owned(format!("is not an argument of {}", self.name)),
+            expectation: Cow::Owned(expectation),
             expected,
             received: Some(value),
             detail: Some(Cow::Owned(detail)),
