@@ -70,6 +70,12 @@ impl<'a> Checker<'a> {
         self.violations.len() + self.omitted
     }
 
+    /// Whether the list of violations is full, so that a new one would only be counted:
+    /// callers can skip the work of describing it.
+    pub fn is_full(&self) -> bool {
+        self.violations.len() >= MAX_LISTED
+    }
+
     /// The JSON pointer of the value being checked.
     pub fn path(&self) -> &str {
         &self.path
@@ -142,15 +148,12 @@ impl<'a> Checker<'a> {
 
     /// Reports a violation at the current path.
     pub fn report(&mut self, report: Report<'_>) {
-        let path = self.path.clone();
-        self.report_at(path, report);
-    }
-
-    pub(crate) fn report_at(&mut self, path: String, report: Report<'_>) {
-        if self.violations.len() >= MAX_LISTED {
+        // Past the cap a violation is only counted: 100 000 bad items cost no text.
+        if self.is_full() {
             self.omitted += 1;
             return;
         }
+        let path = self.path.clone();
         let mut message = report.expectation.trim_end_matches('.').to_owned();
         let received = match report.received {
             None => None,
