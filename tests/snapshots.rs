@@ -146,3 +146,20 @@ fn hostile_sizes_give_a_small_result() {
     assert!(err.omitted_violations() > 99_000);
     assert!(err.text().contains("more problems not listed"));
 }
+
+#[test]
+fn deep_nesting_is_echoed_shallowly() {
+    // Built by hand: json!'s interpolation would serialize the value recursively.
+    let mut deep = Value::from("bottom");
+    for _ in 0..5_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    let mut args = json!({"cabin": {"a": {"b": {"c": {"d": {"e": 1}}}}}});
+    args["origin"] = deep;
+    let err = BookFlight::from_arguments_in(&args, &today()).unwrap_err();
+    let text = serde_json::to_string(&err.to_call_result()).unwrap();
+    assert!(text.len() < 10_000, "result is {} bytes", text.len());
+    assert_eq!(err.violations()[0].path, "/origin");
+    // serde_json drops deep values recursively; leak this one rather than test that.
+    std::mem::forget(args);
+}
