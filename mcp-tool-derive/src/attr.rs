@@ -313,8 +313,7 @@ impl FieldRules {
             ))),
             _ => {
                 let rule = parse_rule(meta, &key, errors)?;
-                if let Some(previous) = self.own.iter().find(|r| r.name == rule.name) {
-                    let _ = previous;
+                if self.own.iter().any(|r| r.name == rule.name) {
                     return Err(syn::Error::new(
                         rule.span,
                         format!(

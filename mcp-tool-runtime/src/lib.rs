@@ -151,8 +151,6 @@ pub mod __private {
     pub use schemars;
     pub use serde_json::{Map, Value};
 
-    use std::borrow::Cow;
-
     /// Runs a custom rule: reads the value as `T` and passes it to the author's
     /// function, which may take any borrowed form of `T` (`&str` for a `String`). A
     /// value `T` cannot read was reported by the type check already.
@@ -190,10 +188,5 @@ pub mod __private {
 
     fn to_schemars(map: Map<String, Value>) -> schemars::Schema {
         schemars::Schema::from(map)
-    }
-
-    /// The type's name for schemars.
-    pub fn schema_name(name: &'static str) -> Cow<'static, str> {
-        Cow::Borrowed(name)
     }
 }

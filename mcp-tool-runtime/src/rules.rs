@@ -615,9 +615,14 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
 }
 
 fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Option<Failure> {
+    let today = context.today();
+    let parsed = date::parse(format, s);
+    // The success path allocates nothing: the texts are written only for a failure.
+    if parsed.is_some_and(|d| (future && d > today) || (!future && d < today)) {
+        return None;
+    }
     let rule = if future { "future_date" } else { "past_date" };
     let human = date::human_format(format);
-    let today = context.today();
     let today_text = date::format_date(format, today);
     let (word, side) = if future {
         ("future", "after")
@@ -625,15 +630,11 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
         ("past", "before")
     };
     let expected = Value::String(format!("a date {side} {today_text} ({human})"));
-    let mut failure = match date::parse(format, s) {
-        None => Failure::new(rule, format!("must be a date written {human}"), expected),
-        Some(d) if (future && d > today) || (!future && d < today) => return None,
-        Some(_) => Failure::new(
-            rule,
-            format!("must be a date in the {word}, as {human}"),
-            expected,
-        ),
+    let expectation = match parsed {
+        None => format!("must be a date written {human}"),
+        Some(_) => format!("must be a date in the {word}, as {human}"),
     };
+    let mut failure = Failure::new(rule, expectation, expected);
     failure.detail = Some(format!("Current date is {today_text}.").into());
     Some(failure)
 }
