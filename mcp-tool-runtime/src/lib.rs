@@ -43,6 +43,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agent;
 mod argument;
 mod check;
 mod context;
@@ -54,6 +55,7 @@ mod number;
 mod rules;
 mod spec;
 mod suggest;
+mod toolbox;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -64,6 +66,7 @@ pub use context::{Context, ContextError};
 pub use error::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use rules::Invalid;
 pub use spec::{Annotations, Tool};
+pub use toolbox::{CallError, Handler, Toolbox};
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.
 pub use jiff;

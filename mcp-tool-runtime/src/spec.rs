@@ -165,6 +165,10 @@ pub struct Tool {
     pub description: Option<String>,
     /// The arguments' JSON Schema.
     pub input_schema: Value,
+    /// The JSON Schema of `structuredContent` on success, when the handler's output is
+    /// an object. [`Toolbox`](crate::Toolbox) fills it in from the handler's type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     /// Behaviour hints.
     #[serde(skip_serializing_if = "Annotations::is_empty")]
     pub annotations: Annotations,
@@ -226,6 +230,7 @@ impl ToolSpec {
             title: self.title.map(Into::into),
             description: self.description.map(Into::into),
             input_schema: self.input_schema().clone(),
+            output_schema: None,
             annotations: self.annotations,
         })
     }

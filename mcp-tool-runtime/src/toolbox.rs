@@ -1,0 +1,417 @@
+//! Serving derived tools: [`Toolbox`] holds each tool with its async handler and answers
+//! `tools/list` and `tools/call`.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Poll, ready};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::{CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Checks the arguments, then starts the handler; a failed check is the `Err`.
+type Route<S> =
+    dyn Fn(&Arc<S>, &Value, &Context) -> Result<BoxFuture<CallToolResult>, ToolError> + Send + Sync;
+
+/// The tools of a server, each with its async handler: answers `tools/list` and
+/// `tools/call`.
+///
+/// A call goes through the derived checks first (every violation reported at once), then
+/// the handler. A handler returns `Result<T, ToolError>`:
+///
+/// - `Ok` of a struct (any `T` that serializes to an object) becomes `structuredContent`
+///   plus the same JSON as a text block, and `T`'s JSON Schema is advertised as the
+///   tool's `outputSchema`;
+/// - `Ok` of `None`, `()` or an empty list is a success with empty content: "nothing
+///   matched" is not an error;
+/// - `Ok` of a string is one text block; of any other value, its JSON as text;
+/// - `Err` is a tool execution error (`isError: true`) with the contract's
+///   `structuredContent`, whatever its category.
+///
+/// A handler that panics does not take the server down: the caller gets an error result
+/// that says the tool failed internally and nothing more, and the next call runs as usual.
+/// Only an unknown tool and a malformed request are [`CallError`]s (JSON-RPC errors).
+///
+/// Handlers take the arguments, or the shared state and the arguments:
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_tool_runtime::{McpTool, Toolbox, ToolError};
+/// use serde::{Deserialize, Serialize};
+/// use serde_json::json;
+///
+/// /// Add two numbers.
+/// #[derive(McpTool, Deserialize)]
+/// struct Add { a: i64, b: i64 }
+///
+/// /// Count the calls so far.
+/// #[derive(McpTool, Deserialize)]
+/// struct Count {}
+///
+/// #[derive(Serialize, schemars::JsonSchema)]
+/// struct Sum { sum: i64 }
+///
+/// async fn add(args: Add) -> Result<Sum, ToolError> {
+///     let sum = args.a.checked_add(args.b).ok_or_else(|| ToolError::business("the sum overflows"))?;
+///     Ok(Sum { sum })
+/// }
+///
+/// struct Counter(std::sync::atomic::AtomicU64);
+///
+/// async fn count(counter: Arc<Counter>, _: Count) -> Result<u64, ToolError> {
+///     Ok(counter.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1)
+/// }
+///
+/// let tools = Toolbox::with_state(Counter(0.into())).tool(add).tool(count);
+///
+/// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// # rt.block_on(async {
+/// let listed = serde_json::to_value(tools.list()).unwrap();
+/// assert_eq!(listed[0]["outputSchema"]["properties"]["sum"]["type"], "integer");
+///
+/// let ok = tools.call("add", &json!({"a": 2, "b": 3})).await.unwrap();
+/// assert_eq!(ok.structured_content, Some(json!({"sum": 5})));
+///
+/// let bad = tools.call("add", &json!({"a": "two"})).await.unwrap();
+/// assert!(bad.is_error); // a "two" for an integer, and b missing: both reported
+/// assert_eq!(bad.structured_content.unwrap()["violations"].as_array().unwrap().len(), 2);
+///
+/// let unknown = tools.call("ad", &json!({})).await.unwrap_err();
+/// assert_eq!(unknown.code(), -32602);
+/// # });
+/// ```
+pub struct Toolbox<S = ()> {
+    state: Arc<S>,
+    tools: Vec<Tool>,
+    routes: Vec<Box<Route<S>>>,
+    index: HashMap<&'static str, usize>,
+    context: Option<Context>,
+}
+
+impl Toolbox<()> {
+    /// An empty toolbox whose handlers need no shared state.
+    pub fn new() -> Self {
+        Toolbox::with_state(())
+    }
+}
+
+impl Default for Toolbox<()> {
+    fn default() -> Self {
+        Toolbox::new()
+    }
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// An empty toolbox whose handlers may take `Arc<S>` as their first argument.
+    pub fn with_state(state: S) -> Self {
+        Toolbox::with_shared_state(Arc::new(state))
+    }
+
+    /// Like [`Toolbox::with_state`], for state already shared elsewhere.
+    pub fn with_shared_state(state: Arc<S>) -> Self {
+        Toolbox {
+            state,
+            tools: Vec::new(),
+            routes: Vec::new(),
+            index: HashMap::new(),
+            context: None,
+        }
+    }
+
+    /// Judges date rules in `context` instead of the system clock on each call: a fixed
+    /// day for tests and demos, or the users' time zone.
+    pub fn in_context(mut self, context: Context) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn
+    /// taking `T`, or `Arc<S>` and `T`, and returning `Result<_, ToolError>`.
+    ///
+    /// # Panics
+    ///
+    /// If a tool of the same name is already registered: two tools cannot answer to one
+    /// name, and this is a mistake in the server's code, found at its start.
+    pub fn tool<T, M, H>(mut self, handler: H) -> Self
+    where
+        T: McpTool + Send + 'static,
+        H: Handler<S, T, M>,
+        H::Output: Serialize + JsonSchema,
+    {
+        assert!(
+            !self.index.contains_key(T::NAME),
+            "mcp-tool: two tools are named {:?}; each tool needs a name of its own \
+             (#[mcp_tool(name = \"...\")])",
+            T::NAME,
+        );
+        let mut tool = T::tool().clone();
+        tool.output_schema = output_schema::<H::Output>();
+        let handler = Arc::new(handler);
+        let route = move |state: &Arc<S>, arguments: &Value, context: &Context| {
+            let args = T::from_arguments_in(arguments, context)?;
+            let handler = Arc::clone(&handler);
+            let state = Arc::clone(state);
+            // Both creating and polling the handler's future may panic.
+            let future = CatchUnwind(Box::pin(async move {
+                let output = handler.call(state, args).await;
+                output.map(|output| output_result(T::NAME, &output))
+            }));
+            Ok(Box::pin(async move {
+                match future.await {
+                    Ok(Ok(result)) => result,
+                    Ok(Err(error)) => error.to_call_result(),
+                    Err(_panic) => internal_failure(T::NAME).to_call_result(),
+                }
+            }) as BoxFuture<CallToolResult>)
+        };
+        self.index.insert(T::NAME, self.tools.len());
+        self.tools.push(tool);
+        self.routes.push(Box::new(route));
+        self
+    }
+
+    /// Every tool, in registration order, as `tools/list` lists it. Built at
+    /// registration: listing allocates nothing.
+    pub fn list(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The tool named `name`, if registered.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// The shared state handlers receive.
+    pub fn state(&self) -> &Arc<S> {
+        &self.state
+    }
+
+    /// Answers `tools/call` for the tool `name`. `arguments` is `Value::Null` when the
+    /// request has none (read as `{}`).
+    ///
+    /// Every failure of the call is an `Ok` result with `is_error` set; the `Err` is a
+    /// protocol error only: an unknown tool, or arguments that are not an object.
+    pub async fn call(&self, name: &str, arguments: &Value) -> Result<CallToolResult, CallError> {
+        let Some(&i) = self.index.get(name) else {
+            return Err(self.unknown_tool(name));
+        };
+        let started = match &self.context {
+            Some(context) => (self.routes[i])(&self.state, arguments, context),
+            None => (self.routes[i])(&self.state, arguments, &Context::now()),
+        };
+        match started {
+            Ok(running) => Ok(running.await),
+            Err(error) if error.is_malformed_request() => Err(CallError::MalformedRequest {
+                message: error.message().to_owned(),
+            }),
+            Err(error) => Ok(error.to_call_result()),
+        }
+    }
+
+    /// Answers the `params` of a `tools/call` request as received:
+    /// `{"name": ..., "arguments": {...}}`. A `params` without a string `name` is a
+    /// malformed request.
+    pub async fn call_request(&self, params: &Value) -> Result<CallToolResult, CallError> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err(CallError::MalformedRequest {
+                message: "tools/call needs params {\"name\": string, \"arguments\": object}".into(),
+            });
+        };
+        self.call(name, params.get("arguments").unwrap_or(&Value::Null))
+            .await
+    }
+
+    fn unknown_tool(&self, name: &str) -> CallError {
+        let shown = crate::echo::truncate(&Value::from(name), crate::echo::RECEIVED);
+        let mut message = format!("Unknown tool: {shown}.");
+        if let Some(near) = suggest::nearest(name, self.index.keys().copied()) {
+            message.push_str(&format!(" Did you mean \"{near}\"?"));
+        }
+        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        if names.len() <= 20 {
+            message.push_str(&format!(" Tools: {}.", names.join(", ")));
+        }
+        CallError::UnknownTool {
+            name: name.chars().take(200).collect(),
+            message,
+        }
+    }
+}
+
+impl<S> fmt::Debug for Toolbox<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("tools", &self.index.keys().collect::<Vec<_>>())
+            .field("context", &self.context)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A `tools/call` that gets a JSON-RPC error rather than a result: the request itself is
+/// wrong, so no tool ran. Code -32602 (invalid params) for both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No tool has this name.
+    UnknownTool {
+        /// The name asked for (at most 200 characters of it).
+        name: String,
+        /// The message, naming the tool and the nearest registered name.
+        message: String,
+    },
+    /// The request is not a `tools/call` request: no name, or arguments that are not an
+    /// object.
+    MalformedRequest {
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl CallError {
+    /// The JSON-RPC error code: -32602.
+    pub fn code(&self) -> i32 {
+        -32602
+    }
+
+    /// The JSON-RPC error message.
+    pub fn message(&self) -> &str {
+        match self {
+            CallError::UnknownTool { message, .. } | CallError::MalformedRequest { message } => {
+                message
+            }
+        }
+    }
+
+    /// The JSON-RPC error object: `{"code": -32602, "message": ...}`.
+    pub fn to_jsonrpc_error(&self) -> Value {
+        serde_json::json!({ "code": self.code(), "message": self.message() })
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`
+/// or `async fn(Arc<S>, T) -> Result<O, ToolError>`. `M` only tells the two apart.
+pub trait Handler<S, T, M>: Send + Sync + 'static {
+    /// What a successful call returns.
+    type Output;
+    /// The handler's future.
+    type Future: Future<Output = Result<Self::Output, ToolError>> + Send + 'static;
+    /// Runs the handler.
+    fn call(&self, state: Arc<S>, arguments: T) -> Self::Future;
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
+where
+    F: Fn(T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, _state: Arc<S>, arguments: T) -> Fut {
+        self(arguments)
+    }
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T) -> O> for F
+where
+    F: Fn(Arc<S>, T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, state: Arc<S>, arguments: T) -> Fut {
+        self(state, arguments)
+    }
+}
+
+/// The success result for a handler's output (see [`Toolbox`]).
+pub(crate) fn output_result<O: Serialize + ?Sized>(tool: &str, output: &O) -> CallToolResult {
+    match serde_json::to_value(output) {
+        Ok(Value::Null) => CallToolResult::empty(),
+        Ok(Value::Array(items)) if items.is_empty() => CallToolResult::empty(),
+        Ok(value @ Value::Object(_)) => CallToolResult::success(value),
+        Ok(Value::String(text)) => CallToolResult {
+            content: vec![Content::text(text)],
+            structured_content: None,
+            is_error: false,
+        },
+        Ok(value) => CallToolResult {
+            content: vec![Content::text(value.to_string())],
+            structured_content: None,
+            is_error: false,
+        },
+        // A map with non-string keys, or a Serialize impl that fails: the server's bug.
+        Err(_) => internal_failure(tool).to_call_result(),
+    }
+}
+
+/// The `outputSchema` of a handler returning `O`: `O`'s schema when its root is an
+/// object (MCP requires that), inline, without `$schema` or `title`.
+pub(crate) fn output_schema<O: JsonSchema>() -> Option<Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let schema = generator.into_root_schema_for::<O>();
+    let Value::Object(mut schema) = schema.to_value() else {
+        return None;
+    };
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return None;
+    }
+    schema.remove("title");
+    // A recursive type keeps its `$defs` for the `$ref`s that inlining cannot remove.
+    if schema
+        .get("$defs")
+        .is_some_and(|d| d.as_object().is_some_and(Map::is_empty))
+    {
+        schema.remove("$defs");
+    }
+    Some(Value::Object(schema))
+}
+
+/// What the caller learns when a handler panics or its output cannot be serialized:
+/// that it failed, not why (the panic message stays in the server's log).
+fn internal_failure(tool: &str) -> ToolError {
+    ToolError::transient(format!(
+        "{tool} failed with an internal error; nothing more can be said about it."
+    ))
+    .with_hint(
+        "It may or may not have taken effect. Retry once; if it fails again, tell the user \
+         that this tool is not working.",
+    )
+}
+
+/// Polls a future, turning a panic into an `Err`.
+struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        let future = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(poll) => Poll::Ready(Ok(ready!(poll))),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    }
+}
