@@ -1,59 +1,25 @@
-//! The tool from the README: its schema, a valid call and a call with several mistakes,
-//! each printed as the JSON a client receives.
+//! The tool from the README, served by a [`Toolbox`].
 //!
 //! ```sh
-//! cargo run --example book_flight
+//! cargo run --example book_flight            # prints what a client receives
+//! cargo run --example book_flight -- --stdio # serves the tool over MCP stdio (rmcp)
 //! ```
 
-use mcp_tool_runtime::{CallToolResult, Context, McpTool, ToolError};
-use serde::Deserialize;
+use std::error::Error;
+
+use mcp_tool::{Context, Toolbox};
+use rmcp::ServiceExt;
 use serde_json::{Value, json};
 
-/// Book a flight for one or more passengers.
-#[derive(McpTool, Deserialize)]
-#[mcp_tool(name = "book_flight", destructive = false, open_world)]
-struct BookFlight {
-    /// Departure airport, IATA code.
-    #[validate(regex(
-        pattern = r"^[A-Z]{3}$",
-        hint = "Use the three-letter IATA code, such as CDG."
-    ))]
-    origin: String,
-    /// Arrival airport, IATA code.
-    #[validate(regex(
-        pattern = r"^[A-Z]{3}$",
-        hint = "Use the three-letter IATA code, such as JFK."
-    ))]
-    destination: String,
-    #[validate(future_date(format = "%d/%m/%Y"))]
-    departure_date: String,
-    #[validate(enum = ["economy", "premium_economy", "business", "first"])]
-    cabin: String,
-    #[validate(range(min = 1, max = 9))]
-    passengers: u8,
-    /// Where the confirmation is sent.
-    #[validate(email)]
-    email: Option<String>,
-}
+#[path = "common/flight.rs"]
+mod flight;
 
-fn book(flight: &BookFlight) -> Value {
-    json!({
-        "confirmation": "PNR-7XQ2KD",
-        "route": format!("{} -> {}", flight.origin, flight.destination),
-        "date": flight.departure_date,
-        "cabin": flight.cabin,
-        "passengers": flight.passengers,
-        "confirmation_sent_to": flight.email,
-    })
-}
+use flight::book_flight;
 
-/// What a server answers to `tools/call` for this tool.
-fn call(arguments: &Value, context: &Context) -> Value {
-    let result = match BookFlight::from_arguments_in(arguments, context) {
-        Ok(flight) => CallToolResult::success(book(&flight)),
-        Err(err) => ToolError::to_call_result(&err),
-    };
-    result.to_value()
+fn toolbox() -> Toolbox {
+    Toolbox::new()
+        .named("book-flight", env!("CARGO_PKG_VERSION"))
+        .tool(book_flight)
 }
 
 fn print(title: &str, value: &Value) {
@@ -64,15 +30,20 @@ fn print(title: &str, value: &Value) {
     );
 }
 
-fn main() {
-    // Fixed so that the output is the same every day; a server uses Context::now()
-    // or Context::in_time_zone("Europe/Paris").
-    let today = Context::on(2026, 11, 30).expect("a valid date");
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn Error>> {
+    if std::env::args().any(|arg| arg == "--stdio") {
+        // Dates are judged by the system clock; logs go to stderr, never stdout.
+        let server = toolbox().serve(rmcp::transport::stdio()).await?;
+        server.waiting().await?;
+        return Ok(());
+    }
 
-    print(
-        "tools/list entry",
-        &serde_json::to_value(BookFlight::tool()).expect("a tool serializes"),
-    );
+    // Fixed so that the output is the same every day; a server uses the system clock
+    // (the default) or Context::in_time_zone("Europe/Paris").
+    let tools = toolbox().in_context(Context::on(2026, 11, 30)?);
+
+    print("tools/list entry", &serde_json::to_value(tools.list())?[0]);
 
     let valid = json!({
         "origin": "CDG",
@@ -81,7 +52,8 @@ fn main() {
         "cabin": "business",
         "passengers": 2,
     });
-    print("tools/call with valid arguments", &call(&valid, &today));
+    let result = tools.call("book_flight", &valid).await?;
+    print("tools/call with valid arguments", &result.to_value());
 
     let mistakes = json!({
         "origin": "Paris",
@@ -91,5 +63,13 @@ fn main() {
         "passengers": "two",
         "email": "not-an-address",
     });
-    print("tools/call with several mistakes", &call(&mistakes, &today));
+    let result = tools.call("book_flight", &mistakes).await?;
+    print("tools/call with several mistakes", &result.to_value());
+
+    let error = tools.call("book_flights", &valid).await.unwrap_err();
+    print(
+        "tools/call of an unknown tool: a JSON-RPC error",
+        &error.to_jsonrpc_error(),
+    );
+    Ok(())
 }

@@ -194,6 +194,11 @@ impl ToolError {
         self
     }
 
+    /// Whether [`ToolError::for_call`] was given.
+    pub(crate) fn has_call(&self) -> bool {
+        self.inner.tool.is_some()
+    }
+
     /// What was gathered before the failure (`partial_results`).
     pub fn with_partial_results(mut self, partial: impl Serialize) -> Self {
         self.inner.partial_results = Some(serde_json::to_value(partial).unwrap_or_else(

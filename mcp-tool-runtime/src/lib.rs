@@ -52,6 +52,8 @@ mod echo;
 mod error;
 mod formats;
 mod number;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 mod rules;
 mod spec;
 mod suggest;

@@ -2,6 +2,7 @@
 //! `tools/list` and `tools/call`.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
@@ -14,13 +15,22 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::echo::{self, Limits};
 use crate::{CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// Checks the arguments, then starts the handler; a failed check is the `Err`.
-type Route<S> =
-    dyn Fn(&Arc<S>, &Value, &Context) -> Result<BoxFuture<CallToolResult>, ToolError> + Send + Sync;
+type Route<S> = dyn Fn(&Arc<S>, &Value, &Context) -> Result<BoxFuture<Result<CallToolResult, ToolError>>, ToolError>
+    + Send
+    + Sync;
+
+/// One registered tool's call path.
+struct Entry<S> {
+    route: Box<Route<S>>,
+    /// The tool's arguments as `attempted_query` shows them (sensitive fields redacted).
+    echo: fn(&Value, Limits) -> Value,
+}
 
 /// The tools of a server, each with its async handler: answers `tools/list` and
 /// `tools/call`.
@@ -92,9 +102,17 @@ type Route<S> =
 pub struct Toolbox<S = ()> {
     state: Arc<S>,
     tools: Vec<Tool>,
-    routes: Vec<Box<Route<S>>>,
+    routes: Vec<Entry<S>>,
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
+    info: ServerInfo,
+}
+
+/// The server's name and version, as `initialize` reports them.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerInfo {
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) version: Cow<'static, str>,
 }
 
 impl Toolbox<()> {
@@ -124,6 +142,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             routes: Vec::new(),
             index: HashMap::new(),
             context: None,
+            info: ServerInfo {
+                name: Cow::Borrowed("mcp-tool"),
+                version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
+            },
         }
     }
 
@@ -132,6 +154,25 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn in_context(mut self, context: Context) -> Self {
         self.context = Some(context);
         self
+    }
+
+    /// The server's name and version, as a transport's `initialize` reports them
+    /// (`"mcp-tool"` and this crate's version unless set).
+    pub fn named(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        version: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.info = ServerInfo {
+            name: name.into(),
+            version: version.into(),
+        };
+        self
+    }
+
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn server_info(&self) -> &ServerInfo {
+        &self.info
     }
 
     /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn
@@ -162,20 +203,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             let state = Arc::clone(state);
             // Both creating and polling the handler's future may panic.
             let future = CatchUnwind(Box::pin(async move {
-                let output = handler.call(state, args).await;
-                output.map(|output| output_result(T::NAME, &output))
+                let output = handler.call(state, args).await?;
+                Ok(output_result(T::NAME, &output))
             }));
             Ok(Box::pin(async move {
                 match future.await {
-                    Ok(Ok(result)) => result,
-                    Ok(Err(error)) => error.to_call_result(),
-                    Err(_panic) => internal_failure(T::NAME).to_call_result(),
+                    Ok(result) => result,
+                    Err(_panic) => Err(internal_failure(T::NAME)),
                 }
-            }) as BoxFuture<CallToolResult>)
+            }) as BoxFuture<_>)
         };
         self.index.insert(T::NAME, self.tools.len());
         self.tools.push(tool);
-        self.routes.push(Box::new(route));
+        self.routes.push(Entry {
+            route: Box::new(route),
+            echo: T::echo,
+        });
         self
     }
 
@@ -204,17 +247,34 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let Some(&i) = self.index.get(name) else {
             return Err(self.unknown_tool(name));
         };
+        let entry = &self.routes[i];
         let started = match &self.context {
-            Some(context) => (self.routes[i])(&self.state, arguments, context),
-            None => (self.routes[i])(&self.state, arguments, &Context::now()),
+            Some(context) => (entry.route)(&self.state, arguments, context),
+            None => (entry.route)(&self.state, arguments, &Context::now()),
         };
-        match started {
-            Ok(running) => Ok(running.await),
-            Err(error) if error.is_malformed_request() => Err(CallError::MalformedRequest {
-                message: error.message().to_owned(),
-            }),
-            Err(error) => Ok(error.to_call_result()),
-        }
+        let error = match started {
+            Ok(running) => match running.await {
+                Ok(result) => return Ok(result),
+                Err(error) => error,
+            },
+            Err(error) if error.is_malformed_request() => {
+                return Err(CallError::MalformedRequest {
+                    message: error.message().to_owned(),
+                });
+            }
+            Err(error) => error,
+        };
+        // A handler's error that does not say which call failed gets this one.
+        let error = if error.has_call() {
+            error
+        } else {
+            let shown = match arguments {
+                Value::Null => Value::Object(Map::new()),
+                arguments => (entry.echo)(arguments, echo::ARGUMENTS),
+            };
+            error.for_call(self.tools[i].name.clone(), shown)
+        };
+        Ok(error.to_call_result())
     }
 
     /// Answers the `params` of a `tools/call` request as received:
@@ -231,7 +291,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     fn unknown_tool(&self, name: &str) -> CallError {
-        let shown = crate::echo::truncate(&Value::from(name), crate::echo::RECEIVED);
+        let shown = echo::truncate(&Value::from(name), echo::RECEIVED);
         let mut message = format!("Unknown tool: {shown}.");
         if let Some(near) = suggest::nearest(name, self.index.keys().copied()) {
             message.push_str(&format!(" Did you mean \"{near}\"?"));

@@ -1,0 +1,643 @@
+//! An order desk backed by SQLite: the three layers of a tool call.
+//!
+//! 1. Schema and 2. semantic layers, from the derive: `orderId` must match
+//!    `ORD-NNNN-NNNNN`; `status` must be one of [`STATUSES`], the very constant the
+//!    database's `CHECK` and the business rules below are built from.
+//! 3. Business layer, in the handler: the order exists (else a validation error: check
+//!    the ID), the caller may act on it (else a permission error that says nothing about
+//!    the order), its state allows the action (else a business error naming the state
+//!    and what is allowed). Only then is anything written.
+//!
+//! ```sh
+//! cargo run --example orders            # prints a session of calls and their results
+//! cargo run --example orders -- --stdio # serves the desk over MCP stdio (rmcp)
+//! ```
+//!
+//! The database is a file in the system's temporary directory, created and seeded on
+//! first start (`--db PATH` to choose another, `--db :memory:` for a fresh one). The
+//! signed-in customer is `C-1001` (`--customer ID` to choose another).
+
+use std::error::Error;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use mcp_tool::{McpTool, ToolError, Toolbox, Violation};
+use rmcp::ServiceExt;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Every state an order can be in: the whitelist `find_orders` advertises and enforces,
+/// and the database's `CHECK` constraint.
+const STATUSES: &[&str] = &["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"];
+
+/// The states from which an order can be cancelled: a business rule over [`STATUSES`].
+const CANCELLABLE: &[&str] = &["PENDING", "PAID"];
+
+/// Cancel one of the customer's orders that has not shipped yet.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+#[mcp_tool(destructive, idempotent = false)]
+struct CancelOrder {
+    /// The order's ID, as shown to the customer.
+    #[validate(regex(
+        pattern = r"^ORD-[0-9]{4}-[0-9]{5}$",
+        hint = "Order IDs look like ORD-2026-00042; use find_orders to look one up."
+    ))]
+    order_id: String,
+    /// Why the customer cancels, in their words.
+    #[validate(length(min = 3, max = 200))]
+    reason: String,
+}
+
+/// List the customer's orders, newest first. Nothing matching is an empty result.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+#[mcp_tool(read_only)]
+struct FindOrders {
+    /// Only orders in this state.
+    #[validate(enum = STATUSES)]
+    status: Option<String>,
+    /// Only orders placed on or after this day (YYYY-MM-DD).
+    #[validate(past_date)]
+    placed_since: Option<String>,
+    /// At most this many orders (default 20).
+    #[validate(range(min = 1, max = 50))]
+    limit: Option<u8>,
+}
+
+/// Where an order is: the order, its shipment and the carrier's tracking, gathered from
+/// three sources. When a source is down, what the others gave comes back with the error.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+#[mcp_tool(read_only, open_world)]
+struct TrackOrder {
+    /// The order's ID, as shown to the customer.
+    #[validate(regex(
+        pattern = r"^ORD-[0-9]{4}-[0-9]{5}$",
+        hint = "Order IDs look like ORD-2026-00042; use find_orders to look one up."
+    ))]
+    order_id: String,
+}
+
+/// One order as `find_orders` lists it.
+#[derive(Serialize, Deserialize, schemars::JsonSchema, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct OrderSummary {
+    order_id: String,
+    status: String,
+    placed_on: String,
+    total_cents: i64,
+}
+
+/// What `cancel_order` did.
+#[derive(Serialize, schemars::JsonSchema, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Cancelled {
+    order_id: String,
+    previous_status: String,
+    status: String,
+    /// Refunded to the customer's card, in cents.
+    refund_cents: i64,
+}
+
+/// What `track_order` found.
+#[derive(Serialize, schemars::JsonSchema, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Tracking {
+    order: OrderSummary,
+    shipment: Option<Shipment>,
+    /// The carrier's last scan.
+    carrier_status: Option<String>,
+}
+
+#[derive(Serialize, schemars::JsonSchema, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+struct Shipment {
+    carrier: String,
+    tracking_number: String,
+}
+
+/// The desk: one signed-in customer and the database.
+struct Desk {
+    customer: String,
+    db: Mutex<Connection>,
+}
+
+impl Desk {
+    fn open(path: &str, customer: &str) -> rusqlite::Result<Desk> {
+        let db = Connection::open(path)?;
+        create_and_seed(&db)?;
+        Ok(Desk {
+            customer: customer.to_owned(),
+            db: Mutex::new(db),
+        })
+    }
+
+    fn db(&self) -> MutexGuard<'_, Connection> {
+        // A handler that panicked while holding the lock left no transaction open
+        // (rusqlite rolls back on drop), so the connection is still good.
+        self.db
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The business layer's first two checks, shared by the tools that take an order:
+    /// the order exists, and the caller may see it. Returns the owner's view of it.
+    fn order_for_caller(&self, db: &Connection, order_id: &str) -> Result<Order, ToolError> {
+        let order = find_order(db, order_id).map_err(storage_error)?;
+        let Some(order) = order else {
+            return Err(
+                ToolError::validation(format!("No order has the ID {order_id}.")).with_violation(
+                    Violation {
+                        path: "/orderId".into(),
+                        rule: "exists".into(),
+                        message: format!(
+                            "no order has the ID {order_id}; check the ID with the user, or \
+                         use find_orders to list their orders."
+                        ),
+                        expected: json!("the ID of an existing order"),
+                        received: Some(json!(order_id)),
+                    },
+                ),
+            );
+        };
+        if order.customer_id != self.customer {
+            // Nothing about the order: not its state, not its owner.
+            return Err(ToolError::permission(format!(
+                "You may not act on order {order_id} from this account."
+            ))
+            .with_hint("If the user believes it is theirs, they should contact support."));
+        }
+        Ok(order)
+    }
+
+    async fn cancel_order(self: Arc<Self>, args: CancelOrder) -> Result<Cancelled, ToolError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(storage_error)?;
+        let order = self.order_for_caller(&tx, &args.order_id)?;
+        if !CANCELLABLE.contains(&order.status.as_str()) {
+            return Err(ToolError::business(format!(
+                "Order {} is {} and can no longer be cancelled; only {} orders can.",
+                args.order_id,
+                order.status,
+                CANCELLABLE.join(" or ")
+            ))
+            .with_hint(match order.status.as_str() {
+                "SHIPPED" | "DELIVERED" => "Offer the user a return once it is delivered.",
+                _ => "Tell the user; there is nothing to cancel.",
+            }));
+        }
+        // Every check passed: the one write, guarded by the state read above.
+        tx.execute(
+            "UPDATE orders SET status = 'CANCELLED', cancel_reason = ?2 WHERE id = ?1",
+            params![args.order_id, args.reason],
+        )
+        .map_err(storage_error)?;
+        tx.commit().map_err(storage_error)?;
+        Ok(Cancelled {
+            order_id: args.order_id,
+            previous_status: order.status,
+            status: "CANCELLED".into(),
+            refund_cents: order.total_cents,
+        })
+    }
+
+    async fn find_orders(
+        self: Arc<Self>,
+        args: FindOrders,
+    ) -> Result<Vec<OrderSummary>, ToolError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT id, status, placed_on, total_cents FROM orders
+                 WHERE customer_id = ?1 AND (?2 IS NULL OR status = ?2)
+                   AND (?3 IS NULL OR placed_on >= ?3)
+                 ORDER BY placed_on DESC, id DESC LIMIT ?4",
+            )
+            .map_err(storage_error)?;
+        let rows = statement
+            .query_map(
+                params![
+                    self.customer,
+                    args.status,
+                    args.placed_since,
+                    args.limit.unwrap_or(20)
+                ],
+                |row| {
+                    Ok(OrderSummary {
+                        order_id: row.get(0)?,
+                        status: row.get(1)?,
+                        placed_on: row.get(2)?,
+                        total_cents: row.get(3)?,
+                    })
+                },
+            )
+            .map_err(storage_error)?;
+        // No match is an empty list: a success with empty content, not an error.
+        rows.collect::<Result<_, _>>().map_err(storage_error)
+    }
+
+    async fn track_order(self: Arc<Self>, args: TrackOrder) -> Result<Tracking, ToolError> {
+        let (order, shipment) = {
+            let db = self.db();
+            let order = self.order_for_caller(&db, &args.order_id)?;
+            let shipment = find_shipment(&db, &args.order_id).map_err(storage_error)?;
+            (order, shipment)
+        };
+        let mut tracking = Tracking {
+            order: order.summary(),
+            shipment: shipment.clone(),
+            carrier_status: None,
+        };
+        if let Some(shipment) = shipment {
+            match carrier_feed(&self.db(), &shipment) {
+                Ok(status) => tracking.carrier_status = status,
+                Err(carrier) => {
+                    return Err(ToolError::transient(format!(
+                        "The tracking service of {carrier} is not answering; the order and \
+                         its shipment are below."
+                    ))
+                    .for_call("track_order", json!({ "orderId": args.order_id }))
+                    .with_partial_results(&tracking)
+                    .retry_after(Duration::from_secs(30)));
+                }
+            }
+        }
+        Ok(tracking)
+    }
+}
+
+struct Order {
+    id: String,
+    customer_id: String,
+    status: String,
+    placed_on: String,
+    total_cents: i64,
+}
+
+impl Order {
+    fn summary(&self) -> OrderSummary {
+        OrderSummary {
+            order_id: self.id.clone(),
+            status: self.status.clone(),
+            placed_on: self.placed_on.clone(),
+            total_cents: self.total_cents,
+        }
+    }
+}
+
+fn find_order(db: &Connection, id: &str) -> rusqlite::Result<Option<Order>> {
+    db.query_row(
+        "SELECT id, customer_id, status, placed_on, total_cents FROM orders WHERE id = ?1",
+        [id],
+        |row| {
+            Ok(Order {
+                id: row.get(0)?,
+                customer_id: row.get(1)?,
+                status: row.get(2)?,
+                placed_on: row.get(3)?,
+                total_cents: row.get(4)?,
+            })
+        },
+    )
+    .optional()
+}
+
+fn find_shipment(db: &Connection, order_id: &str) -> rusqlite::Result<Option<Shipment>> {
+    db.query_row(
+        "SELECT carrier, tracking_number FROM shipments WHERE order_id = ?1",
+        [order_id],
+        |row| {
+            Ok(Shipment {
+                carrier: row.get(0)?,
+                tracking_number: row.get(1)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// The carrier's tracking service; the seed data has one carrier that is down.
+fn carrier_feed(db: &Connection, shipment: &Shipment) -> Result<Option<String>, String> {
+    let feed: Option<(bool, Option<String>)> = db
+        .query_row(
+            "SELECT c.available, s.last_scan FROM carriers c
+             LEFT JOIN scans s ON s.tracking_number = ?2
+             WHERE c.name = ?1",
+            params![shipment.carrier, shipment.tracking_number],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()
+        .map_err(|_| shipment.carrier.clone())?;
+    match feed {
+        Some((true, scan)) => Ok(scan),
+        _ => Err(shipment.carrier.clone()),
+    }
+}
+
+/// A database failure: passing, and nothing about it is shown.
+fn storage_error(error: rusqlite::Error) -> ToolError {
+    eprintln!("orders: database error: {error}");
+    ToolError::transient("The order database did not answer; nothing was changed.")
+        .retry_after(Duration::from_secs(5))
+}
+
+fn create_and_seed(db: &Connection) -> rusqlite::Result<()> {
+    let statuses = STATUSES
+        .iter()
+        .map(|s| format!("'{s}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    db.execute_batch(&format!(
+        "CREATE TABLE IF NOT EXISTS orders (
+             id TEXT PRIMARY KEY,
+             customer_id TEXT NOT NULL,
+             status TEXT NOT NULL CHECK (status IN ({statuses})),
+             placed_on TEXT NOT NULL,
+             total_cents INTEGER NOT NULL,
+             cancel_reason TEXT
+         );
+         CREATE TABLE IF NOT EXISTS shipments (
+             order_id TEXT PRIMARY KEY REFERENCES orders(id),
+             carrier TEXT NOT NULL,
+             tracking_number TEXT NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS carriers (name TEXT PRIMARY KEY, available INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS scans (tracking_number TEXT PRIMARY KEY, last_scan TEXT NOT NULL);"
+    ))?;
+    let seeded: i64 = db.query_row("SELECT count(*) FROM orders", [], |row| row.get(0))?;
+    if seeded > 0 {
+        return Ok(());
+    }
+    db.execute_batch(
+        "BEGIN;
+         INSERT INTO orders VALUES
+             ('ORD-2026-00042', 'C-1001', 'PAID',      '2026-11-20', 12900, NULL),
+             ('ORD-2026-00043', 'C-1001', 'SHIPPED',   '2026-11-12', 4500,  NULL),
+             ('ORD-2026-00044', 'C-1001', 'PENDING',   '2026-11-28', 2300,  NULL),
+             ('ORD-2026-00045', 'C-1001', 'DELIVERED', '2026-10-02', 8800,  NULL),
+             ('ORD-2026-00050', 'C-1001', 'SHIPPED',   '2026-11-15', 1999,  NULL),
+             ('ORD-2026-00077', 'C-2002', 'PAID',      '2026-11-21', 56000, NULL);
+         INSERT INTO shipments VALUES
+             ('ORD-2026-00043', 'RapidPost', 'RP123456789'),
+             ('ORD-2026-00045', 'RapidPost', 'RP987654321'),
+             ('ORD-2026-00050', 'SlowFreight', 'SF000111222');
+         INSERT INTO carriers VALUES ('RapidPost', 1), ('SlowFreight', 0);
+         INSERT INTO scans VALUES
+             ('RP123456789', 'In transit, Lyon hub, 2026-11-29'),
+             ('RP987654321', 'Delivered, 2026-10-05');
+         COMMIT;",
+    )
+}
+
+fn toolbox(desk: Desk) -> Toolbox<Desk> {
+    Toolbox::with_state(desk)
+        .named("orders", env!("CARGO_PKG_VERSION"))
+        .tool(Desk::cancel_order)
+        .tool(Desk::find_orders)
+        .tool(Desk::track_order)
+}
+
+fn flag(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).cloned()
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let customer = flag("--customer").unwrap_or_else(|| "C-1001".into());
+    if std::env::args().any(|arg| arg == "--stdio") {
+        let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
+        let path = flag("--db").unwrap_or_else(|| default_db.display().to_string());
+        let desk = Desk::open(&path, &customer)?;
+        eprintln!("orders: serving customer {customer} from {path}");
+        let server = toolbox(desk).serve(rmcp::transport::stdio()).await?;
+        server.waiting().await?;
+        return Ok(());
+    }
+
+    // The printed demo works on a fresh database in memory.
+    let tools = toolbox(Desk::open(":memory:", &customer)?);
+    let calls = [
+        ("find_orders", json!({"status": "SHIPPED"})),
+        ("find_orders", json!({"status": "RETURNED"})),
+        ("find_orders", json!({"status": "CANCELLED"})),
+        (
+            "cancel_order",
+            json!({"orderId": "ORD-2026-00042", "reason": "ordered twice"}),
+        ),
+        (
+            "cancel_order",
+            json!({"orderId": "ORD-2026-00043", "reason": "too slow"}),
+        ),
+        (
+            "cancel_order",
+            json!({"orderId": "ORD-2026-00077", "reason": "not mine?"}),
+        ),
+        (
+            "cancel_order",
+            json!({"orderId": "ORD-2026-99999", "reason": "typo"}),
+        ),
+        ("cancel_order", json!({"orderId": "42", "reason": "x"})),
+        ("track_order", json!({"orderId": "ORD-2026-00050"})),
+    ];
+    for (name, arguments) in calls {
+        let result: Value = match tools.call(name, &arguments).await {
+            Ok(result) => result.to_value(),
+            Err(error) => error.to_jsonrpc_error(),
+        };
+        println!("== {name} {arguments}");
+        println!("{}\n", serde_json::to_string_pretty(&result)?);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desk() -> Toolbox<Desk> {
+        toolbox(Desk::open(":memory:", "C-1001").expect("an in-memory database"))
+    }
+
+    /// Every order row, as it is in the database.
+    fn snapshot(tools: &Toolbox<Desk>) -> Vec<(String, String, Option<String>)> {
+        let db = tools.state().db();
+        let mut statement = db
+            .prepare("SELECT id, status, cancel_reason FROM orders ORDER BY id")
+            .unwrap();
+        statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    async fn call(tools: &Toolbox<Desk>, name: &str, arguments: Value) -> Value {
+        tools.call(name, &arguments).await.unwrap().to_value()
+    }
+
+    fn category(result: &Value) -> &str {
+        assert_eq!(result["isError"], true, "{result}");
+        result["structuredContent"]["errorCategory"]
+            .as_str()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_failed_check_at_any_layer_writes_nothing() {
+        let tools = desk();
+        let before = snapshot(&tools);
+        let failures = [
+            // Schema and semantic layers.
+            (json!({"orderId": "42", "reason": "x"}), "validation"),
+            (json!({"orderId": "ORD-2026-00042"}), "validation"),
+            // Business layer: no such order, not the caller's, not cancellable.
+            (
+                json!({"orderId": "ORD-2026-99999", "reason": "typo"}),
+                "validation",
+            ),
+            (
+                json!({"orderId": "ORD-2026-00077", "reason": "mine"}),
+                "permission",
+            ),
+            (
+                json!({"orderId": "ORD-2026-00043", "reason": "late"}),
+                "business",
+            ),
+        ];
+        for (arguments, expected) in failures {
+            let result = call(&tools, "cancel_order", arguments.clone()).await;
+            assert_eq!(category(&result), expected, "{arguments}");
+            assert_eq!(snapshot(&tools), before, "{arguments} changed the database");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_cancel_that_passes_every_check_writes_once() {
+        let tools = desk();
+        let before = snapshot(&tools);
+        let arguments = json!({"orderId": "ORD-2026-00042", "reason": "ordered twice"});
+        let result = call(&tools, "cancel_order", arguments.clone()).await;
+        assert_eq!(result["isError"], false);
+        assert_eq!(result["structuredContent"]["previousStatus"], "PAID");
+        let after = snapshot(&tools);
+        let changed: Vec<_> = after.iter().filter(|row| !before.contains(row)).collect();
+        assert_eq!(
+            changed,
+            [&(
+                "ORD-2026-00042".to_owned(),
+                "CANCELLED".to_owned(),
+                Some("ordered twice".to_owned())
+            )]
+        );
+        // The same call again is now refused by the business layer, naming the state.
+        let again = call(&tools, "cancel_order", arguments).await;
+        assert_eq!(category(&again), "business");
+        assert!(
+            again["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("CANCELLED")
+        );
+        assert_eq!(snapshot(&tools), after);
+    }
+
+    #[tokio::test]
+    async fn the_permission_error_reveals_nothing_about_the_order() {
+        let tools = desk();
+        let result = call(
+            &tools,
+            "cancel_order",
+            json!({"orderId": "ORD-2026-00077", "reason": "mine"}),
+        )
+        .await;
+        assert_eq!(category(&result), "permission");
+        let shown = result.to_string();
+        for secret in ["PAID", "C-2002", "56000", "2026-11-21"] {
+            assert!(!shown.contains(secret), "{secret} leaked: {shown}");
+        }
+        // Tracking it is refused the same way.
+        let tracked = call(&tools, "track_order", json!({"orderId": "ORD-2026-00077"})).await;
+        assert_eq!(category(&tracked), "permission");
+        assert_eq!(tracked["content"], result["content"]);
+    }
+
+    #[tokio::test]
+    async fn the_status_whitelist_is_the_business_constant() {
+        let tools = desk();
+        let schema = &tools.get("find_orders").unwrap().input_schema;
+        assert_eq!(schema["properties"]["status"]["enum"], json!(STATUSES));
+        for status in STATUSES {
+            let result = call(&tools, "find_orders", json!({ "status": status })).await;
+            assert_eq!(result["isError"], false, "{status}");
+        }
+        let result = call(&tools, "find_orders", json!({"status": "paid"})).await;
+        assert_eq!(category(&result), "validation");
+    }
+
+    #[tokio::test]
+    async fn no_match_is_an_empty_success() {
+        let tools = desk();
+        let result = call(&tools, "find_orders", json!({"status": "CANCELLED"})).await;
+        assert_eq!(result, json!({"content": [], "isError": false}));
+        let found = call(&tools, "find_orders", json!({"status": "SHIPPED"})).await;
+        let listed: Vec<OrderSummary> =
+            serde_json::from_str(found["content"][0]["text"].as_str().unwrap()).unwrap();
+        let ids: Vec<&str> = listed.iter().map(|o| o.order_id.as_str()).collect();
+        assert_eq!(ids, ["ORD-2026-00050", "ORD-2026-00043"]);
+    }
+
+    #[tokio::test]
+    async fn a_source_that_is_down_gives_partial_results() {
+        let tools = desk();
+        let result = call(&tools, "track_order", json!({"orderId": "ORD-2026-00050"})).await;
+        assert_eq!(category(&result), "transient");
+        let structured = &result["structuredContent"];
+        assert_eq!(structured["isRetryable"], true);
+        assert_eq!(structured["retryAfterSeconds"], 30);
+        assert_eq!(structured["partial_results"]["order"]["status"], "SHIPPED");
+        assert_eq!(
+            structured["partial_results"]["shipment"]["carrier"],
+            "SlowFreight"
+        );
+        assert_eq!(
+            structured["attempted_query"],
+            json!({"tool": "track_order", "arguments": {"orderId": "ORD-2026-00050"}})
+        );
+        let ok = call(&tools, "track_order", json!({"orderId": "ORD-2026-00043"})).await;
+        assert_eq!(
+            ok["structuredContent"]["carrierStatus"],
+            "In transit, Lyon hub, 2026-11-29"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_file_database_is_seeded_once() {
+        let path = std::env::temp_dir().join(format!("orders-test-{}.sqlite3", std::process::id()));
+        let path = path.to_str().unwrap();
+        let _ = std::fs::remove_file(path);
+        {
+            let tools = toolbox(Desk::open(path, "C-1001").unwrap());
+            let result = call(
+                &tools,
+                "cancel_order",
+                json!({"orderId": "ORD-2026-00044", "reason": "changed my mind"}),
+            )
+            .await;
+            assert_eq!(result["isError"], false);
+        }
+        // Reopened: the cancellation is still there, the seed did not run again.
+        let tools = toolbox(Desk::open(path, "C-1001").unwrap());
+        let result = call(&tools, "find_orders", json!({"status": "CANCELLED"})).await;
+        assert!(
+            result["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("ORD-2026-00044")
+        );
+        std::fs::remove_file(path).unwrap();
+    }
+}

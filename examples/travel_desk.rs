@@ -1,0 +1,135 @@
+//! An rmcp server written with rmcp's own macros, adopting mcp-tool by changing one type:
+//! `Parameters` comes from `mcp_tool::rmcp` instead of rmcp. The methods may then return
+//! `Result<_, ToolError>`.
+//!
+//! ```sh
+//! cargo run --example travel_desk   # serves over MCP stdio
+//! ```
+
+use std::time::Duration;
+
+use mcp_tool::rmcp::Parameters; // was: rmcp::handler::server::wrapper::Parameters
+use mcp_tool::{McpTool, ToolError};
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Json;
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[path = "common/flight.rs"]
+mod flight;
+
+use flight::{BookFlight, Booking};
+
+/// Cancel a booking made on this desk.
+#[derive(McpTool, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CancelBooking {
+    /// The booking reference, such as PNR-7XQ2KD.
+    #[validate(regex(pattern = r"^PNR-[A-Z0-9]{6}$"))]
+    booking_ref: String,
+}
+
+/// Fares for a route from every airline this desk sells.
+#[derive(McpTool, Deserialize)]
+struct QuoteFares {
+    /// Departure airport, IATA code.
+    #[validate(regex = r"^[A-Z]{3}$")]
+    origin: String,
+    /// Arrival airport, IATA code.
+    #[validate(regex = r"^[A-Z]{3}$")]
+    destination: String,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Cancelled {
+    booking_ref: String,
+    refund_cents: i64,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Fares {
+    fares: Vec<Fare>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Fare {
+    airline: String,
+    cents: i64,
+}
+
+#[derive(Clone)]
+struct TravelDesk {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl TravelDesk {
+    fn new() -> Self {
+        TravelDesk {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(description = "Book a flight for one or more passengers.")]
+    async fn book_flight(
+        &self,
+        Parameters(args): Parameters<BookFlight>,
+    ) -> Result<Json<Booking>, ToolError> {
+        flight::book_flight(args).await.map(Json)
+    }
+
+    #[tool(description = "Cancel a booking made on this desk.")]
+    async fn cancel_booking(
+        &self,
+        Parameters(args): Parameters<CancelBooking>,
+    ) -> Result<Json<Cancelled>, ToolError> {
+        match args.booking_ref.as_str() {
+            "PNR-7XQ2KD" => Ok(Json(Cancelled {
+                booking_ref: args.booking_ref,
+                refund_cents: 41000,
+            })),
+            "PNR-FLOWN1" => Err(ToolError::business(
+                "Booking PNR-FLOWN1 has been flown; a flown booking cannot be cancelled.",
+            )
+            .with_hint("Tell the user; a refund claim goes through customer care.")),
+            _ => Err(ToolError::permission(format!(
+                "Booking {} cannot be managed from this desk.",
+                args.booking_ref
+            ))),
+        }
+    }
+
+    #[tool(description = "Fares for a route from every airline this desk sells.")]
+    async fn quote_fares(
+        &self,
+        Parameters(args): Parameters<QuoteFares>,
+    ) -> Result<Json<Fares>, ToolError> {
+        // One of the two airlines is down: what the other gave comes back with the error.
+        let gathered = vec![Fare {
+            airline: "Air Example".into(),
+            cents: 41000,
+        }];
+        Err(
+            ToolError::transient("SkyLow's fare service is not answering.")
+                .for_call(
+                    "quote_fares",
+                    json!({"origin": args.origin, "destination": args.destination}),
+                )
+                .with_partial_results(Fares { fares: gathered })
+                .retry_after(Duration::from_secs(20)),
+        )
+    }
+}
+
+// `structured` keeps the structuredContent of argument errors, which rmcp's own router
+// drops; without it (`#[tool_handler]` alone) the text still lists every violation.
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+impl ServerHandler for TravelDesk {}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = TravelDesk::new().serve(rmcp::transport::stdio()).await?;
+    server.waiting().await?;
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! rmcp, the official Rust SDK (feature `rmcp`): serve a [`Toolbox`] over rmcp's
+//! transports, or keep an rmcp `#[tool_router]` server and swap its `Parameters` type.
+//!
+//! # A toolbox as an rmcp server
+//!
+//! [`Toolbox`] implements [`rmcp::ServerHandler`]:
+//!
+//! ```no_run
+//! use mcp_tool_runtime::{McpTool, Toolbox, ToolError};
+//! use rmcp::ServiceExt;
+//! use serde::Deserialize;
+//!
+//! /// Say hello.
+//! #[derive(McpTool, Deserialize)]
+//! struct Greet {
+//!     #[validate(length(min = 1, max = 40))]
+//!     name: String,
+//! }
+//!
+//! async fn greet(args: Greet) -> Result<String, ToolError> {
+//!     Ok(format!("Hello, {}!", args.name))
+//! }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = Toolbox::new().tool(greet).serve(rmcp::transport::stdio()).await?;
+//! server.waiting().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # An rmcp `#[tool]` method, one type changed
+//!
+//! Take [`Parameters`] from here instead of rmcp: rmcp's `#[tool]` macro recognizes the
+//! type by its name, and advertises the derived `inputSchema`. Arguments are checked
+//! before the method runs; the method may return `Result<T, ToolError>`.
+//!
+//! ```no_run
+//! use mcp_tool_runtime::rmcp::Parameters; // was rmcp::handler::server::wrapper::Parameters
+//! use mcp_tool_runtime::{McpTool, ToolError};
+//! use rmcp::handler::server::wrapper::Json;
+//! use rmcp::{tool, tool_router};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// Say hello.
+//! #[derive(McpTool, Deserialize)]
+//! struct Greet {
+//!     #[validate(length(min = 1, max = 40))]
+//!     name: String,
+//! }
+//!
+//! #[derive(Serialize, schemars::JsonSchema)]
+//! struct Greeting { text: String }
+//!
+//! struct Desk;
+//!
+//! #[tool_router(server_handler)]
+//! impl Desk {
+//!     #[tool(description = "Say hello")]
+//!     async fn greet(&self, Parameters(args): Parameters<Greet>) -> Result<Json<Greeting>, ToolError> {
+//!         Ok(Json(Greeting { text: format!("Hello, {}!", args.name) }))
+//!     }
+//! }
+//! ```
+//!
+//! What rmcp's router does with a failed extraction limits what reaches the client: it
+//! turns it into an `isError` result with the text only, prefixed by rmcp's "failed to
+//! deserialize parameters: ". The text carries every violation; the `structuredContent`
+//! is lost on that path. To keep it, give `#[tool_handler]` the router through
+//! [`structured`]: `#[tool_handler(router = mcp_tool_runtime::rmcp::structured(&self.tool_router))]`.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext, ToolRouter};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ContentBlock, ErrorCode, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use crate::toolbox::ServerInfo;
+use crate::{CallError, CallToolResult, Content, Context, McpTool, Tool, ToolError, Toolbox};
+
+/// rmcp's router recognizes a failed extraction by this start of the message, and turns
+/// it into an `isError` result instead of a JSON-RPC error.
+const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
+
+/// Where the full result of a failed extraction travels, in the error's `data`.
+const RESULT_KEY: &str = "mcpToolResult";
+
+/// This crate's tool entry as rmcp's.
+pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
+    let mut out = rmcp::model::Tool::new(
+        tool.name.clone(),
+        tool.description.clone().unwrap_or_default(),
+        Arc::new(as_object(&tool.input_schema)),
+    );
+    out.description = tool.description.clone().map(Cow::Owned);
+    out.title = tool.title.clone();
+    out.output_schema = tool
+        .output_schema
+        .as_ref()
+        .map(|schema| Arc::new(as_object(schema)));
+    if !tool.annotations.is_empty() {
+        // Same wire names on both sides.
+        out.annotations = serde_json::to_value(tool.annotations)
+            .ok()
+            .and_then(|v| serde_json::from_value(v).ok());
+    }
+    out
+}
+
+fn as_object(schema: &Value) -> serde_json::Map<String, Value> {
+    schema.as_object().cloned().unwrap_or_default()
+}
+
+/// This crate's call result as rmcp's.
+pub fn to_rmcp_result(result: CallToolResult) -> rmcp::model::CallToolResult {
+    let content = result
+        .content
+        .into_iter()
+        .map(|block| match block {
+            Content::Text { text } => ContentBlock::text(text),
+        })
+        .collect();
+    let mut out = if result.is_error {
+        rmcp::model::CallToolResult::error(content)
+    } else {
+        rmcp::model::CallToolResult::success(content)
+    };
+    out.structured_content = result.structured_content;
+    out
+}
+
+/// A protocol error as rmcp's: -32602 with the message.
+pub fn to_rmcp_error(error: &CallError) -> ErrorData {
+    ErrorData::invalid_params(error.message().to_owned(), None)
+}
+
+impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
+    fn get_info(&self) -> ServerConfig {
+        let ServerInfo { name, version } = self.server_info();
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
+            rmcp::model::Implementation::new(name.to_string(), version.to_string()),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            self.list().iter().map(to_rmcp_tool).collect(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.get(name).map(to_rmcp_tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        match self.call(&request.name, &arguments).await {
+            Ok(result) => Ok(to_rmcp_result(result).into()),
+            Err(error) => Err(to_rmcp_error(&error)),
+        }
+    }
+}
+
+/// A handler's `ToolError` becomes an `isError` result with the contract's
+/// `structuredContent`, so an rmcp `#[tool]` method can return `Result<T, ToolError>`.
+impl IntoCallToolResult for ToolError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(to_rmcp_result(self.to_call_result()).into())
+    }
+}
+
+/// The arguments of an rmcp `#[tool]` method, checked by `#[derive(McpTool)]` before
+/// the method runs. A drop-in for rmcp's `Parameters`: same name (rmcp's macro finds the
+/// parameter type by it), same shape, so `Parameters(args): Parameters<T>` reads as before.
+///
+/// Its schema is `T`'s derived `inputSchema`. A failed check reaches the client as an
+/// `isError` result listing every violation, never as a JSON-RPC error; an argument
+/// value that is not an object stays a JSON-RPC error (-32602). Dates are judged by the
+/// system clock in the system's zone.
+#[derive(Debug, Clone)]
+pub struct Parameters<T>(pub T);
+
+impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(T::NAME)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::try_from(T::input_schema().clone()).unwrap_or_default()
+    }
+}
+
+impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T> {
+    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
+        let arguments = context.arguments.take().map_or(Value::Null, Value::Object);
+        match T::from_arguments_in(&arguments, &Context::now()) {
+            Ok(args) => Ok(Parameters(args)),
+            Err(error) if error.is_malformed_request() => {
+                Err(ErrorData::invalid_params(error.message().to_owned(), None))
+            }
+            Err(error) => Err(extraction_error(&error)),
+        }
+    }
+}
+
+/// The error a failed extraction returns: rmcp's router makes an `isError` text result of
+/// it; [`structured`] restores the full result carried in `data`.
+fn extraction_error(error: &ToolError) -> ErrorData {
+    let result = error.to_call_result();
+    ErrorData::invalid_params(
+        format!("{RMCP_ARGUMENT_ERROR}{}", error.text()),
+        Some(serde_json::json!({ RESULT_KEY: result.to_value() })),
+    )
+}
+
+/// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
+/// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
+///
+/// ```ignore
+/// #[tool_handler(router = mcp_tool_runtime::rmcp::structured(&self.tool_router))]
+/// impl ServerHandler for Desk {}
+/// ```
+pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
+    Structured(router)
+}
+
+/// See [`structured`].
+#[derive(Debug)]
+pub struct Structured<'r, S>(&'r ToolRouter<S>);
+
+impl<S: Send + Sync + 'static> Structured<'_, S> {
+    /// Calls the tool like [`ToolRouter::call`], turning this crate's argument errors
+    /// into their full `isError` result (text and `structuredContent`).
+    pub async fn call(
+        &self,
+        context: ToolCallContext<'_, S>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let route = match self.0.get(context.name()) {
+            Some(_) => self.0.map.get(context.name()).cloned(),
+            None => None,
+        };
+        let Some(route) = route else {
+            return Err(self.unknown_tool(context.name()));
+        };
+        match (route.call)(context).await {
+            Ok(response) => Ok(response),
+            Err(error) => restore(error),
+        }
+    }
+
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        let tools = self.0.list_all();
+        let names = tools.iter().map(|t| t.name.as_ref());
+        let mut message = format!(
+            "Unknown tool: {}.",
+            crate::echo::truncate(&Value::from(name), crate::echo::RECEIVED)
+        );
+        if let Some(near) = crate::suggest::nearest(name, names) {
+            message.push_str(&format!(" Did you mean \"{near}\"?"));
+        }
+        ErrorData::invalid_params(message, None)
+    }
+
+    /// The tools, as [`ToolRouter::list_all`].
+    pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
+        self.0.list_all()
+    }
+
+    /// One tool, as [`ToolRouter::get`].
+    pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
+        self.0.get(name)
+    }
+}
+
+/// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
+fn restore(error: ErrorData) -> Result<CallToolResponse, ErrorData> {
+    if error.code != ErrorCode::INVALID_PARAMS {
+        return Err(error);
+    }
+    let carried = error.data.as_ref().and_then(|d| d.get(RESULT_KEY));
+    if let Some(result) = carried.and_then(|r| serde_json::from_value(r.clone()).ok()) {
+        let result: rmcp::model::CallToolResult = result;
+        return Ok(result.into());
+    }
+    if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {
+        return Ok(
+            rmcp::model::CallToolResult::error(vec![ContentBlock::text(error.message)]).into(),
+        );
+    }
+    Err(error)
+}

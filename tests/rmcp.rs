@@ -1,0 +1,288 @@
+//! Servers run through rmcp, the official Rust SDK, and called with its client over an
+//! in-process transport: a `Toolbox`, and rmcp `#[tool_router]` servers that take
+//! `mcp_tool::rmcp::Parameters`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use mcp_tool::rmcp::Parameters;
+use mcp_tool::{McpTool, ToolError, Toolbox};
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Json;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode, Tool};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Greet someone, a few times.
+#[derive(McpTool, Deserialize, Debug)]
+struct Greet {
+    #[validate(length(min = 1, max = 10))]
+    name: String,
+    #[validate(range(min = 1, max = 3))]
+    times: u8,
+    #[validate(enum = ["en", "fr"])]
+    language: Option<String>,
+}
+
+/// Fail on purpose.
+#[derive(McpTool, Deserialize, Debug)]
+struct Explode {}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Greeting {
+    text: String,
+}
+
+fn greeting(args: &Greet) -> Result<Greeting, ToolError> {
+    if args.name == "Voldemort" {
+        return Err(ToolError::business("That name is not said here.")
+            .with_partial_results(json!({"greeted": []})));
+    }
+    let hello = match args.language.as_deref() {
+        Some("fr") => "Bonjour",
+        _ => "Hello",
+    };
+    Ok(Greeting {
+        text: vec![format!("{hello}, {}!", args.name); args.times.into()].join(" "),
+    })
+}
+
+async fn greet(args: Greet) -> Result<Greeting, ToolError> {
+    greeting(&args)
+}
+
+static EXPLODED: AtomicBool = AtomicBool::new(false);
+
+async fn explode(_: Explode) -> Result<(), ToolError> {
+    EXPLODED.store(true, Ordering::SeqCst);
+    panic!("secret internals: password=hunter2");
+}
+
+/// Serves `server` on one end of an in-memory pipe; returns an rmcp client on the other.
+async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("the client connects")
+}
+
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    name: &str,
+    arguments: Value,
+) -> CallToolResult {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    client
+        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+        .await
+        .expect("a tool result, not a protocol error")
+}
+
+async fn call_err(client: &RunningService<RoleClient, ()>, name: &str) -> rmcp::ErrorData {
+    match client
+        .call_tool(CallToolRequestParams::new(name.to_owned()))
+        .await
+    {
+        Err(ServiceError::McpError(error)) => error,
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn paths(result: &CallToolResult) -> Vec<String> {
+    let structured = result
+        .structured_content
+        .as_ref()
+        .expect("structuredContent");
+    structured["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const MISTAKES: fn() -> Value = || json!({"name": "", "times": 7, "language": "de", "extra": 1});
+
+#[tokio::test]
+async fn a_toolbox_served_by_rmcp_keeps_the_whole_contract() {
+    let client = connect(Toolbox::new().tool(greet).tool(explode)).await;
+
+    let tools: Vec<Tool> = client.list_all_tools().await.unwrap();
+    let listed = tools.iter().find(|t| t.name == "greet").unwrap();
+    assert_eq!(
+        Value::Object((*listed.input_schema).clone()),
+        *Greet::input_schema()
+    );
+    let output = listed.output_schema.as_ref().expect("outputSchema");
+    assert_eq!(output["properties"]["text"]["type"], "string");
+
+    let ok = call(&client, "greet", json!({"name": "Ada", "times": 2})).await;
+    assert_eq!(ok.is_error, Some(false));
+    assert_eq!(
+        ok.structured_content,
+        Some(json!({"text": "Hello, Ada! Hello, Ada!"}))
+    );
+
+    // Every violation, with paths, as an isError result: never -32602.
+    let bad = call(&client, "greet", MISTAKES()).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert_eq!(paths(&bad), ["/name", "/times", "/language", "/extra"]);
+    assert!(text(&bad).starts_with("greet was not run: 4 problems"));
+
+    let business = call(&client, "greet", json!({"name": "Voldemort", "times": 1})).await;
+    let structured = business.structured_content.unwrap();
+    assert_eq!(structured["errorCategory"], "business");
+    assert_eq!(structured["partial_results"], json!({"greeted": []}));
+    assert_eq!(
+        structured["attempted_query"]["arguments"]["name"],
+        "Voldemort"
+    );
+
+    let unknown = call_err(&client, "gret").await;
+    assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(
+        unknown.message,
+        "Unknown tool: \"gret\". Did you mean \"greet\"? Tools: greet, explode."
+    );
+
+    // A panicking handler: an isError result that tells nothing, and the server lives on.
+    let exploded = call(&client, "explode", json!({})).await;
+    assert!(EXPLODED.load(Ordering::SeqCst));
+    assert_eq!(exploded.is_error, Some(true));
+    assert!(text(&exploded).contains("explode failed with an internal error"));
+    assert!(!format!("{exploded:?}").contains("hunter2"));
+    let after = call(&client, "greet", json!({"name": "Ada", "times": 1})).await;
+    assert_eq!(after.is_error, Some(false));
+}
+
+/// An rmcp server in rmcp's own style, as its users write them: only `Parameters` is
+/// this crate's. `STRUCTURED` picks the router `#[tool_handler]` is given.
+#[derive(Clone)]
+struct Desk<const STRUCTURED: bool> {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl<const STRUCTURED: bool> Desk<STRUCTURED> {
+    fn new() -> Self {
+        Desk {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(description = "Greet someone, a few times.")]
+    async fn greet(
+        &self,
+        Parameters(args): Parameters<Greet>,
+    ) -> Result<Json<Greeting>, ToolError> {
+        greeting(&args).map(Json)
+    }
+
+    #[tool(description = "Always busy.")]
+    async fn busy(&self, Parameters(_): Parameters<Explode>) -> Result<String, ToolError> {
+        Err(ToolError::transient("Busy.")
+            .retry_after(std::time::Duration::from_secs(3))
+            .for_call("busy", json!({})))
+    }
+}
+
+/// rmcp's own router, untouched.
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Desk<false> {}
+
+/// The same tools through `structured`, which keeps the structuredContent of argument
+/// errors.
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+impl ServerHandler for Desk<true> {}
+
+#[tokio::test]
+async fn an_rmcp_tool_method_advertises_the_derived_schema() {
+    for client in [
+        connect(Desk::<false>::new()).await,
+        connect(Desk::<true>::new()).await,
+    ] {
+        let tools = client.list_all_tools().await.unwrap();
+        let listed = tools.iter().find(|t| t.name == "greet").unwrap();
+        let mut expected = Greet::input_schema().clone();
+        // rmcp adds the dialect it generates for.
+        expected["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+        assert_eq!(Value::Object((*listed.input_schema).clone()), expected);
+    }
+}
+
+#[tokio::test]
+async fn rmcp_router_argument_errors_are_is_error_results_with_every_violation() {
+    let client = connect(Desk::<false>::new()).await;
+    let bad = call(&client, "greet", MISTAKES()).await;
+    assert_eq!(bad.is_error, Some(true));
+    let text = text(&bad);
+    // rmcp's router puts its prefix before our text, and drops structuredContent.
+    assert!(text.starts_with("failed to deserialize parameters: greet was not run: 4 problems"));
+    for path in ["- name: ", "- times: ", "- language: ", "- extra: "] {
+        assert!(text.contains(path), "{path} missing from {text}");
+    }
+    assert_eq!(bad.structured_content, None);
+}
+
+#[tokio::test]
+async fn the_structured_router_keeps_the_contract_of_argument_errors() {
+    let client = connect(Desk::<true>::new()).await;
+    let bad = call(&client, "greet", MISTAKES()).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert_eq!(paths(&bad), ["/name", "/times", "/language", "/extra"]);
+    assert!(text(&bad).starts_with("greet was not run: 4 problems"));
+
+    let unknown = call_err(&client, "gret").await;
+    assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+    assert!(unknown.message.contains("\"gret\""));
+    assert!(unknown.message.contains("Did you mean \"greet\"?"));
+}
+
+#[tokio::test]
+async fn tool_errors_returned_by_rmcp_methods_keep_the_contract() {
+    for client in [
+        connect(Desk::<false>::new()).await,
+        connect(Desk::<true>::new()).await,
+    ] {
+        let business = call(&client, "greet", json!({"name": "Voldemort", "times": 1})).await;
+        assert_eq!(business.is_error, Some(true));
+        let structured = business.structured_content.unwrap();
+        assert_eq!(structured["errorCategory"], "business");
+        assert_eq!(structured["partial_results"], json!({"greeted": []}));
+
+        let busy = call(&client, "busy", json!({})).await;
+        let structured = busy.structured_content.unwrap();
+        assert_eq!(structured["errorCategory"], "transient");
+        assert_eq!(structured["isRetryable"], true);
+        assert_eq!(structured["retryAfterSeconds"], 3);
+        assert_eq!(structured["attempted_query"]["tool"], "busy");
+
+        let ok = call(
+            &client,
+            "greet",
+            json!({"name": "Ada", "times": 1, "language": "fr"}),
+        )
+        .await;
+        assert_eq!(
+            ok.structured_content,
+            Some(json!({"text": "Bonjour, Ada!"}))
+        );
+
+        let unknown = call_err(&client, "nope").await;
+        assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+    }
+}
