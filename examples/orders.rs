@@ -256,7 +256,7 @@ impl Desk {
                 Err(carrier) => {
                     return Err(ToolError::transient(format!(
                         "The tracking service of {carrier} is not answering; the order and \
-                         its shipment are below."
+                         its shipment were found."
                     ))
                     .for_call("track_order", json!({ "orderId": args.order_id }))
                     .with_partial_results(&tracking)

@@ -163,3 +163,66 @@ fn deep_nesting_is_echoed_shallowly() {
     // serde_json drops deep values recursively; leak this one rather than test that.
     std::mem::forget(args);
 }
+
+/// The booking a handler returns: its schema becomes the tool's `outputSchema`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Booking {
+    /// The booking reference.
+    confirmation: String,
+    seats: Vec<String>,
+    /// Where the confirmation went, if anywhere.
+    sent_to: Option<String>,
+}
+
+async fn book(args: BookFlight) -> Result<Booking, mcp_tool_runtime::ToolError> {
+    use mcp_tool_runtime::ToolError;
+    use std::time::Duration;
+    match args.origin.as_str() {
+        "LHR" => Err(
+            ToolError::business("Flights from LHR are sold out this winter.")
+                .with_hint("Offer LGW or STN."),
+        ),
+        "JFK" => Err(ToolError::permission(
+            "This account may not book for others.",
+        )),
+        "ORY" => Err(ToolError::transient("The seat map did not load.")
+            .with_partial_results(json!({"fare": 41000}))
+            .retry_after(Duration::from_secs(10))),
+        _ => Ok(Booking {
+            confirmation: "PNR-7XQ2KD".into(),
+            seats: vec!["12A".into()],
+            sent_to: args.email,
+        }),
+    }
+}
+
+fn served(origin: &str) -> Value {
+    let tools = mcp_tool_runtime::Toolbox::new()
+        .in_context(today())
+        .tool(book);
+    let arguments = json!({
+        "origin": origin, "destination": "CDG", "departure_date": "15/01/2027",
+        "cabin": "first", "passengers": 1
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(tools.call("book_flight", &arguments))
+        .unwrap()
+        .to_value()
+}
+
+#[test]
+fn served_tool_with_output_schema() {
+    let tools = mcp_tool_runtime::Toolbox::new().tool(book);
+    insta::assert_json_snapshot!(tools.list());
+}
+
+#[test]
+fn served_results_per_category() {
+    insta::assert_json_snapshot!("served_success", served("NCE"));
+    insta::assert_json_snapshot!("served_business", served("LHR"));
+    insta::assert_json_snapshot!("served_permission", served("JFK"));
+    insta::assert_json_snapshot!("served_transient", served("ORY"));
+}

@@ -283,10 +283,17 @@ impl ToolError {
             text.push('\n');
             text.push_str(hint);
         }
+        // Many clients show the model only the text: what was gathered goes there too,
+        // cut short (in full in `partial_results`).
+        if let Some(partial) = inner.partial_results.as_ref().filter(|p| !p.is_null()) {
+            text.push_str("\nGathered before the failure: ");
+            text.push_str(&crate::echo::truncate(partial, crate::echo::ARGUMENTS).to_string());
+        }
         if let Some(after) = inner.retry_after {
+            let seconds = whole_seconds(after);
             text.push_str(&format!(
-                "\nRetry the same call in {} seconds.",
-                after.as_secs().max(1)
+                "\nRetry the same call in {seconds} {}.",
+                if seconds == 1 { "second" } else { "seconds" }
             ));
         }
         text
@@ -324,7 +331,7 @@ impl ToolError {
             out.insert("hint".into(), hint.as_str().into());
         }
         if let Some(after) = inner.retry_after {
-            out.insert("retryAfterSeconds".into(), after.as_secs().max(1).into());
+            out.insert("retryAfterSeconds".into(), whole_seconds(after).into());
         }
         Value::Object(out)
     }
@@ -337,6 +344,12 @@ impl ToolError {
             is_error: true,
         }
     }
+}
+
+/// A wait in whole seconds, rounded up (retrying early defeats the point), at least 1.
+fn whole_seconds(after: Duration) -> u64 {
+    let seconds = after.as_secs() + u64::from(after.subsec_nanos() > 0);
+    seconds.max(1)
 }
 
 impl fmt::Display for ToolError {

@@ -233,9 +233,38 @@ fn extraction_error(error: &ToolError) -> ErrorData {
 /// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
 /// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
 ///
-/// ```ignore
+/// ```
+/// use mcp_tool_runtime::rmcp::Parameters;
+/// use mcp_tool_runtime::{McpTool, ToolError};
+/// use rmcp::handler::server::tool::ToolRouter;
+/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use serde::Deserialize;
+///
+/// /// Say hello.
+/// #[derive(McpTool, Deserialize)]
+/// struct Greet {
+///     #[validate(length(min = 1))]
+///     name: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Desk {
+///     tool_router: ToolRouter<Self>,
+/// }
+///
+/// #[tool_router]
+/// impl Desk {
+///     #[tool(description = "Say hello")]
+///     async fn greet(&self, Parameters(args): Parameters<Greet>) -> Result<String, ToolError> {
+///         Ok(format!("Hello, {}!", args.name))
+///     }
+/// }
+///
 /// #[tool_handler(router = mcp_tool_runtime::rmcp::structured(&self.tool_router))]
 /// impl ServerHandler for Desk {}
+///
+/// let desk = Desk { tool_router: Desk::tool_router() };
+/// assert_eq!(desk.get_tool("greet").unwrap().input_schema["required"], serde_json::json!(["name"]));
 /// ```
 pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
     Structured(router)

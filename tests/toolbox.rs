@@ -1,0 +1,283 @@
+//! The registry: what `tools/list` and `tools/call` answer, for every kind of output and
+//! failure, and that one toolbox shared by many threads answers as it does alone.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mcp_tool::{CallError, Context, McpTool, ToolError, Toolbox};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Look things up.
+#[derive(McpTool, Deserialize)]
+struct Lookup {
+    /// What to return: object, none, unit, empty, list, text, number, map, panic.
+    #[validate(enum = ["object", "none", "unit", "empty", "list", "text", "number", "map", "panic"])]
+    kind: String,
+    #[validate(sensitive, length(min = 4))]
+    token: Option<String>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Found {
+    id: u32,
+}
+
+/// Every output shape a handler can give, as `serde_json::Value` (no outputSchema).
+async fn lookup(args: Lookup) -> Result<Value, ToolError> {
+    Ok(match args.kind.as_str() {
+        "object" => json!({"id": 1}),
+        "none" | "unit" => Value::Null,
+        "empty" => json!([]),
+        "list" => json!([1, 2]),
+        "text" => json!("plain words"),
+        "number" => json!(42),
+        "map" => json!({}),
+        _ => panic!("boom"),
+    })
+}
+
+/// Find one thing.
+#[derive(McpTool, Deserialize)]
+struct FindOne {
+    id: u32,
+}
+
+async fn find_one(args: FindOne) -> Result<Option<Found>, ToolError> {
+    Ok((args.id == 1).then_some(Found { id: 1 }))
+}
+
+/// Get one thing.
+#[derive(McpTool, Deserialize)]
+struct GetOne {
+    id: u32,
+}
+
+async fn get_one(args: GetOne) -> Result<Found, ToolError> {
+    match args.id {
+        1 => Ok(Found { id: 1 }),
+        2 => Err(ToolError::permission("Not yours.")),
+        _ => Err(ToolError::transient("Later.")
+            .retry_after(std::time::Duration::from_millis(1500))
+            .with_partial_results(json!({"seen": args.id}))),
+    }
+}
+
+fn toolbox() -> Toolbox {
+    Toolbox::new().tool(lookup).tool(find_one).tool(get_one)
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+fn call<S: Send + Sync + 'static>(tools: &Toolbox<S>, name: &str, arguments: Value) -> Value {
+    block_on(tools.call(name, &arguments)).unwrap().to_value()
+}
+
+#[test]
+fn outputs_become_the_right_result() {
+    let tools = toolbox();
+    let lookup = |kind: &str| call(&tools, "lookup", json!({ "kind": kind }));
+    let empty = json!({"content": [], "isError": false});
+    assert_eq!(
+        lookup("object"),
+        json!({"content": [{"type": "text", "text": "{\"id\":1}"}], "structuredContent": {"id": 1}, "isError": false})
+    );
+    // Nothing found: a success with empty content.
+    assert_eq!(lookup("none"), empty);
+    assert_eq!(lookup("empty"), empty);
+    assert_eq!(
+        call(&tools, "find_one", json!({"id": 9})),
+        empty,
+        "Ok(None) is no match"
+    );
+    // An empty object is a result that happens to be empty, not "no match".
+    assert_eq!(lookup("map")["structuredContent"], json!({}));
+    // Not an object: text only, since structuredContent must be an object.
+    assert_eq!(
+        lookup("list"),
+        json!({"content": [{"type": "text", "text": "[1,2]"}], "isError": false})
+    );
+    assert_eq!(lookup("text")["content"][0]["text"], "plain words");
+    assert_eq!(lookup("number")["content"][0]["text"], "42");
+}
+
+#[test]
+fn the_output_schema_is_advertised_only_for_object_outputs() {
+    let tools = toolbox();
+    let schema = |name: &str| tools.get(name).unwrap().output_schema.clone();
+    assert_eq!(schema("lookup"), None, "Value may be anything");
+    assert_eq!(schema("find_one"), None, "Option<Found> may be null");
+    let found = schema("get_one").expect("a struct is an object");
+    assert_eq!(found["type"], "object");
+    assert_eq!(found["properties"]["id"]["type"], "integer");
+    assert!(found.get("$schema").is_none() && found.get("title").is_none());
+    // And it is listed, in registration order.
+    let names: Vec<&str> = tools.list().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["lookup", "find_one", "get_one"]);
+    let listed = serde_json::to_value(tools.list()).unwrap();
+    assert_eq!(listed[2]["outputSchema"], found);
+    assert!(listed[0].get("outputSchema").is_none());
+}
+
+#[test]
+fn handler_errors_keep_their_category_and_get_the_attempted_query() {
+    let tools = toolbox();
+    let denied = call(&tools, "get_one", json!({"id": 2}));
+    assert_eq!(denied["isError"], true);
+    let structured = &denied["structuredContent"];
+    assert_eq!(structured["errorCategory"], "permission");
+    assert_eq!(structured["isRetryable"], false);
+    assert_eq!(
+        structured["attempted_query"],
+        json!({"tool": "get_one", "arguments": {"id": 2}})
+    );
+
+    let later = call(&tools, "get_one", json!({"id": 3}));
+    let structured = &later["structuredContent"];
+    assert_eq!(structured["errorCategory"], "transient");
+    assert_eq!(structured["isRetryable"], true);
+    assert_eq!(structured["retryAfterSeconds"], 2, "1.5 s rounds up");
+    assert_eq!(structured["partial_results"], json!({"seen": 3}));
+    assert_eq!(
+        later["content"][0]["text"],
+        "Later.\nGathered before the failure: {\"seen\":3}\nRetry the same call in 2 seconds."
+    );
+}
+
+#[test]
+fn a_panic_is_an_error_result_that_tells_nothing_and_the_next_call_works() {
+    let tools = toolbox();
+    let result = call(
+        &tools,
+        "lookup",
+        json!({"kind": "panic", "token": "hunter22"}),
+    );
+    assert_eq!(result["isError"], true);
+    let shown = result.to_string();
+    assert!(shown.contains("lookup failed with an internal error"));
+    assert!(!shown.contains("boom"));
+    assert!(
+        !shown.contains("hunter22"),
+        "the sensitive token is redacted"
+    );
+    assert_eq!(
+        result["structuredContent"]["attempted_query"]["arguments"]["token"],
+        "[redacted]"
+    );
+    assert_eq!(
+        call(&tools, "lookup", json!({"kind": "object"}))["isError"],
+        false
+    );
+}
+
+#[test]
+fn only_an_unknown_tool_or_a_malformed_request_is_a_protocol_error() {
+    let tools = toolbox();
+    let unknown = block_on(tools.call("look_up", &json!({}))).unwrap_err();
+    assert!(matches!(unknown, CallError::UnknownTool { ref name, .. } if name == "look_up"));
+    assert_eq!(unknown.code(), -32602);
+    assert_eq!(
+        unknown.to_jsonrpc_error(),
+        json!({"code": -32602, "message": "Unknown tool: \"look_up\". Did you mean \"lookup\"? Tools: lookup, find_one, get_one."})
+    );
+
+    // A name of any length is cut short in the answer.
+    let long = "x".repeat(100_000);
+    let error = block_on(tools.call(&long, &json!({}))).unwrap_err();
+    assert!(error.message().len() < 1_000);
+
+    for arguments in [json!([]), json!("{}"), json!(1), json!(true)] {
+        let error = block_on(tools.call("lookup", &arguments)).unwrap_err();
+        assert!(
+            matches!(error, CallError::MalformedRequest { .. }),
+            "{arguments}"
+        );
+    }
+    // Absent arguments are {}: here, a missing required field, as a result.
+    let missing = block_on(tools.call("lookup", &Value::Null)).unwrap();
+    assert!(missing.is_error);
+
+    for params in [json!({}), json!({"name": 1}), json!([]), json!(null)] {
+        let error = block_on(tools.call_request(&params)).unwrap_err();
+        assert!(
+            matches!(error, CallError::MalformedRequest { .. }),
+            "{params}"
+        );
+    }
+    let ok = block_on(tools.call_request(&json!({"name": "get_one", "arguments": {"id": 1}})));
+    assert_eq!(ok.unwrap().structured_content, Some(json!({"id": 1})));
+}
+
+#[test]
+#[should_panic(expected = "two tools are named \"lookup\"")]
+fn registering_two_tools_of_one_name_is_refused_at_start() {
+    let _ = Toolbox::new().tool(lookup).tool(lookup);
+}
+
+/// Counts its calls through shared state.
+#[derive(McpTool, Deserialize)]
+struct Tick {
+    #[validate(future_date)]
+    until: Option<String>,
+}
+
+async fn tick(counter: Arc<AtomicUsize>, _: Tick) -> Result<Value, ToolError> {
+    Ok(json!({ "n": counter.fetch_add(1, Ordering::SeqCst) }))
+}
+
+#[test]
+fn state_and_context_reach_the_handlers() {
+    let tools = Toolbox::with_state(AtomicUsize::new(0))
+        .in_context(Context::on(2026, 11, 30).unwrap())
+        .tool(tick);
+    assert_eq!(call(&tools, "tick", json!({}))["structuredContent"]["n"], 0);
+    assert_eq!(
+        call(&tools, "tick", json!({"until": "2026-12-01"}))["isError"],
+        false
+    );
+    // The fixed day decides, not the system clock.
+    assert_eq!(
+        call(&tools, "tick", json!({"until": "2026-11-30"}))["isError"],
+        true
+    );
+    assert_eq!(tools.state().load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn many_threads_through_one_toolbox_get_what_one_thread_gets() {
+    let tools = Arc::new(toolbox());
+    let inputs: Vec<(&str, Value)> = vec![
+        ("lookup", json!({"kind": "object"})),
+        ("lookup", json!({"kind": "nope", "token": "abc"})),
+        ("get_one", json!({"id": 2})),
+        ("get_one", json!({"id": "two", "x": 1})),
+        ("find_one", json!({"id": 1})),
+        ("lookup", json!({"kind": "panic"})),
+    ];
+    let sequential: Vec<Value> = inputs
+        .iter()
+        .map(|(name, args)| call(&tools, name, args.clone()))
+        .collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .build()
+        .unwrap();
+    let handles: Vec<_> = (0..400)
+        .map(|i| {
+            let tools = Arc::clone(&tools);
+            let (name, args) = inputs[i % inputs.len()].clone();
+            runtime.spawn(async move { (i, tools.call(name, &args).await.unwrap().to_value()) })
+        })
+        .collect();
+    for handle in handles {
+        let (i, result) = runtime.block_on(handle).unwrap();
+        assert_eq!(result, sequential[i % inputs.len()], "call {i}");
+    }
+    // The tool list is the one built at registration, whatever the threads did.
+    assert!(std::ptr::eq(tools.list(), tools.list()));
+}
