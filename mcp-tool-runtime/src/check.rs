@@ -23,6 +23,8 @@ pub struct Checker<'a> {
     omitted: usize,
     sensitive: u32,
     integral_floats: Vec<String>,
+    /// The objects whose argument names an unknown-name violation has listed already.
+    names_listed: Vec<&'static str>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -52,7 +54,18 @@ impl<'a> Checker<'a> {
             omitted: 0,
             sensitive: 0,
             integral_floats: Vec::new(),
+            names_listed: Vec::new(),
         }
+    }
+
+    /// True the first time it is asked for `object` (a struct's name) in this check:
+    /// its argument names are listed once, not with every unknown name.
+    pub(crate) fn first_listing(&mut self, object: &'static str) -> bool {
+        if self.names_listed.contains(&object) {
+            return false;
+        }
+        self.names_listed.push(object);
+        true
     }
 
     /// The clock of the date rules.

@@ -341,17 +341,24 @@ impl ToolSpec {
         }
         let known = || self.fields.iter().map(|f| f.name);
         let near = suggest::nearest(key, known());
+        let first = cx.first_listing(self.name);
         let detail = match near {
             Some(near) => format!("Did you mean {near:?}? Send the value under that name."),
-            None => format!(
+            None if first => format!(
                 "Remove it; the arguments are {}.",
                 known()
                     .map(|n| format!("{n:?}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            None => "Remove it.".to_owned(),
         };
-        let expected = Value::Array(known().map(Value::from).collect());
+        // The names, as data, once per object: 50 copies say nothing more.
+        let expected = if first {
+            Value::Array(known().map(Value::from).collect())
+        } else {
+            Value::from("a name listed in an earlier violation")
+        };
         let expectation = if cx.path().is_empty() {
             format!("is not an argument of {}", self.name)
         } else {
