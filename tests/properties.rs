@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use judge::{agree, judge};
-use mcp_tool_runtime::{Context, McpEnum, McpTool, ToolError, Toolbox};
+use mcp_tool_runtime::{Context, McpEnum, McpTool, Toolbox};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};
@@ -386,12 +386,4 @@ fn well_formed(result: &Value) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-async fn everything(_: Everything) -> Result<Value, ToolError> {
-    Ok(json!({"ok": true}))
-}
-
-static TOOLS: LazyLock<Toolbox> = LazyLock::new(|| {
-    Toolbox::new()
-        .in_context(Context::on(2026, 11, 30).unwrap())
-        .tool(everything)
-});
+static TOOLS: LazyLock<Toolbox> = LazyLock::new(everything::toolbox);

@@ -7,19 +7,10 @@ mod everything;
 
 use std::sync::LazyLock;
 
-use everything::Everything;
-use mcp_tool_runtime::{Context, MAX_LISTED, ToolError, Toolbox};
+use mcp_tool_runtime::{MAX_LISTED, Toolbox};
 use serde_json::{Map, Value, json};
 
-async fn everything(_: Everything) -> Result<Value, ToolError> {
-    Ok(json!({"ok": true}))
-}
-
-static TOOLS: LazyLock<Toolbox> = LazyLock::new(|| {
-    Toolbox::new()
-        .in_context(Context::on(2026, 11, 30).unwrap())
-        .tool(everything)
-});
+static TOOLS: LazyLock<Toolbox> = LazyLock::new(everything::toolbox);
 
 fn call(arguments: Value) -> Value {
     let runtime = tokio::runtime::Builder::new_current_thread()

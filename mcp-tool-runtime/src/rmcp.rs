@@ -80,7 +80,6 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use crate::toolbox::ServerInfo;
 use crate::{CallError, CallToolResult, Content, Context, McpTool, Tool, ToolError, Toolbox};
 
 /// rmcp's router recognizes a failed extraction by this start of the message, and turns
@@ -141,10 +140,9 @@ pub fn to_rmcp_error(error: &CallError) -> ErrorData {
 
 impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     fn get_info(&self) -> ServerConfig {
-        let ServerInfo { name, version } = self.server_info();
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-            rmcp::model::Implementation::new(name.to_string(), version.to_string()),
-        )
+        let (name, version) = self.server_info();
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(rmcp::model::Implementation::new(name, version))
     }
 
     async fn list_tools(

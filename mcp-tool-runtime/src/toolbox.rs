@@ -110,9 +110,9 @@ pub struct Toolbox<S = ()> {
 
 /// The server's name and version, as `initialize` reports them.
 #[derive(Debug, Clone)]
-pub(crate) struct ServerInfo {
-    pub(crate) name: Cow<'static, str>,
-    pub(crate) version: Cow<'static, str>,
+struct ServerInfo {
+    name: Cow<'static, str>,
+    version: Cow<'static, str>,
 }
 
 impl Toolbox<()> {
@@ -170,9 +170,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
-    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-    pub(crate) fn server_info(&self) -> &ServerInfo {
-        &self.info
+    /// The server's name and version (see [`Toolbox::named`]).
+    pub fn server_info(&self) -> (&str, &str) {
+        (&self.info.name, &self.info.version)
     }
 
     /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn

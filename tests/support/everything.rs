@@ -82,3 +82,14 @@ pub struct Everything {
 
 /// The rules the runtime may enforce beyond the schema: stated in descriptions.
 pub const BEYOND_SCHEMA: &[&str] = &["future_date", "past_date", "not_blank"];
+
+/// A toolbox serving `Everything` as the tool `everything`, with "today" fixed at
+/// 30/11/2026; its handler answers `{"ok": true}`.
+pub fn toolbox() -> mcp_tool_runtime::Toolbox {
+    async fn everything(_: Everything) -> Result<serde_json::Value, mcp_tool_runtime::ToolError> {
+        Ok(serde_json::json!({"ok": true}))
+    }
+    mcp_tool_runtime::Toolbox::new()
+        .in_context(mcp_tool_runtime::Context::on(2026, 11, 30).unwrap())
+        .tool(everything)
+}
