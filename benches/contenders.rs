@@ -1,0 +1,380 @@
+//! What checking a tool call's arguments costs, against what a server author would write
+//! otherwise. `cargo bench --bench contenders`; `BENCHMARKS.md` has the table and how
+//! it is made.
+//!
+//! Workload: `book_flight` with eight fields, received as a `serde_json::Value`; three
+//! inputs (valid, four semantic errors, two type errors). Every contender produces, for
+//! invalid input, a list of (field path, message), so the work is comparable:
+//!
+//! 1. `floor`: serde alone (`Deserialize` from `&Value`), which checks nothing;
+//! 2. `validator`: serde, then `validator`'s derive, a custom function for the date and
+//!    the whitelist;
+//! 3. `garde`: serde, then `garde`'s derive, likewise;
+//! 4. `jsonschema`: the `jsonschema` crate on the raw value against the same schema,
+//!    compiled once, the date by hand, then serde;
+//! 5. `mcp_tool`: `from_arguments`; and `mcp_tool_result`: the whole `tools/call` path
+//!    through a `Toolbox` to the serialized `CallToolResult`.
+//!
+//! "Today" is read from the system clock on every call by every contender.
+
+use std::hint::black_box;
+use std::sync::LazyLock;
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use mcp_tool::{McpTool, ToolError, Toolbox};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+const CABINS: &[&str] = &["economy", "premium_economy", "business", "first"];
+
+/// Book a flight.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct BookFlight {
+    #[validate(regex = r"^[A-Z]{3}$")]
+    origin: String,
+    #[validate(regex = r"^[A-Z]{3}$")]
+    destination: String,
+    #[validate(future_date(format = "%d/%m/%Y"))]
+    departure_date: String,
+    #[validate(enum = CABINS)]
+    cabin: String,
+    #[validate(range(min = 1, max = 9))]
+    passengers: u8,
+    #[validate(email)]
+    email: Option<String>,
+    #[validate(length(max = 500))]
+    notes: Option<String>,
+    #[validate(length(max = 9), items(regex = r"^[A-Z]{2}[0-9]{6}$"))]
+    loyalty_ids: Option<Vec<String>>,
+}
+
+/// The floor: the same fields, no checks.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Plain {
+    origin: String,
+    destination: String,
+    departure_date: String,
+    cabin: String,
+    passengers: u8,
+    email: Option<String>,
+    notes: Option<String>,
+    loyalty_ids: Option<Vec<String>>,
+}
+
+static IATA: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^[A-Z]{3}$").unwrap());
+static LOYALTY: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^[A-Z]{2}[0-9]{6}$").unwrap());
+
+/// The future-date check the other contenders call by hand.
+fn is_future_date(value: &str) -> bool {
+    let today = jiff::ZonedDateTime::now().date();
+    jiff::civil::Date::strptime("%d/%m/%Y", value).is_ok_and(|date| date > today)
+}
+
+mod with_validator {
+    use super::*;
+    use validator::{Validate, ValidationError};
+
+    fn future(value: &str) -> Result<(), ValidationError> {
+        if is_future_date(value) {
+            Ok(())
+        } else {
+            Err(ValidationError::new("future_date"))
+        }
+    }
+
+    fn cabin(value: &str) -> Result<(), ValidationError> {
+        if CABINS.contains(&value) {
+            Ok(())
+        } else {
+            Err(ValidationError::new("enum"))
+        }
+    }
+
+    fn loyalty(ids: &[String]) -> Result<(), ValidationError> {
+        if ids.iter().all(|id| LOYALTY.is_match(id)) {
+            Ok(())
+        } else {
+            Err(ValidationError::new("regex"))
+        }
+    }
+
+    #[derive(Deserialize, Validate)]
+    pub struct BookFlight {
+        #[validate(regex(path = *IATA))]
+        origin: String,
+        #[validate(regex(path = *IATA))]
+        destination: String,
+        #[validate(custom(function = "future"))]
+        departure_date: String,
+        #[validate(custom(function = "cabin"))]
+        cabin: String,
+        #[validate(range(min = 1, max = 9))]
+        passengers: u8,
+        #[validate(email)]
+        email: Option<String>,
+        #[validate(length(max = 500))]
+        notes: Option<String>,
+        #[validate(length(max = 9), custom(function = "loyalty"))]
+        loyalty_ids: Option<Vec<String>>,
+    }
+
+    pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
+        let flight = BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+        match flight.validate() {
+            Ok(()) => Ok(flight),
+            Err(errors) => Err(errors
+                .field_errors()
+                .into_iter()
+                .flat_map(|(field, errors)| {
+                    errors.iter().map(move |e| (field.to_string(), e.to_string()))
+                })
+                .collect()),
+        }
+    }
+}
+
+mod with_garde {
+    use super::*;
+    use garde::Validate;
+
+    fn future(value: &str, _: &()) -> garde::Result {
+        if is_future_date(value) {
+            Ok(())
+        } else {
+            Err(garde::Error::new("must be a date in the future"))
+        }
+    }
+
+    fn known_cabin(value: &str, _: &()) -> garde::Result {
+        if CABINS.contains(&value) {
+            Ok(())
+        } else {
+            Err(garde::Error::new("must be one of the cabins"))
+        }
+    }
+
+    #[derive(Deserialize, Validate)]
+    pub struct BookFlight {
+        #[garde(pattern(r"^[A-Z]{3}$"))]
+        origin: String,
+        #[garde(pattern(r"^[A-Z]{3}$"))]
+        destination: String,
+        #[garde(custom(future))]
+        departure_date: String,
+        #[garde(custom(known_cabin))]
+        cabin: String,
+        #[garde(range(min = 1, max = 9))]
+        passengers: u8,
+        #[garde(email)]
+        email: Option<String>,
+        #[garde(length(chars, max = 500))]
+        notes: Option<String>,
+        #[garde(length(max = 9), inner(inner(pattern(r"^[A-Z]{2}[0-9]{6}$"))))]
+        loyalty_ids: Option<Vec<String>>,
+    }
+
+    pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
+        let flight = BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+        match flight.validate() {
+            Ok(()) => Ok(flight),
+            Err(report) => Err(report
+                .iter()
+                .map(|(path, error)| (path.to_string(), error.to_string()))
+                .collect()),
+        }
+    }
+}
+
+mod with_jsonschema {
+    use super::*;
+
+    static SCHEMA: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(BookFlight::input_schema())
+            .unwrap()
+    });
+
+    pub fn check(args: &Value) -> Result<Plain, Vec<(String, String)>> {
+        let mut errors: Vec<(String, String)> = SCHEMA
+            .iter_errors(args)
+            .map(|e| (e.instance_path().to_string(), e.to_string()))
+            .collect();
+        if let Some(date) = args.get("departure_date").and_then(Value::as_str) {
+            if !is_future_date(date) {
+                errors.push(("/departure_date".into(), "must be a date in the future".into()));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Plain::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])
+    }
+
+    pub fn warm() {
+        LazyLock::force(&SCHEMA);
+    }
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Booking {
+    confirmation: String,
+    passengers: u8,
+}
+
+async fn book_flight(flight: BookFlight) -> Result<Booking, ToolError> {
+    Ok(Booking {
+        confirmation: "PNR-7XQ2KD".into(),
+        passengers: flight.passengers,
+    })
+}
+
+static TOOLS: LazyLock<Toolbox> = LazyLock::new(|| Toolbox::new().tool(book_flight));
+
+/// The whole `tools/call` path: checks, handler, `CallToolResult` serialized. The
+/// toolbox's futures never wait, so one poll finishes them.
+fn call_result(args: &Value) -> String {
+    let mut call = std::pin::pin!(TOOLS.call("book_flight", args));
+    match call.as_mut().poll(&mut TaskContext::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(result)) => serde_json::to_string(&result).unwrap(),
+        _ => unreachable!("the handler does not wait"),
+    }
+}
+
+fn inputs() -> [(&'static str, Value); 3] {
+    [
+        (
+            "valid",
+            json!({
+                "origin": "CDG", "destination": "JFK", "departure_date": "15/01/2099",
+                "cabin": "business", "passengers": 2, "email": "ada@example.com",
+                "notes": "Window seat, please.", "loyalty_ids": ["AF123456", "KL654321"]
+            }),
+        ),
+        (
+            "four_errors",
+            json!({
+                "origin": "Paris", "destination": "JFK", "departure_date": "12/12/2024",
+                "cabin": "PROCESSING", "passengers": 12, "email": "ada@example.com",
+                "notes": "Window seat, please.", "loyalty_ids": ["AF123456", "KL654321"]
+            }),
+        ),
+        (
+            "type_errors",
+            json!({
+                "origin": "CDG", "departure_date": "15/01/2099", "cabin": "business",
+                "passengers": "two", "email": "ada@example.com"
+            }),
+        ),
+    ]
+}
+
+/// Each contender's answer, checked once so that the benchmark measures working code:
+/// how many problems it reports for each input.
+fn sanity() {
+    let [valid, four, types] = inputs().map(|(_, v)| v);
+    assert!(Plain::deserialize(&valid).is_ok());
+    assert!(with_validator::check(&valid).is_ok());
+    assert!(with_garde::check(&valid).is_ok());
+    assert!(with_jsonschema::check(&valid).is_ok());
+    assert!(BookFlight::from_arguments(&valid).is_ok());
+    assert_eq!(with_validator::check(&four).err().unwrap().len(), 4);
+    assert_eq!(with_garde::check(&four).err().unwrap().len(), 4);
+    assert_eq!(with_jsonschema::check(&four).err().unwrap().len(), 4);
+    assert_eq!(BookFlight::from_arguments(&four).unwrap_err().violations().len(), 4);
+    // serde stops at the first type error; the schema and this crate see both.
+    assert_eq!(with_validator::check(&types).err().unwrap().len(), 1);
+    assert_eq!(with_garde::check(&types).err().unwrap().len(), 1);
+    assert_eq!(with_jsonschema::check(&types).err().unwrap().len(), 2);
+    assert_eq!(BookFlight::from_arguments(&types).unwrap_err().violations().len(), 2);
+    assert!(call_result(&valid).contains("PNR-7XQ2KD"));
+}
+
+fn contenders(c: &mut Criterion) {
+    sanity();
+    with_jsonschema::warm();
+    for (name, args) in inputs() {
+        let mut group = c.benchmark_group(format!("book_flight/{name}"));
+        group.bench_function("floor", |b| {
+            b.iter(|| Plain::deserialize(black_box(&args)).is_ok())
+        });
+        group.bench_function("validator", |b| {
+            b.iter(|| with_validator::check(black_box(&args)).is_ok())
+        });
+        group.bench_function("garde", |b| {
+            b.iter(|| with_garde::check(black_box(&args)).is_ok())
+        });
+        group.bench_function("jsonschema", |b| {
+            b.iter(|| with_jsonschema::check(black_box(&args)).is_ok())
+        });
+        group.bench_function("mcp_tool", |b| {
+            b.iter(|| BookFlight::from_arguments(black_box(&args)).is_ok())
+        });
+        group.bench_function("mcp_tool_result", |b| {
+            b.iter(|| call_result(black_box(&args)).len())
+        });
+        group.finish();
+    }
+}
+
+/// `input_schema()` and the `tools/list` entry are built once: later calls are a
+/// pointer read. Shown against building the schema anew with schemars.
+fn schema(c: &mut Criterion) {
+    let mut group = c.benchmark_group("schema");
+    BookFlight::input_schema();
+    group.bench_function("input_schema_cached", |b| {
+        b.iter(|| black_box(BookFlight::input_schema()) as *const Value)
+    });
+    group.bench_function("tools_list_cached", |b| {
+        b.iter(|| black_box(TOOLS.list()).as_ptr())
+    });
+    group.bench_function("schemars_schema_for_rebuilt", |b| {
+        b.iter(|| schemars::schema_for!(Booking))
+    });
+    group.finish();
+}
+
+/// A list field of 1, 100 and 10 000 items, each checked by a regex.
+#[derive(McpTool, Deserialize)]
+#[allow(dead_code)]
+struct Bulk {
+    #[validate(items(regex = r"^[A-Z]{2}[0-9]{6}$"))]
+    ids: Vec<String>,
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scaling");
+    for n in [1usize, 100, 10_000] {
+        let valid = json!({ "ids": vec!["AF123456"; n] });
+        let invalid = json!({ "ids": vec!["bad"; n] });
+        let unknown = Value::Object((0..n).map(|i| (format!("x{i}"), json!(i))).collect());
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("valid_items", n), &valid, |b, v| {
+            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+        });
+        group.bench_with_input(BenchmarkId::new("invalid_items", n), &invalid, |b, v| {
+            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+        });
+        group.bench_with_input(BenchmarkId::new("unknown_names", n), &unknown, |b, v| {
+            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+        });
+        group.bench_with_input(BenchmarkId::new("floor_valid_items", n), &valid, |b, v| {
+            b.iter(|| {
+                #[derive(Deserialize)]
+                #[allow(dead_code)]
+                struct Ids {
+                    ids: Vec<String>,
+                }
+                Ids::deserialize(black_box(v)).is_ok()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, contenders, schema, scaling);
+criterion_main!(benches);
