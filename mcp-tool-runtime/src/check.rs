@@ -18,13 +18,31 @@ pub const MAX_LISTED: usize = 50;
 #[derive(Debug)]
 pub struct Checker<'a> {
     context: &'a Context,
-    path: String,
+    /// Where the checker is; turned into a JSON pointer only when a violation needs it.
+    path: Vec<Segment>,
     violations: Vec<Violation>,
     omitted: usize,
     sensitive: u32,
     integral_floats: Vec<String>,
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
+}
+
+/// One step of a path: kept as is while checking, written out only for a violation.
+#[derive(Debug)]
+enum Segment {
+    Field(&'static str),
+    Key(Box<str>),
+    Index(usize),
+}
+
+/// A name as a JSON pointer segment: `~` as `~0`, `/` as `~1`.
+fn push_escaped(pointer: &mut String, name: &str) {
+    if name.contains(['~', '/']) {
+        pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+    } else {
+        pointer.push_str(name);
+    }
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -49,7 +67,7 @@ impl<'a> Checker<'a> {
     pub fn new(context: &'a Context) -> Self {
         Checker {
             context,
-            path: String::new(),
+            path: Vec::new(),
             violations: Vec::new(),
             omitted: 0,
             sensitive: 0,
@@ -89,30 +107,41 @@ impl<'a> Checker<'a> {
         self.violations.len() >= MAX_LISTED
     }
 
-    /// The JSON pointer of the value being checked.
-    pub fn path(&self) -> &str {
-        &self.path
+    /// The JSON pointer of the value being checked, in the names the client sent.
+    pub fn path(&self) -> String {
+        let mut pointer = String::new();
+        for segment in &self.path {
+            pointer.push('/');
+            match segment {
+                Segment::Field(name) => push_escaped(&mut pointer, name),
+                Segment::Key(key) => push_escaped(&mut pointer, key),
+                Segment::Index(index) => pointer.push_str(&index.to_string()),
+            }
+        }
+        pointer
     }
 
-    /// Enters the property `key`; returns the mark to [`Checker::leave`] with.
+    /// True at the arguments object itself.
+    pub fn is_root(&self) -> bool {
+        self.path.is_empty()
+    }
+
+    /// Enters the field `name` of a struct; returns the mark to [`Checker::leave`] with.
+    pub fn enter_field(&mut self, name: &'static str) -> usize {
+        self.path.push(Segment::Field(name));
+        self.path.len() - 1
+    }
+
+    /// Enters the property `key` of a map; returns the mark to [`Checker::leave`] with.
     pub fn enter_key(&mut self, key: &str) -> usize {
-        let mark = self.path.len();
-        self.path.push('/');
-        if key.contains(['~', '/']) {
-            self.path
-                .push_str(&key.replace('~', "~0").replace('/', "~1"));
-        } else {
-            self.path.push_str(key);
-        }
-        mark
+        self.path.push(Segment::Key(key.into()));
+        self.path.len() - 1
     }
 
     /// Enters the array item `index`; returns the mark to [`Checker::leave`] with.
     pub fn enter_index(&mut self, index: usize) -> usize {
-        use std::fmt::Write;
-        let mark = self.path.len();
-        let _ = write!(self.path, "/{index}");
-        mark
+        self.path.push(Segment::Index(index));
+        self.path.len() - 1
     }
 
     /// Leaves what was entered at `mark`.
@@ -136,7 +165,8 @@ impl<'a> Checker<'a> {
     /// Records that the integer at the current path is written as a float (`3.0`): valid
     /// JSON Schema, but serde wants `3`, so the value is rewritten before deserializing.
     pub(crate) fn integral_float(&mut self) {
-        self.integral_floats.push(self.path.clone());
+        let path = self.path();
+        self.integral_floats.push(path);
     }
 
     pub(crate) fn integral_floats(&self) -> &[String] {
@@ -166,22 +196,26 @@ impl<'a> Checker<'a> {
             self.omitted += 1;
             return;
         }
-        let path = self.path.clone();
-        let mut message = report.expectation.trim_end_matches('.').to_owned();
+        let path = self.path();
+        // An owned expectation becomes the message without a copy.
+        let mut message = report.expectation.into_owned();
+        while message.ends_with('.') {
+            message.pop();
+        }
         let received = match report.received {
             None => None,
             Some(value) if self.is_sensitive() => {
-                message.push_str(&format!(
-                    "; got {} (not shown: the field is sensitive).",
-                    echo::json_type(value)
-                ));
+                message.push_str("; got ");
+                message.push_str(echo::json_type(value));
+                message.push_str(" (not shown: the field is sensitive).");
                 None
             }
             Some(value) => {
+                let short = echo::truncate(value, echo::RECEIVED);
                 message.push_str("; got ");
-                message.push_str(&echo::describe(value));
+                echo::describe_into(&mut message, value, &short);
                 message.push('.');
-                Some(echo::truncate(value, echo::RECEIVED))
+                Some(short)
             }
         };
         if report.received.is_none() {

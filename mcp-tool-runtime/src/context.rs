@@ -89,11 +89,7 @@ impl Context {
     pub fn today(&self) -> Date {
         match &self.clock {
             Clock::Fixed(date) => *date,
-            Clock::Local => *self.today.get_or_init(|| {
-                jiff::Timestamp::now()
-                    .to_zoned_datetime(TimeZone::system())
-                    .date()
-            }),
+            Clock::Local => *self.today.get_or_init(local_today),
             Clock::System(zone) => *self.today.get_or_init(|| {
                 jiff::Timestamp::now()
                     .to_zoned_datetime(zone.clone())
@@ -101,6 +97,33 @@ impl Context {
             }),
         }
     }
+}
+
+/// Today in the system's zone. The date holds until the next local midnight, so each
+/// thread keeps it with the span it is valid for and reads only the clock until then; the
+/// span is cut to a minute, so that a change of the system's zone is seen soon.
+fn local_today() -> Date {
+    use std::cell::Cell;
+    use jiff::Timestamp;
+    thread_local! {
+        static TODAY: Cell<Option<(Timestamp, Timestamp, Date)>> = const { Cell::new(None) };
+    }
+    let now = Timestamp::now();
+    if let Some((from, until, date)) = TODAY.get()
+        && from <= now
+        && now < until
+    {
+        return date;
+    }
+    let zoned = now.to_zoned_datetime(TimeZone::system());
+    let date = zoned.date();
+    let from = zoned.start_of_day().map(|z| z.timestamp());
+    let midnight = zoned.tomorrow().and_then(|z| z.start_of_day()).map(|z| z.timestamp());
+    let minute = now.checked_add(jiff::SignedDuration::from_secs(60));
+    if let (Ok(from), Ok(midnight), Ok(minute)) = (from, midnight, minute) {
+        TODAY.set(Some((from, midnight.min(minute), date)));
+    }
+    date
 }
 
 impl Default for Context {

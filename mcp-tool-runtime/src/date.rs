@@ -10,11 +10,76 @@ pub const ISO_DATE: &str = "%Y-%m-%d";
 /// formatting that date gives (`05/01/2027`, not `5/1/2027`), with a year from 0 to
 /// 9999, so that the ISO format agrees with JSON Schema's `"format": "date"`.
 pub fn parse(format: &str, input: &str) -> Option<Date> {
+    if let Some(fast) = parse_numeric(format, input) {
+        return fast;
+    }
     let date = Date::strptime(format, input).ok()?;
     if !(0..=9999).contains(&date.year()) {
         return None;
     }
     (format_date(format, date) == input).then_some(date)
+}
+
+/// [`parse`] without allocating, for formats made only of `%d`, `%m`, `%Y`, `%F` and
+/// literal ASCII: each is read at the width formatting writes (2, 2, 4 digits), which is
+/// exactly what the round trip of [`parse`] accepts. `None` when the format has other
+/// directives; `Some(None)` when the input is not a date in it.
+fn parse_numeric(format: &str, input: &str) -> Option<Option<Date>> {
+    let format = format.as_bytes();
+    if !format.is_ascii() {
+        return None;
+    }
+    let input = input.as_bytes();
+    let (mut year, mut month, mut day) = (None, None, None);
+    let (mut f, mut i) = (0, 0);
+    // Reads `width` ASCII digits at `i`.
+    let digits = |i: &mut usize, width: usize| -> Option<i16> {
+        let field = input.get(*i..*i + width)?;
+        *i += width;
+        field.iter().try_fold(0i16, |n, &b| {
+            b.is_ascii_digit().then(|| n * 10 + i16::from(b - b'0'))
+        })
+    };
+    while f < format.len() {
+        if format[f] != b'%' {
+            if input.get(i) != Some(&format[f]) {
+                return Some(None);
+            }
+            f += 1;
+            i += 1;
+            continue;
+        }
+        let directive = *format.get(f + 1)?;
+        f += 2;
+        let parsed = match directive {
+            b'Y' => digits(&mut i, 4).map(|y| year = Some(y)),
+            b'm' => digits(&mut i, 2).map(|m| month = Some(m)),
+            b'd' => digits(&mut i, 2).map(|d| day = Some(d)),
+            b'F' => (|| {
+                year = Some(digits(&mut i, 4)?);
+                (input.get(i) == Some(&b'-')).then_some(())?;
+                i += 1;
+                month = Some(digits(&mut i, 2)?);
+                (input.get(i) == Some(&b'-')).then_some(())?;
+                i += 1;
+                day = Some(digits(&mut i, 2)?);
+                Some(())
+            })(),
+            _ => return None,
+        };
+        if parsed.is_none() {
+            return Some(None);
+        }
+    }
+    if i != input.len() {
+        return Some(None);
+    }
+    // A format without all three parts is left to jiff's reading.
+    let (year, month, day) = (year?, month?, day?);
+    let (Ok(month), Ok(day)) = (i8::try_from(month), i8::try_from(day)) else {
+        return Some(None);
+    };
+    Some(Date::new(year, month, day).ok())
 }
 
 /// `date` written in `format`.
@@ -70,6 +135,34 @@ mod tests {
         assert_eq!(parse(ISO_DATE, "-0001-01-05"), None);
         assert_eq!(parse(ISO_DATE, "12027-01-05"), None);
         assert_eq!(parse("%d %B %Y", "05 January 2027"), Some(d));
+    }
+
+    #[test]
+    fn the_fast_path_reads_as_the_round_trip_does() {
+        fn slow(format: &str, input: &str) -> Option<Date> {
+            let date = Date::strptime(format, input).ok()?;
+            if !(0..=9999).contains(&date.year()) {
+                return None;
+            }
+            (format_date(format, date) == input).then_some(date)
+        }
+        let formats = ["%d/%m/%Y", ISO_DATE, "%F", "%Y%m%d", "%m.%d.%Y", "%d/%m"];
+        let mut inputs = vec![
+            "05/01/2027", "5/1/2027", "31/02/2027", "29/02/2028", "29/02/2027", "00/01/2027",
+            "05/13/2027", "05/01/0000", "05/01/027", "05/01/20277", "2027-01-05", "2027-1-05",
+            "0000-01-01", "9999-12-31", "20270105", "01.05.2027", "05/01", "", "٠٥/01/2027",
+            "+5/01/2027", " 05/01/2027", "05/01/2027 ", "05-01-2027", "2027-01-0a",
+        ];
+        let owned: Vec<String> = (0..400)
+            .map(|n| format!("{:02}/{:02}/{:04}", n % 33, n % 14, 2020 + n % 9))
+            .collect();
+        inputs.extend(owned.iter().map(String::as_str));
+        for format in formats {
+            for input in &inputs {
+                assert_eq!(parse(format, input), slow(format, input), "{format} {input:?}");
+            }
+        }
+        assert_eq!(parse_numeric("%d %B %Y", "05 January 2027"), None, "not numeric");
     }
 
     #[test]

@@ -88,6 +88,26 @@ pub(crate) fn object(
     Value::Object(out)
 }
 
+/// Whether `map` is its own echo: within `limits`, and flat (scalars and arrays of
+/// scalars only: a nested object may be a struct with fields to hide).
+pub(crate) fn is_flat_within(map: &Map<String, Value>, limits: Limits) -> bool {
+    // A string of at most `chars` bytes has at most `chars` characters.
+    let scalar = |v: &Value| match v {
+        Value::String(s) => s.len() <= limits.chars,
+        Value::Array(_) | Value::Object(_) => false,
+        _ => true,
+    };
+    limits.depth >= 2
+        && map.len() <= limits.items
+        && map.iter().all(|(k, v)| {
+            k.len() <= limits.chars
+                && match v {
+                    Value::Array(items) => items.len() <= limits.items && items.iter().all(scalar),
+                    v => scalar(v),
+                }
+        })
+}
+
 impl Limits {
     /// The limits one level down, if there is one.
     fn inner(self) -> Option<Limits> {
@@ -118,14 +138,20 @@ fn truncate_str(s: &str, chars: usize) -> Value {
 
 /// How a received value reads in a sentence: the JSON, shortened.
 pub fn describe(value: &Value) -> String {
-    let short = truncate(value, RECEIVED);
-    let text = short.to_string();
-    match value {
-        Value::Null => "null".into(),
-        Value::String(_) | Value::Number(_) | Value::Bool(_) => text,
-        Value::Array(items) => format!("an array of {} items: {text}", items.len()),
-        Value::Object(map) => format!("an object with {} properties: {text}", map.len()),
-    }
+    let mut out = String::new();
+    describe_into(&mut out, value, &truncate(value, RECEIVED));
+    out
+}
+
+/// [`describe`], written at the end of `out`, from `value` and its echo `short`.
+pub(crate) fn describe_into(out: &mut String, value: &Value, short: &Value) {
+    use std::fmt::Write;
+    let _ = match value {
+        Value::Null => write!(out, "null"),
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => write!(out, "{short}"),
+        Value::Array(items) => write!(out, "an array of {} items: {short}", items.len()),
+        Value::Object(map) => write!(out, "an object with {} properties: {short}", map.len()),
+    };
 }
 
 /// A value's JSON type, with its article: "a string", "an array".

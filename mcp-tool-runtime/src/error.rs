@@ -301,11 +301,15 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
+        self.structured_with_text(self.text())
+    }
+
+    fn structured_with_text(&self, text: String) -> Value {
         let inner = &*self.inner;
         let mut out = Map::new();
         out.insert("errorCategory".into(), inner.category.as_str().into());
         out.insert("isRetryable".into(), inner.category.is_retryable().into());
-        out.insert("message".into(), self.text().into());
+        out.insert("message".into(), text.into());
         out.insert(
             "attempted_query".into(),
             match (&inner.tool, &inner.arguments) {
@@ -338,9 +342,10 @@ impl ToolError {
 
     /// The `CallToolResult` (`isError: true`) a client receives for this error.
     pub fn to_call_result(&self) -> CallToolResult {
+        let text = self.text();
         CallToolResult {
-            content: vec![Content::text(self.text())],
-            structured_content: Some(self.structured_content()),
+            content: vec![Content::text(text.clone())],
+            structured_content: Some(self.structured_with_text(text)),
             is_error: true,
         }
     }

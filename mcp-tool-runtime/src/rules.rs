@@ -77,7 +77,45 @@ pub type CustomCheck = fn(&Value, &Context) -> Result<(), Invalid>;
 pub struct Pattern {
     source: &'static str,
     runtime: &'static str,
-    compiled: OnceLock<Result<Regex, String>>,
+    compiled: OnceLock<Result<Matcher, String>>,
+}
+
+/// A compiled pattern: a dense DFA when it is small, else `regex`'s own engines (which
+/// also answer when the DFA cannot, such as a search that gives up).
+#[derive(Debug)]
+struct Matcher {
+    dfa: Option<regex_automata::dfa::dense::DFA<Vec<u32>>>,
+    regex: Regex,
+}
+
+/// The most memory one pattern's DFA may take.
+const DFA_SIZE_LIMIT: usize = 64 * 1024;
+
+impl Matcher {
+    fn new(pattern: &str) -> Result<Matcher, String> {
+        use regex_automata::dfa::dense;
+        let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::DFA::config()
+                    .dfa_size_limit(Some(DFA_SIZE_LIMIT))
+                    .determinize_size_limit(Some(4 * DFA_SIZE_LIMIT)),
+            )
+            .build(pattern)
+            .ok();
+        Ok(Matcher { dfa, regex })
+    }
+
+    fn is_match(&self, s: &str) -> bool {
+        use regex_automata::dfa::Automaton;
+        if let Some(dfa) = &self.dfa {
+            let input = regex_automata::Input::new(s).earliest(true);
+            if let Ok(found) = dfa.try_search_fwd(&input) {
+                return found.is_some();
+            }
+        }
+        self.regex.is_match(s)
+    }
 }
 
 impl Pattern {
@@ -99,11 +137,8 @@ impl Pattern {
     /// Whether `s` matches; `Err` if the pattern could not be compiled (the derive
     /// checks it, so only a regex over the size limit gets here).
     pub fn is_match(&self, s: &str) -> Result<bool, &str> {
-        match self
-            .compiled
-            .get_or_init(|| Regex::new(self.runtime).map_err(|e| e.to_string()))
-        {
-            Ok(re) => Ok(re.is_match(s)),
+        match self.compiled.get_or_init(|| Matcher::new(self.runtime)) {
+            Ok(matcher) => Ok(matcher.is_match(s)),
             Err(e) => Err(e),
         }
     }
@@ -599,14 +634,17 @@ impl Failure {
 
 /// The failure of a whitelist, with the nearest allowed value when there is one.
 pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
-    let list = values
-        .iter()
-        .map(|v| format!("{v:?}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    use std::fmt::Write;
+    let mut expectation = String::from("must be one of ");
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            expectation.push_str(", ");
+        }
+        let _ = write!(expectation, "{v:?}");
+    }
     let mut f = Failure::new(
         "enum",
-        format!("must be one of {list}"),
+        expectation,
         values.iter().map(|v| Value::from(*v)).collect(),
     );
     f.detail = suggest::nearest(got, values.iter().copied())
@@ -640,25 +678,21 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
 }
 
 fn range_text(min: Option<(Num, bool)>, max: Option<(Num, bool)>) -> String {
-    let low = min.map(|(b, excl)| {
-        if excl {
-            format!("more than {b}")
-        } else {
-            format!("at least {b}")
-        }
-    });
-    let high = max.map(|(b, excl)| {
-        if excl {
-            format!("less than {b}")
-        } else {
-            format!("at most {b}")
-        }
-    });
-    match (low, high) {
-        (Some(l), Some(h)) => format!("{l} and {h}"),
-        (Some(t), None) | (None, Some(t)) => t,
-        (None, None) => "a number".into(),
+    use std::fmt::Write;
+    let mut text = String::new();
+    if let Some((b, excl)) = min {
+        let _ = write!(text, "{} {b}", if excl { "more than" } else { "at least" });
     }
+    if let Some((b, excl)) = max {
+        if !text.is_empty() {
+            text.push_str(" and ");
+        }
+        let _ = write!(text, "{} {b}", if excl { "less than" } else { "at most" });
+    }
+    if text.is_empty() {
+        text.push_str("a number");
+    }
+    text
 }
 
 fn length_text(min: Option<u64>, max: Option<u64>, unit: &str) -> String {
@@ -668,5 +702,45 @@ fn length_text(min: Option<u64>, max: Option<u64>, unit: &str) -> String {
         (Some(a), None) => format!("at least {a} {unit}"),
         (None, Some(b)) => format!("at most {b} {unit}"),
         (None, None) => format!("any number of {unit}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dfa_answers_as_regex_does() {
+        let patterns = [
+            r"^[A-Z]{3}$",
+            r"^ORD-[0-9]{4}-[0-9]{5}$",
+            "^a[^\n\r\u{2028}\u{2029}]c$",
+            r"colou?r",
+            r"^[A-Z]{2}[0-9]{6}$",
+            r"(foo|bar)+$",
+            r"^$",
+            r"^é+[^a-z]?$",
+        ];
+        let inputs = [
+            "", "CDG", "cdg", "CDGX", "ORD-2026-00042", "ORD-2026-00042\n", "ORD-٢٠٢٦-00042",
+            "abc", "a\nc", "a\u{2028}c", "aéc", "a😀c", "the colour", "color", "AF123456",
+            "AF1234567", "foobar", "barfoo!", "é", "éé!", "ÉÉ", "\u{0}",
+        ];
+        for pattern in patterns {
+            let matcher = Matcher::new(pattern).unwrap();
+            assert!(matcher.dfa.is_some(), "{pattern} gets a DFA");
+            let regex = Regex::new(pattern).unwrap();
+            for input in inputs {
+                assert_eq!(matcher.is_match(input), regex.is_match(input), "{pattern} {input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_pattern_keeps_regex() {
+        // Unicode word characters, many times over: too big for a small DFA.
+        let matcher = Matcher::new(r"^[\p{L}\p{N}]{20}x[\p{L}]{20}$").unwrap();
+        assert!(matcher.dfa.is_none());
+        assert!(matcher.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
     }
 }

@@ -276,7 +276,7 @@ impl ToolSpec {
         };
         let mut present = 0;
         for field in self.fields {
-            let mark = cx.enter_key(field.name);
+            let mark = cx.enter_field(field.name);
             match map.get(field.name) {
                 Some(v) => {
                     present += 1;
@@ -359,7 +359,7 @@ impl ToolSpec {
         } else {
             Value::from("a name listed in an earlier violation")
         };
-        let expectation = if cx.path().is_empty() {
+        let expectation = if cx.is_root() {
             format!("is not an argument of {}", self.name)
         } else {
             "is not a property of this object".to_owned()
@@ -392,6 +392,10 @@ impl ToolSpec {
         let Value::Object(map) = value else {
             return echo::truncate(value, limits);
         };
+        // Small, flat and nothing to hide: the echo is the value itself.
+        if !self.fields.iter().any(|f| f.sensitive) && echo::is_flat_within(map, limits) {
+            return value.clone();
+        }
         echo::object(map, limits, |key, v, inner| {
             match self.fields.iter().find(|f| f.name == key) {
                 Some(field) if field.sensitive => Value::from(echo::REDACTED),

@@ -8,58 +8,123 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     if input.len() > 256 {
         return None;
     }
-    let folded = fold(input);
+    let folded: Vec<char> = fold(input).collect();
+    let mut lower = Vec::with_capacity(input.len());
+    push_lowercase(&mut lower, input);
+    let input_len = input.chars().count();
+    let mut scratch = Scratch::default();
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        let distance = if fold(candidate) == folded {
-            0
-        } else {
-            let d = distance(&input.to_lowercase(), &candidate.to_lowercase());
-            // A third of the length, and nothing for names too short to misspell.
-            let len = candidate.chars().count().max(input.chars().count());
-            let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
-            if d > allowed {
-                continue;
-            }
-            d
-        };
-        if best.is_none_or(|(b, _)| distance < b) {
-            best = Some((distance, candidate));
+        if fold(candidate).eq(folded.iter().copied()) {
+            // Nothing is nearer: the first such candidate wins.
+            return Some(candidate);
+        }
+        // A third of the length, and nothing for names too short to misspell.
+        let len = candidate.chars().count().max(input_len);
+        let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
+        let allowed = best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)));
+        scratch.candidate.clear();
+        push_lowercase(&mut scratch.candidate, candidate);
+        if let Some(d) = scratch.distance_within(&lower, allowed) {
+            best = Some((d, candidate));
         }
     }
     best.map(|(_, c)| c)
 }
 
 /// Lowercase, without `_`, `-` and spaces: `departureDate`, `departure_date` and
-/// `Departure-Date` fold to the same string.
-fn fold(s: &str) -> String {
+/// `Departure-Date` fold to the same characters.
+fn fold(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// `s` in lowercase, one character per item.
+fn push_lowercase(out: &mut Vec<char>, s: &str) {
+    if s.is_ascii() {
+        out.extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        out.extend(s.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// Buffers reused across the candidates of one [`nearest`].
+#[derive(Default)]
+struct Scratch {
+    candidate: Vec<char>,
+    rows: [Vec<usize>; 3],
+}
+
+impl Scratch {
+    /// The distance between `a` and the candidate if it is at most `allowed`.
+    fn distance_within(&mut self, a: &[char], allowed: usize) -> Option<usize> {
+        let b = &self.candidate;
+        // Each edit changes the length by at most one.
+        if a.len().abs_diff(b.len()) > allowed || bag_distance(a, b) > allowed {
+            return None;
+        }
+        let [prev2, prev, cur] = &mut self.rows;
+        for row in [&mut *prev2, &mut *prev, &mut *cur] {
+            row.clear();
+            row.resize(b.len() + 1, 0);
+        }
+        for (j, cell) in prev.iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            cur[0] = i;
+            let mut row_min = i;
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d = d.min(prev2[j - 2] + 1);
+                }
+                cur[j] = d;
+                row_min = row_min.min(d);
+            }
+            // Distances never shrink down the rows: past the bound, stop.
+            if row_min > allowed {
+                return None;
+            }
+            std::mem::swap(prev2, prev);
+            std::mem::swap(prev, cur);
+        }
+        let d = prev[b.len()];
+        (d <= allowed).then_some(d)
+    }
+}
+
+/// A lower bound of the edit distance, cheap to compute: the characters of one string
+/// that the other lacks (counted with repeats), the larger side. An insertion, deletion
+/// or substitution fixes at most one on each side; a transposition none is needed for.
+/// Only for ASCII; 0 (no bound) otherwise.
+fn bag_distance(a: &[char], b: &[char]) -> usize {
+    let mut counts = [0i32; 128];
+    for (chars, step) in [(a, 1), (b, -1)] {
+        for &c in chars {
+            let Some(slot) = counts.get_mut(c as usize) else {
+                return 0;
+            };
+            *slot += step;
+        }
+    }
+    let (extra_a, extra_b) = counts.iter().fold((0, 0), |(p, n), &c| {
+        if c > 0 { (p + c, n) } else { (p, n - c) }
+    });
+    extra_a.max(extra_b) as usize
 }
 
 /// Optimal string alignment distance (Levenshtein with adjacent transpositions).
+#[cfg(test)]
 fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev2 = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(prev2[j - 2] + 1);
-            }
-            cur[j] = d;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    let mut scratch = Scratch {
+        candidate: b.chars().collect(),
+        ..Scratch::default()
+    };
+    scratch.distance_within(&a, usize::MAX).unwrap()
 }
 
 #[cfg(test)]
@@ -84,6 +149,22 @@ mod tests {
         assert_eq!(nearest("", FIELDS), None);
         assert_eq!(nearest("c", ["a", "b"]), None);
         assert_eq!(nearest("B", ["a", "b"]), Some("b"));
+    }
+
+    #[test]
+    fn the_bag_bound_never_exceeds_the_distance() {
+        let words = [
+            "", "a", "ab", "ba", "abc", "cab", "economy", "PROCESSING", "premium_economy",
+            "business", "first", "kitten", "sitting", "aaaa", "aab", "é", "e",
+        ];
+        for x in words {
+            for y in words {
+                let (a, b): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+                assert!(bag_distance(&a, &b) <= distance(x, y), "{x} {y}");
+            }
+        }
+        assert_eq!(nearest("PROCESSING", ["economy", "premium_economy", "business", "first"]), None);
+        assert_eq!(nearest("busines", ["economy", "business"]), Some("business"));
     }
 
     #[test]
