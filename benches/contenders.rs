@@ -123,14 +123,17 @@ mod with_validator {
     }
 
     pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
-        let flight = BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+        let flight =
+            BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
         match flight.validate() {
             Ok(()) => Ok(flight),
             Err(errors) => Err(errors
                 .field_errors()
                 .into_iter()
                 .flat_map(|(field, errors)| {
-                    errors.iter().map(move |e| (field.to_string(), e.to_string()))
+                    errors
+                        .iter()
+                        .map(move |e| (field.to_string(), e.to_string()))
                 })
                 .collect()),
         }
@@ -178,7 +181,8 @@ mod with_garde {
     }
 
     pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
-        let flight = BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+        let flight =
+            BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
         match flight.validate() {
             Ok(()) => Ok(flight),
             Err(report) => Err(report
@@ -206,7 +210,10 @@ mod with_jsonschema {
             .collect();
         if let Some(date) = args.get("departure_date").and_then(Value::as_str) {
             if !is_future_date(date) {
-                errors.push(("/departure_date".into(), "must be a date in the future".into()));
+                errors.push((
+                    "/departure_date".into(),
+                    "must be a date in the future".into(),
+                ));
             }
         }
         if !errors.is_empty() {
@@ -239,7 +246,10 @@ static TOOLS: LazyLock<Toolbox> = LazyLock::new(|| Toolbox::new().tool(book_flig
 /// toolbox's futures never wait, so one poll finishes them.
 fn call_result(args: &Value) -> String {
     let mut call = std::pin::pin!(TOOLS.call("book_flight", args));
-    match call.as_mut().poll(&mut TaskContext::from_waker(Waker::noop())) {
+    match call
+        .as_mut()
+        .poll(&mut TaskContext::from_waker(Waker::noop()))
+    {
         Poll::Ready(Ok(result)) => serde_json::to_string(&result).unwrap(),
         _ => unreachable!("the handler does not wait"),
     }
@@ -285,12 +295,24 @@ fn sanity() {
     assert_eq!(with_validator::check(&four).err().unwrap().len(), 4);
     assert_eq!(with_garde::check(&four).err().unwrap().len(), 4);
     assert_eq!(with_jsonschema::check(&four).err().unwrap().len(), 4);
-    assert_eq!(BookFlight::from_arguments(&four).unwrap_err().violations().len(), 4);
+    assert_eq!(
+        BookFlight::from_arguments(&four)
+            .unwrap_err()
+            .violations()
+            .len(),
+        4
+    );
     // serde stops at the first type error; the schema and this crate see both.
     assert_eq!(with_validator::check(&types).err().unwrap().len(), 1);
     assert_eq!(with_garde::check(&types).err().unwrap().len(), 1);
     assert_eq!(with_jsonschema::check(&types).err().unwrap().len(), 2);
-    assert_eq!(BookFlight::from_arguments(&types).unwrap_err().violations().len(), 2);
+    assert_eq!(
+        BookFlight::from_arguments(&types)
+            .unwrap_err()
+            .violations()
+            .len(),
+        2
+    );
     assert!(call_result(&valid).contains("PNR-7XQ2KD"));
 }
 

@@ -103,8 +103,8 @@ impl Context {
 /// thread keeps it with the span it is valid for and reads only the clock until then; the
 /// span is cut to a minute, so that a change of the system's zone is seen soon.
 fn local_today() -> Date {
-    use std::cell::Cell;
     use jiff::Timestamp;
+    use std::cell::Cell;
     thread_local! {
         static TODAY: Cell<Option<(Timestamp, Timestamp, Date)>> = const { Cell::new(None) };
     }
@@ -118,7 +118,10 @@ fn local_today() -> Date {
     let zoned = now.to_zoned_datetime(TimeZone::system());
     let date = zoned.date();
     let from = zoned.start_of_day().map(|z| z.timestamp());
-    let midnight = zoned.tomorrow().and_then(|z| z.start_of_day()).map(|z| z.timestamp());
+    let midnight = zoned
+        .tomorrow()
+        .and_then(|z| z.start_of_day())
+        .map(|z| z.timestamp());
     let minute = now.checked_add(jiff::SignedDuration::from_secs(60));
     if let (Ok(from), Ok(midnight), Ok(minute)) = (from, midnight, minute) {
         TODAY.set(Some((from, midnight.min(minute), date)));

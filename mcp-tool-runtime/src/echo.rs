@@ -136,14 +136,8 @@ fn truncate_str(s: &str, chars: usize) -> Value {
     }
 }
 
-/// How a received value reads in a sentence: the JSON, shortened.
-pub fn describe(value: &Value) -> String {
-    let mut out = String::new();
-    describe_into(&mut out, value, &truncate(value, RECEIVED));
-    out
-}
-
-/// [`describe`], written at the end of `out`, from `value` and its echo `short`.
+/// How a violation's message shows what came, written at the end of `out`: the echo
+/// `short` of `value`, and for an array or object how big it was.
 pub(crate) fn describe_into(out: &mut String, value: &Value, short: &Value) {
     use std::fmt::Write;
     let _ = match value {

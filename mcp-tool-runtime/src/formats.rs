@@ -17,7 +17,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// Whether `s` is an RFC 5321 mailbox.
 pub fn is_email(s: &str) -> bool {
-    let Some(at) = s.rfind('@') else {
+    let Some(at) = s.bytes().rposition(|b| b == b'@') else {
         return false;
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
@@ -25,7 +25,28 @@ pub fn is_email(s: &str) -> bool {
 }
 
 fn is_atext(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&c)
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'/'
+                | b'='
+                | b'?'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'{'
+                | b'|'
+                | b'}'
+                | b'~'
+        )
 }
 
 fn local_part_ok(local: &str) -> bool {
@@ -55,9 +76,21 @@ fn local_part_ok(local: &str) -> bool {
         }
         return true;
     }
-    local
-        .split('.')
-        .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
+    // Dot-atoms: atext runs separated by single dots, none at either end.
+    let mut after_dot = true;
+    for &c in bytes {
+        if c == b'.' {
+            if after_dot {
+                return false;
+            }
+            after_dot = true;
+        } else if is_atext(c) {
+            after_dot = false;
+        } else {
+            return false;
+        }
+    }
+    !after_dot
 }
 
 fn domain_ok(domain: &str) -> bool {
@@ -81,16 +114,28 @@ fn is_ipv4(s: &str) -> bool {
 /// RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens,
 /// each 1 to 63 octets, 255 at most in all.
 fn is_hostname(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 255
-        && s.split('.').all(|label| {
-            let b = label.as_bytes();
-            !b.is_empty()
-                && b.len() <= 63
-                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
-                && b[0] != b'-'
-                && b[b.len() - 1] != b'-'
-        })
+    if s.is_empty() || s.len() > 255 {
+        return false;
+    }
+    // Labels of 1 to 63 letters, digits and hyphens, not starting or ending with one.
+    let (mut len, mut last) = (0, b'.');
+    for &c in s.as_bytes() {
+        if c == b'.' {
+            if len == 0 || last == b'-' {
+                return false;
+            }
+            len = 0;
+        } else if c.is_ascii_alphanumeric() || (c == b'-' && len > 0) {
+            len += 1;
+            if len > 63 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        last = c;
+    }
+    len > 0 && last != b'-'
 }
 
 /// Whether `s` is an RFC 3986 URI (absolute, with an optional fragment).

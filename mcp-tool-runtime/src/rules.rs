@@ -722,16 +722,39 @@ mod tests {
             r"^é+[^a-z]?$",
         ];
         let inputs = [
-            "", "CDG", "cdg", "CDGX", "ORD-2026-00042", "ORD-2026-00042\n", "ORD-٢٠٢٦-00042",
-            "abc", "a\nc", "a\u{2028}c", "aéc", "a😀c", "the colour", "color", "AF123456",
-            "AF1234567", "foobar", "barfoo!", "é", "éé!", "ÉÉ", "\u{0}",
+            "",
+            "CDG",
+            "cdg",
+            "CDGX",
+            "ORD-2026-00042",
+            "ORD-2026-00042\n",
+            "ORD-٢٠٢٦-00042",
+            "abc",
+            "a\nc",
+            "a\u{2028}c",
+            "aéc",
+            "a😀c",
+            "the colour",
+            "color",
+            "AF123456",
+            "AF1234567",
+            "foobar",
+            "barfoo!",
+            "é",
+            "éé!",
+            "ÉÉ",
+            "\u{0}",
         ];
         for pattern in patterns {
             let matcher = Matcher::new(pattern).unwrap();
             assert!(matcher.dfa.is_some(), "{pattern} gets a DFA");
             let regex = Regex::new(pattern).unwrap();
             for input in inputs {
-                assert_eq!(matcher.is_match(input), regex.is_match(input), "{pattern} {input:?}");
+                assert_eq!(
+                    matcher.is_match(input),
+                    regex.is_match(input),
+                    "{pattern} {input:?}"
+                );
             }
         }
     }

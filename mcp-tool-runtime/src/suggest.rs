@@ -110,9 +110,13 @@ fn bag_distance(a: &[char], b: &[char]) -> usize {
             *slot += step;
         }
     }
-    let (extra_a, extra_b) = counts.iter().fold((0, 0), |(p, n), &c| {
-        if c > 0 { (p + c, n) } else { (p, n - c) }
-    });
+    let (extra_a, extra_b) =
+        counts.iter().fold(
+            (0, 0),
+            |(p, n), &c| {
+                if c > 0 { (p + c, n) } else { (p, n - c) }
+            },
+        );
     extra_a.max(extra_b) as usize
 }
 
@@ -154,8 +158,23 @@ mod tests {
     #[test]
     fn the_bag_bound_never_exceeds_the_distance() {
         let words = [
-            "", "a", "ab", "ba", "abc", "cab", "economy", "PROCESSING", "premium_economy",
-            "business", "first", "kitten", "sitting", "aaaa", "aab", "é", "e",
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "cab",
+            "economy",
+            "PROCESSING",
+            "premium_economy",
+            "business",
+            "first",
+            "kitten",
+            "sitting",
+            "aaaa",
+            "aab",
+            "é",
+            "e",
         ];
         for x in words {
             for y in words {
@@ -163,8 +182,17 @@ mod tests {
                 assert!(bag_distance(&a, &b) <= distance(x, y), "{x} {y}");
             }
         }
-        assert_eq!(nearest("PROCESSING", ["economy", "premium_economy", "business", "first"]), None);
-        assert_eq!(nearest("busines", ["economy", "business"]), Some("business"));
+        assert_eq!(
+            nearest(
+                "PROCESSING",
+                ["economy", "premium_economy", "business", "first"]
+            ),
+            None
+        );
+        assert_eq!(
+            nearest("busines", ["economy", "business"]),
+            Some("business")
+        );
     }
 
     #[test]
