@@ -208,13 +208,13 @@ mod with_jsonschema {
             .iter_errors(args)
             .map(|e| (e.instance_path().to_string(), e.to_string()))
             .collect();
-        if let Some(date) = args.get("departure_date").and_then(Value::as_str) {
-            if !is_future_date(date) {
-                errors.push((
-                    "/departure_date".into(),
-                    "must be a date in the future".into(),
-                ));
-            }
+        if let Some(date) = args.get("departure_date").and_then(Value::as_str)
+            && !is_future_date(date)
+        {
+            errors.push((
+                "/departure_date".into(),
+                "must be a date in the future".into(),
+            ));
         }
         if !errors.is_empty() {
             return Err(errors);
