@@ -61,6 +61,11 @@
 //! }
 //! ```
 //!
+//! Keep the name: `use mcp_tool_runtime::rmcp::Parameters as Checked` would hide the
+//! type from rmcp's macro, which then advertises an empty schema. Where both types are
+//! needed in one module, write the path instead: `mcp_tool_runtime::rmcp::Parameters<T>`
+//! (the macro looks only at the last segment).
+//!
 //! What rmcp's router does with a failed extraction limits what reaches the client: it
 //! turns it into an `isError` result with the text only, prefixed by rmcp's "failed to
 //! deserialize parameters: ". The text carries every violation; the `structuredContent`
