@@ -125,3 +125,118 @@ fn schemars_sees_the_same_schema() {
     );
     assert_eq!(value["additionalProperties"], false);
 }
+
+/// More fields than are matched in one walk: found by lookup instead.
+#[derive(McpTool, Deserialize, Debug)]
+struct Wide {
+    #[validate(range(max = 9))]
+    f33: Option<u8>,
+    #[validate(range(max = 9))]
+    f32: Option<u8>,
+    #[validate(range(max = 9))]
+    f31: Option<u8>,
+    #[validate(range(max = 9))]
+    f30: Option<u8>,
+    #[validate(range(max = 9))]
+    f29: Option<u8>,
+    #[validate(range(max = 9))]
+    f28: Option<u8>,
+    #[validate(range(max = 9))]
+    f27: Option<u8>,
+    #[validate(range(max = 9))]
+    f26: Option<u8>,
+    #[validate(range(max = 9))]
+    f25: Option<u8>,
+    #[validate(range(max = 9))]
+    f24: Option<u8>,
+    #[validate(range(max = 9))]
+    f23: Option<u8>,
+    #[validate(range(max = 9))]
+    f22: Option<u8>,
+    #[validate(range(max = 9))]
+    f21: Option<u8>,
+    #[validate(range(max = 9))]
+    f20: Option<u8>,
+    #[validate(range(max = 9))]
+    f19: Option<u8>,
+    #[validate(range(max = 9))]
+    f18: Option<u8>,
+    #[validate(range(max = 9))]
+    f17: Option<u8>,
+    #[validate(range(max = 9))]
+    f16: Option<u8>,
+    #[validate(range(max = 9))]
+    f15: Option<u8>,
+    #[validate(range(max = 9))]
+    f14: Option<u8>,
+    #[validate(range(max = 9))]
+    f13: Option<u8>,
+    #[validate(range(max = 9))]
+    f12: Option<u8>,
+    #[validate(range(max = 9))]
+    f11: Option<u8>,
+    #[validate(range(max = 9))]
+    f10: Option<u8>,
+    #[validate(range(max = 9))]
+    f09: Option<u8>,
+    #[validate(range(max = 9))]
+    f08: Option<u8>,
+    #[validate(range(max = 9))]
+    f07: Option<u8>,
+    #[validate(range(max = 9))]
+    f06: Option<u8>,
+    #[validate(range(max = 9))]
+    f05: Option<u8>,
+    #[validate(range(max = 9))]
+    f04: Option<u8>,
+    #[validate(range(max = 9))]
+    f03: Option<u8>,
+    #[validate(range(max = 9))]
+    f02: Option<u8>,
+    #[validate(range(max = 9))]
+    f01: Option<u8>,
+    #[validate(range(max = 9))]
+    f00: Option<u8>,
+    last: String,
+}
+
+#[test]
+fn a_struct_of_many_fields_finds_every_value() {
+    let mut args = serde_json::Map::new();
+    for i in 0..34 {
+        args.insert(format!("f{i:02}"), json!(i % 10));
+    }
+    args.insert("last".into(), json!("x"));
+    let wide = Wide::from_arguments(&Value::Object(args.clone())).unwrap();
+    assert_eq!(
+        (wide.f00, wide.f19, wide.f33, wide.last.as_str()),
+        (Some(0), Some(9), Some(3), "x")
+    );
+    args.insert("f07".into(), json!(10));
+    args.remove("last");
+    let err = Wide::from_arguments(&Value::Object(args)).unwrap_err();
+    let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["/f07", "/last"]);
+}
+
+#[test]
+fn fields_declared_out_of_name_order_are_matched() {
+    // Declared z..a: the one-walk match sorts them by name.
+    #[derive(McpTool, Deserialize, Debug)]
+    struct Backwards {
+        zeta: u8,
+        #[serde(rename = "Alpha")]
+        alpha: u8,
+        mid: Option<String>,
+        a: bool,
+    }
+    let ok =
+        Backwards::from_arguments(&json!({"zeta": 1, "Alpha": 2, "a": true, "mid": "m"})).unwrap();
+    assert_eq!(
+        (ok.zeta, ok.alpha, ok.mid.as_deref(), ok.a),
+        (1, 2, Some("m"), true)
+    );
+    let err = Backwards::from_arguments(&json!({"Alpha": "x", "b": 1, "zeta": 300})).unwrap_err();
+    let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["/zeta", "/Alpha", "/a", "/b"]);
+}

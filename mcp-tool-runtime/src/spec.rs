@@ -43,6 +43,8 @@ pub struct ToolSpec {
 pub struct SpecCache {
     schema: OnceLock<Value>,
     tool: OnceLock<Tool>,
+    /// The fields' indices in the order of their names, the order of a JSON map's keys.
+    by_name: OnceLock<Box<[usize]>>,
 }
 
 impl SpecCache {
@@ -51,6 +53,7 @@ impl SpecCache {
         SpecCache {
             schema: OnceLock::new(),
             tool: OnceLock::new(),
+            by_name: OnceLock::new(),
         }
     }
 }
@@ -178,6 +181,22 @@ thread_local! {
     static SCHEMA_DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
+/// Structs of up to this many fields find their values in one walk of the map.
+const MATCHED_FIELDS: usize = 32;
+
+/// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
+/// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
+/// Asked once per process.
+fn maps_are_sorted() -> bool {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        probe.keys().next().map(String::as_str) == Some("a")
+    })
+}
+
 /// Nesting beyond this in a schema means a recursive type: it is cut off there.
 const MAX_SCHEMA_DEPTH: usize = 32;
 
@@ -275,9 +294,16 @@ impl ToolSpec {
             return false;
         };
         let mut present = 0;
-        for field in self.fields {
+        let mut slots = [None; MATCHED_FIELDS];
+        let matched = self.match_fields(map, &mut slots);
+        for (i, field) in self.fields.iter().enumerate() {
             let mark = cx.enter_field(field.name);
-            match map.get(field.name) {
+            let value = if matched {
+                slots[i]
+            } else {
+                map.get(field.name)
+            };
+            match value {
                 Some(v) => {
                     present += 1;
                     if field.sensitive {
@@ -295,6 +321,42 @@ impl ToolSpec {
             for (key, v) in map {
                 if !self.fields.iter().any(|f| f.name == key) {
                     self.unknown(key, v, cx);
+                }
+            }
+        }
+        true
+    }
+
+    /// Finds each field's value in one walk of the map's keys against the field names,
+    /// both sorted: fewer string comparisons than a search per field. Only for structs
+    /// of at most [`MATCHED_FIELDS`] fields (false otherwise).
+    fn match_fields<'v>(
+        &'static self,
+        map: &'v Map<String, Value>,
+        slots: &mut [Option<&'v Value>; MATCHED_FIELDS],
+    ) -> bool {
+        if self.fields.len() > MATCHED_FIELDS || !maps_are_sorted() {
+            return false;
+        }
+        let by_name = self.cache.by_name.get_or_init(|| {
+            let mut order: Vec<usize> = (0..self.fields.len()).collect();
+            order.sort_by_key(|&i| self.fields[i].name);
+            order.into_boxed_slice()
+        });
+        let mut entries = map.iter().peekable();
+        for &i in by_name.iter() {
+            let name = self.fields[i].name;
+            while let Some((key, value)) = entries.peek() {
+                match key.as_str().cmp(name) {
+                    std::cmp::Ordering::Less => {
+                        entries.next();
+                    }
+                    std::cmp::Ordering::Equal => {
+                        slots[i] = Some(*value);
+                        entries.next();
+                        break;
+                    }
+                    std::cmp::Ordering::Greater => break,
                 }
             }
         }
