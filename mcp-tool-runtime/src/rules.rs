@@ -640,7 +640,16 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
         if i > 0 {
             expectation.push_str(", ");
         }
-        let _ = write!(expectation, "{v:?}");
+        // Quoted as `{:?}` would, without its escaping machinery when none is needed.
+        if v.bytes()
+            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+        {
+            expectation.push('"');
+            expectation.push_str(v);
+            expectation.push('"');
+        } else {
+            let _ = write!(expectation, "{v:?}");
+        }
     }
     let mut f = Failure::new(
         "enum",

@@ -8,7 +8,8 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     if input.len() > 256 {
         return None;
     }
-    let folded: Vec<char> = fold(input).collect();
+    let mut folded = Vec::with_capacity(input.len());
+    folded.extend(fold(input));
     let mut lower = Vec::with_capacity(input.len());
     push_lowercase(&mut lower, input);
     let input_len = input.chars().count();
