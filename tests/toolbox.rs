@@ -282,3 +282,27 @@ fn many_threads_through_one_toolbox_get_what_one_thread_gets() {
     // The tool list is the one built at registration, whatever the threads did.
     assert!(std::ptr::eq(tools.list(), tools.list()));
 }
+
+#[test]
+fn the_result_is_the_same_whether_the_error_is_moved_or_borrowed() {
+    let today = Context::on(2026, 11, 30).unwrap();
+    let Err(invalid) = Lookup::from_arguments_in(
+        &json!({"kind": "objet", "token": "ab", "extra": [1, 2], "kind2": null}),
+        &today,
+    ) else {
+        panic!("the arguments are invalid")
+    };
+    let by_hand = ToolError::transient("Later.")
+        .with_hint("Wait.")
+        .with_partial_results(json!({"seen": [1, 2]}))
+        .retry_after(std::time::Duration::from_secs(3))
+        .for_call("get_one", json!({"id": 3}));
+    for error in [invalid, by_hand, ToolError::business("No.")] {
+        let borrowed = error.to_call_result();
+        assert_eq!(
+            borrowed.structured_content,
+            Some(error.structured_content())
+        );
+        assert_eq!(error.into_call_result(), borrowed);
+    }
+}

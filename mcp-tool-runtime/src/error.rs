@@ -66,6 +66,19 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// This violation as JSON, as it serializes, without copying its parts.
+    fn into_value(self) -> Value {
+        let mut out = Map::new();
+        out.insert("path".into(), self.path.into());
+        out.insert("rule".into(), self.rule.into_owned().into());
+        out.insert("message".into(), self.message.into());
+        out.insert("expected".into(), self.expected);
+        if let Some(received) = self.received {
+            out.insert("received".into(), received);
+        }
+        Value::Object(out)
+    }
+
     /// The path as a reader sees it: `passengers/2/age`, or `arguments` for the root.
     pub fn display_path(&self) -> Cow<'_, str> {
         match self.path.strip_prefix('/') {
@@ -301,38 +314,46 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
-        self.structured_with_text(self.text())
+        self.clone().into_structured(self.text())
     }
 
-    fn structured_with_text(&self, text: String) -> Value {
-        let inner = &*self.inner;
+    /// The `structuredContent`, made from this error's own parts without copying them.
+    fn into_structured(self, text: String) -> Value {
+        let inner = *self.inner;
         let mut out = Map::new();
         out.insert("errorCategory".into(), inner.category.as_str().into());
         out.insert("isRetryable".into(), inner.category.is_retryable().into());
         out.insert("message".into(), text.into());
-        out.insert(
-            "attempted_query".into(),
-            match (&inner.tool, &inner.arguments) {
-                (None, None) => Value::Null,
-                (tool, arguments) => json!({
-                    "tool": tool,
-                    "arguments": arguments,
-                }),
-            },
-        );
+        let attempted = match (inner.tool, inner.arguments) {
+            (None, None) => Value::Null,
+            (tool, arguments) => {
+                let mut query = Map::new();
+                query.insert(
+                    "tool".into(),
+                    tool.map_or(Value::Null, |t| t.into_owned().into()),
+                );
+                query.insert("arguments".into(), arguments.unwrap_or(Value::Null));
+                Value::Object(query)
+            }
+        };
+        out.insert("attempted_query".into(), attempted);
         out.insert(
             "partial_results".into(),
-            inner.partial_results.clone().unwrap_or(Value::Null),
+            inner.partial_results.unwrap_or(Value::Null),
         );
         out.insert(
             "violations".into(),
-            serde_json::to_value(&inner.violations).unwrap_or(Value::Array(Vec::new())),
+            inner
+                .violations
+                .into_iter()
+                .map(Violation::into_value)
+                .collect(),
         );
         if inner.omitted > 0 {
             out.insert("omittedViolations".into(), inner.omitted.into());
         }
-        if let Some(hint) = &inner.hint {
-            out.insert("hint".into(), hint.as_str().into());
+        if let Some(hint) = inner.hint {
+            out.insert("hint".into(), hint.into());
         }
         if let Some(after) = inner.retry_after {
             out.insert("retryAfterSeconds".into(), whole_seconds(after).into());
@@ -340,14 +361,20 @@ impl ToolError {
         Value::Object(out)
     }
 
-    /// The `CallToolResult` (`isError: true`) a client receives for this error.
-    pub fn to_call_result(&self) -> CallToolResult {
+    /// The `CallToolResult` (`isError: true`) a client receives for this error, made
+    /// without copying the error's parts (see [`ToolError::to_call_result`]).
+    pub fn into_call_result(self) -> CallToolResult {
         let text = self.text();
         CallToolResult {
             content: vec![Content::text(text.clone())],
-            structured_content: Some(self.structured_with_text(text)),
+            structured_content: Some(self.into_structured(text)),
             is_error: true,
         }
+    }
+
+    /// The `CallToolResult` (`isError: true`) a client receives for this error.
+    pub fn to_call_result(&self) -> CallToolResult {
+        self.clone().into_call_result()
     }
 }
 
@@ -367,7 +394,7 @@ impl std::error::Error for ToolError {}
 
 impl From<ToolError> for CallToolResult {
     fn from(err: ToolError) -> Self {
-        err.to_call_result()
+        err.into_call_result()
     }
 }
 

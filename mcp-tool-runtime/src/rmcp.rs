@@ -181,7 +181,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
 /// `structuredContent`, so an rmcp `#[tool]` method can return `Result<T, ToolError>`.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        Ok(to_rmcp_result(self.to_call_result()).into())
+        Ok(to_rmcp_result(self.into_call_result()).into())
     }
 }
 
@@ -218,17 +218,18 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))
             }
-            Err(error) => Err(extraction_error(&error)),
+            Err(error) => Err(extraction_error(error)),
         }
     }
 }
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it; [`structured`] restores the full result carried in `data`.
-fn extraction_error(error: &ToolError) -> ErrorData {
-    let result = error.to_call_result();
+fn extraction_error(error: ToolError) -> ErrorData {
+    let message = format!("{RMCP_ARGUMENT_ERROR}{}", error.text());
+    let result = error.into_call_result();
     ErrorData::invalid_params(
-        format!("{RMCP_ARGUMENT_ERROR}{}", error.text()),
+        message,
         Some(serde_json::json!({ RESULT_KEY: result.to_value() })),
     )
 }

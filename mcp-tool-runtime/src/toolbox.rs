@@ -274,7 +274,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             };
             error.for_call(self.tools[i].name.clone(), shown)
         };
-        Ok(error.to_call_result())
+        Ok(error.into_call_result())
     }
 
     /// Answers the `params` of a `tools/call` request as received:
@@ -417,7 +417,7 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(tool: &str, output: &O) -> Ca
             is_error: false,
         },
         // A map with non-string keys, or a Serialize impl that fails: the server's bug.
-        Err(_) => internal_failure(tool).to_call_result(),
+        Err(_) => internal_failure(tool).into_call_result(),
     }
 }
 
