@@ -398,5 +398,30 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, contenders, schema, scaling);
+/// The worst inputs of `tests/robustness.rs`, timed: how long a hostile call takes to
+/// be refused, whole `tools/call` path included.
+fn hostile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile");
+    group.sample_size(10);
+    let valid = inputs()[0].1.clone();
+    let mut huge_string = valid.clone();
+    huge_string["origin"] = json!("O".repeat(10_000_000));
+    let mut names = valid.as_object().unwrap().clone();
+    for i in 0..100_000 {
+        names.insert(format!("extra_{i}"), json!(i));
+    }
+    let many_names = Value::Object(names);
+    let mut many_items = valid.clone();
+    many_items["loyalty_ids"] = Value::Array(vec![json!("bad"); 100_000]);
+    for (name, args) in [
+        ("string_10MB", &huge_string),
+        ("unknown_names_100000", &many_names),
+        ("items_100000", &many_items),
+    ] {
+        group.bench_function(name, |b| b.iter(|| call_result(black_box(args)).len()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, contenders, schema, scaling, hostile);
 criterion_main!(benches);

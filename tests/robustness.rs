@@ -1,6 +1,6 @@
 //! Hostile sizes through the whole call path: the answer stays small (a cap on listed
 //! violations, truncated echoes) whatever came in. How the time grows with the input is
-//! measured by `cargo bench --bench hostile`, not asserted here.
+//! measured by `cargo bench --bench contenders -- hostile`, not asserted here.
 
 #[path = "support/everything.rs"]
 mod everything;
