@@ -576,3 +576,38 @@ fn null_for_an_optional_field_says_to_leave_it_out() {
         "must be a string; got null. Leave an optional argument out rather than sending null."
     );
 }
+
+/// Flight search.
+#[derive(McpTool, Deserialize, Debug)]
+struct Search {
+    origin: String,
+    destination: Option<String>,
+}
+
+#[test]
+fn unknown_names_list_the_arguments_once_even_after_a_slip() {
+    let err =
+        check::<Search>(json!({"origin": "CDG", "orign": 1, "seat": 2, "meal": 3})).unwrap_err();
+    let text = err.text();
+    // The slip names its nearest argument; the first stranger lists them all; the next
+    // only says to remove it.
+    assert!(
+        text.contains("- orign: is not an argument of search; got 1. Did you mean \"origin\"?"),
+        "{text}"
+    );
+    assert!(text.contains("- meal: is not an argument of search; got 3. Remove it; the arguments are \"origin\", \"destination\"."), "{text}");
+    assert!(
+        text.contains("- seat: is not an argument of search; got 2. Remove it."),
+        "{text}"
+    );
+    assert_eq!(text.matches("the arguments are").count(), 1);
+    let expected: Vec<&Value> = err.violations().iter().map(|v| &v.expected).collect();
+    assert_eq!(
+        expected,
+        [
+            &json!(["origin", "destination"]),
+            &json!(["origin", "destination"]),
+            &json!("a name listed in an earlier violation")
+        ]
+    );
+}

@@ -403,7 +403,8 @@ impl ToolSpec {
         }
         let known = || self.fields.iter().map(|f| f.name);
         let near = suggest::nearest(key, known());
-        let first = cx.first_listing(self.name);
+        // The names are listed with the first unknown name that is not a slip of one.
+        let first = near.is_some() || cx.first_listing(self.name);
         let detail = match near {
             Some(near) => format!("Did you mean {near:?}? Send the value under that name."),
             None if first => format!(
@@ -415,7 +416,8 @@ impl ToolSpec {
             ),
             None => "Remove it.".to_owned(),
         };
-        // The names, as data, once per object: 50 copies say nothing more.
+        // The names, as data, once per object (and with each slip): 50 copies say
+        // nothing more.
         let expected = if first {
             Value::Array(known().map(Value::from).collect())
         } else {
