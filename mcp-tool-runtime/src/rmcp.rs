@@ -155,13 +155,11 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.list().iter().map(to_rmcp_tool).collect(),
-        ))
+        Ok(ListToolsResult::with_all_items(self.rmcp_tools().to_vec()))
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.get(name).map(to_rmcp_tool)
+        self.rmcp_tool(name).cloned()
     }
 
     async fn call_tool(

@@ -106,6 +106,9 @@ pub struct Toolbox<S = ()> {
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
+    /// The same tools as rmcp's type, also built at registration.
+    #[cfg(feature = "rmcp")]
+    rmcp_tools: Vec<::rmcp::model::Tool>,
 }
 
 /// The server's name and version, as `initialize` reports them.
@@ -142,6 +145,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             routes: Vec::new(),
             index: HashMap::new(),
             context: None,
+            #[cfg(feature = "rmcp")]
+            rmcp_tools: Vec::new(),
             info: ServerInfo {
                 name: Cow::Borrowed("mcp-tool"),
                 version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
@@ -214,6 +219,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }) as BoxFuture<_>)
         };
         self.index.insert(T::NAME, self.tools.len());
+        #[cfg(feature = "rmcp")]
+        self.rmcp_tools.push(crate::rmcp::to_rmcp_tool(&tool));
         self.tools.push(tool);
         self.routes.push(Entry {
             route: Box::new(route),
@@ -231,6 +238,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The tool named `name`, if registered.
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.index.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// [`Toolbox::list`] as rmcp's type (its schemas are shared, not copied, by a clone).
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn rmcp_tools(&self) -> &[::rmcp::model::Tool] {
+        &self.rmcp_tools
+    }
+
+    /// [`Toolbox::get`] as rmcp's type.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn rmcp_tool(&self, name: &str) -> Option<&::rmcp::model::Tool> {
+        self.index.get(name).map(|&i| &self.rmcp_tools[i])
     }
 
     /// The shared state handlers receive.
