@@ -26,7 +26,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let krate = &tool.krate;
     let p = quote!(#krate::__private);
     let ident = tool.ident;
-    let ident_str = ident.to_string();
     let name = &tool.name;
     let title = opt_str(&tool.title);
     let description = opt_str(&tool.description);
@@ -42,6 +41,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
             })
         }
     };
+    let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
     let allow_unknown_fields = tool.allow_unknown_fields;
     let fields = tool.fields.iter().map(|f| field(f, &p));
     let assertions = tool.fields.iter().map(|f| assertions(f, &p));
@@ -84,20 +84,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 }
             }
 
-            #[automatically_derived]
-            impl #p::schemars::JsonSchema for #ident {
-                fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(#ident_str)
-                }
-
-                fn inline_schema() -> bool {
-                    true
-                }
-
-                fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
-                    #p::json_schema(&__SPEC)
-                }
-            }
+            #json_schema
 
             #(#assertions)*
         };
@@ -287,13 +274,35 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
+/// `schemars::JsonSchema` for a derived type, its schema made by `schema` (an expression
+/// of the runtime over `__SPEC`): derived types plug into code that asks for that trait.
+fn json_schema_impl(p: &TokenStream, ident: &syn::Ident, schema: TokenStream) -> TokenStream {
+    let ident_str = ident.to_string();
+    quote! {
+        #[automatically_derived]
+        impl #p::schemars::JsonSchema for #ident {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(#ident_str)
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                #schema
+            }
+        }
+    }
+}
+
 pub fn enumeration(en: &Enum) -> TokenStream {
     let krate = &en.krate;
     let p = quote!(#krate::__private);
     let ident = en.ident;
-    let ident_str = ident.to_string();
     let description = opt_str(&en.description);
     let values = &en.values;
+    let json_schema = json_schema_impl(&p, ident, quote!(#p::enum_json_schema(&__SPEC)));
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -320,20 +329,7 @@ pub fn enumeration(en: &Enum) -> TokenStream {
                 }
             }
 
-            #[automatically_derived]
-            impl #p::schemars::JsonSchema for #ident {
-                fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(#ident_str)
-                }
-
-                fn inline_schema() -> bool {
-                    true
-                }
-
-                fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
-                    #p::enum_json_schema(&__SPEC)
-                }
-            }
+            #json_schema
         };
     }
 }
