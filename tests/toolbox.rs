@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 /// Look things up.
 #[derive(McpTool, Deserialize)]
 struct Lookup {
-    /// What to return: object, none, unit, empty, list, text, number, map, panic.
-    #[validate(enum = ["object", "none", "unit", "empty", "list", "text", "number", "map", "panic"])]
+    /// What to return: object, none, empty, list, text, number, map, panic.
+    #[validate(enum = ["object", "none", "empty", "list", "text", "number", "map", "panic"])]
     kind: String,
     #[validate(sensitive, length(min = 4))]
     token: Option<String>,
@@ -28,7 +28,7 @@ struct Found {
 async fn lookup(args: Lookup) -> Result<Value, ToolError> {
     Ok(match args.kind.as_str() {
         "object" => json!({"id": 1}),
-        "none" | "unit" => Value::Null,
+        "none" => Value::Null,
         "empty" => json!([]),
         "list" => json!([1, 2]),
         "text" => json!("plain words"),
@@ -96,6 +96,14 @@ fn outputs_become_the_right_result() {
         empty,
         "Ok(None) is no match"
     );
+    // A handler with nothing to return.
+    #[derive(McpTool, Deserialize)]
+    struct Clear {}
+    async fn clear(_: Clear) -> Result<(), ToolError> {
+        Ok(())
+    }
+    let cleared = block_on(Toolbox::new().tool(clear).call("clear", &json!({}))).unwrap();
+    assert_eq!(cleared.to_value(), empty);
     // An empty object is a result that happens to be empty, not "no match".
     assert_eq!(lookup("map")["structuredContent"], json!({}));
     // Not an object: text only, since structuredContent must be an object.
