@@ -611,3 +611,50 @@ fn unknown_names_list_the_arguments_once_even_after_a_slip() {
         ]
     );
 }
+
+/// Fields declared out of name order, so that a map's keys come in another order.
+#[derive(McpTool, Deserialize, Debug)]
+struct Backwards {
+    #[validate(range(min = 1))]
+    zulu: u32,
+    #[validate(length(max = 2))]
+    mike: Vec<String>,
+    #[validate(regex = "^[a-z]+$")]
+    alpha: String,
+    #[serde(default)]
+    #[validate(range(max = 5))]
+    bravo: u8,
+}
+
+#[test]
+fn problems_found_in_key_order_are_listed_in_declaration_order() {
+    // The keys come alpha, mike, unknown, zulu: each a problem, listed as declared,
+    // then the unknown name; a missing field takes its field's place.
+    let got = violations::<Backwards>(json!({
+        "alpha": "ALPHA", "mike": ["a", "b", 3], "oscar": 1, "zulu": 0
+    }));
+    let expected = [
+        ("/zulu", "range"),
+        ("/mike/2", "type"),
+        ("/mike", "length"),
+        ("/alpha", "regex"),
+        ("/oscar", "unknown"),
+    ];
+    assert_eq!(got, expected.map(|(p, r)| (p.to_owned(), r.to_owned())));
+    let got = violations::<Backwards>(json!({"alpha": "A", "bravo": 9}));
+    let expected = [
+        ("/zulu", "required"),
+        ("/mike", "required"),
+        ("/alpha", "regex"),
+        ("/bravo", "range"),
+    ];
+    assert_eq!(got, expected.map(|(p, r)| (p.to_owned(), r.to_owned())));
+}
+
+#[test]
+fn a_value_is_read_only_when_every_check_passed() {
+    let ok = check::<Backwards>(json!({"alpha": "a", "mike": ["x"], "zulu": 3.0})).unwrap();
+    assert_eq!((ok.zulu, ok.bravo, ok.mike.len()), (3, 0, 1));
+    // The first key is fine, the last is not: nothing is returned.
+    assert!(check::<Backwards>(json!({"alpha": "a", "mike": [], "zulu": 0})).is_err());
+}

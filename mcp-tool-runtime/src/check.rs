@@ -18,7 +18,11 @@ pub const MAX_LISTED: usize = 50;
 #[derive(Debug)]
 pub struct Checker<'a> {
     context: &'a Context,
-    /// Where the checker is; turned into a JSON pointer only when a violation needs it.
+    /// The first step of the path, kept apart so that checking the fields of the
+    /// arguments object allocates nothing.
+    head: Option<&'static str>,
+    /// Where the checker is past `head`; turned into a JSON pointer only when a
+    /// violation needs it.
     path: Vec<Segment>,
     violations: Vec<Violation>,
     omitted: usize,
@@ -27,6 +31,9 @@ pub struct Checker<'a> {
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
 }
+
+/// The mark of the path's first step, when it is a field.
+const HEAD: usize = usize::MAX;
 
 /// One step of a path: kept as is while checking, written out only for a violation.
 #[derive(Debug)]
@@ -38,7 +45,7 @@ enum Segment {
 
 /// A name as a JSON pointer segment: `~` as `~0`, `/` as `~1`.
 fn push_escaped(pointer: &mut String, name: &str) {
-    if name.contains(['~', '/']) {
+    if name.bytes().any(|b| b == b'~' || b == b'/') {
         pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
     } else {
         pointer.push_str(name);
@@ -67,6 +74,7 @@ impl<'a> Checker<'a> {
     pub fn new(context: &'a Context) -> Self {
         Checker {
             context,
+            head: None,
             path: Vec::new(),
             violations: Vec::new(),
             omitted: 0,
@@ -109,7 +117,22 @@ impl<'a> Checker<'a> {
 
     /// The JSON pointer of the value being checked, in the names the client sent.
     pub fn path(&self) -> String {
-        let mut pointer = String::new();
+        let mut pointer = String::with_capacity(
+            self.head.map_or(0, |h| h.len() + 1)
+                + self
+                    .path
+                    .iter()
+                    .map(|s| match s {
+                        Segment::Field(name) => name.len() + 1,
+                        Segment::Key(key) => key.len() + 1,
+                        Segment::Index(_) => 4,
+                    })
+                    .sum::<usize>(),
+        );
+        if let Some(name) = self.head {
+            pointer.push('/');
+            push_escaped(&mut pointer, name);
+        }
         for segment in &self.path {
             pointer.push('/');
             match segment {
@@ -123,11 +146,15 @@ impl<'a> Checker<'a> {
 
     /// True at the arguments object itself.
     pub fn is_root(&self) -> bool {
-        self.path.is_empty()
+        self.head.is_none() && self.path.is_empty()
     }
 
     /// Enters the field `name` of a struct; returns the mark to [`Checker::leave`] with.
     pub fn enter_field(&mut self, name: &'static str) -> usize {
+        if self.is_root() {
+            self.head = Some(name);
+            return HEAD;
+        }
         self.path.push(Segment::Field(name));
         self.path.len() - 1
     }
@@ -146,7 +173,12 @@ impl<'a> Checker<'a> {
 
     /// Leaves what was entered at `mark`.
     pub fn leave(&mut self, mark: usize) {
-        self.path.truncate(mark);
+        if mark == HEAD {
+            self.head = None;
+            self.path.clear();
+        } else {
+            self.path.truncate(mark);
+        }
     }
 
     /// Runs `f` with values echoed as hidden: for fields marked sensitive.
@@ -179,9 +211,12 @@ impl<'a> Checker<'a> {
         let detail = value.is_null().then_some(Cow::Borrowed(
             "Leave an optional argument out rather than sending null.",
         ));
+        let mut expectation = String::with_capacity(8 + expected.len());
+        expectation.push_str("must be ");
+        expectation.push_str(expected);
         self.report(Report {
             rule: Cow::Borrowed("type"),
-            expectation: Cow::Owned(format!("must be {expected}")),
+            expectation: Cow::Owned(expectation),
             expected: Value::String(expected.to_owned()),
             received: Some(value),
             detail,
@@ -199,6 +234,10 @@ impl<'a> Checker<'a> {
         let path = self.path();
         // An owned expectation becomes the message without a copy.
         let mut message = report.expectation.into_owned();
+        // Room for what comes next, so that the message grows once.
+        message.reserve(
+            96 + report.detail.as_ref().map_or(0, |d| d.len()) + report.hint.map_or(0, str::len),
+        );
         while message.ends_with('.') {
             message.pop();
         }
@@ -236,6 +275,36 @@ impl<'a> Checker<'a> {
             expected: report.expected,
             received,
         });
+    }
+
+    /// How many violations are listed (not merely counted).
+    pub(crate) fn listed(&self) -> usize {
+        self.violations.len()
+    }
+
+    /// Puts the violations in the order of their keys: `spans` gives the key of each
+    /// range of them. Violations with equal keys keep their order.
+    ///
+    /// The spans are consecutive and cover the listed violations. An insertion sort of
+    /// the spans, rotating each into place: no allocation, and there are few spans.
+    pub(crate) fn reorder(&mut self, spans: &mut [(usize, std::ops::Range<usize>)]) {
+        for j in 1..spans.len() {
+            let key = spans[j].0;
+            let i = spans[..j].partition_point(|(k, _)| *k <= key);
+            if i == j {
+                continue;
+            }
+            let moved = spans[j].1.len();
+            let start = spans[i].1.start;
+            self.violations[start..spans[j].1.end].rotate_right(moved);
+            spans[i..=j].rotate_right(1);
+            let mut at = start;
+            for (_, range) in &mut spans[i..=j] {
+                let len = range.len();
+                *range = at..at + len;
+                at += len;
+            }
+        }
     }
 
     pub(crate) fn finish(self) -> (Vec<Violation>, usize) {

@@ -58,6 +58,7 @@ mod rules;
 mod spec;
 mod suggest;
 mod toolbox;
+mod walk;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

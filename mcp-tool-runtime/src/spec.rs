@@ -17,6 +17,7 @@ use crate::echo::{self, Limits};
 use crate::error::{ToolError, Violation};
 use crate::rules::{self, Rules};
 use crate::suggest;
+use crate::walk::Walk;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
 #[derive(Debug)]
@@ -297,7 +298,6 @@ impl ToolSpec {
         let mut slots = [None; MATCHED_FIELDS];
         let matched = self.match_fields(map, &mut slots);
         for (i, field) in self.fields.iter().enumerate() {
-            let mark = cx.enter_field(field.name);
             let value = if matched {
                 slots[i]
             } else {
@@ -306,16 +306,15 @@ impl ToolSpec {
             match value {
                 Some(v) => {
                     present += 1;
-                    if field.sensitive {
-                        cx.sensitive(|cx| (field.ty.check)(v, field.rules, cx));
-                    } else {
-                        (field.ty.check)(v, field.rules, cx);
-                    }
+                    self.check_value(field, v, cx);
                 }
-                None if field.required => self.missing(field, map, cx),
+                None if field.required => {
+                    let mark = cx.enter_field(field.name);
+                    self.missing(field, map, cx);
+                    cx.leave(mark);
+                }
                 None => {}
             }
-            cx.leave(mark);
         }
         if !self.allow_unknown_fields && map.len() > present {
             for (key, v) in map {
@@ -327,6 +326,17 @@ impl ToolSpec {
         true
     }
 
+    /// Checks the value sent for `field`, at its path.
+    pub(crate) fn check_value(&self, field: &Field, value: &Value, cx: &mut Checker<'_>) {
+        let mark = cx.enter_field(field.name);
+        if field.sensitive {
+            cx.sensitive(|cx| (field.ty.check)(value, field.rules, cx));
+        } else {
+            (field.ty.check)(value, field.rules, cx);
+        }
+        cx.leave(mark);
+    }
+
     /// Finds each field's value in one walk of the map's keys against the field names,
     /// both sorted: fewer string comparisons than a search per field. Only for structs
     /// of at most [`MATCHED_FIELDS`] fields (false otherwise).
@@ -335,14 +345,12 @@ impl ToolSpec {
         map: &'v Map<String, Value>,
         slots: &mut [Option<&'v Value>; MATCHED_FIELDS],
     ) -> bool {
-        if self.fields.len() > MATCHED_FIELDS || !maps_are_sorted() {
+        if self.fields.len() > MATCHED_FIELDS {
             return false;
         }
-        let by_name = self.cache.by_name.get_or_init(|| {
-            let mut order: Vec<usize> = (0..self.fields.len()).collect();
-            order.sort_by_key(|&i| self.fields[i].name);
-            order.into_boxed_slice()
-        });
+        let Some(by_name) = self.by_name() else {
+            return false;
+        };
         let mut entries = map.iter().peekable();
         for &i in by_name.iter() {
             let name = self.fields[i].name;
@@ -363,7 +371,26 @@ impl ToolSpec {
         true
     }
 
-    fn missing(&'static self, field: &Field, map: &Map<String, Value>, cx: &mut Checker<'_>) {
+    /// The fields' indices in the order of their names, which is the order of a JSON
+    /// map's keys; `None` if maps keep insertion order in this build.
+    fn by_name(&'static self) -> Option<&'static [usize]> {
+        if !maps_are_sorted() {
+            return None;
+        }
+        let order = self.cache.by_name.get_or_init(|| {
+            let mut order: Vec<usize> = (0..self.fields.len()).collect();
+            order.sort_by_key(|&i| self.fields[i].name);
+            order.into_boxed_slice()
+        });
+        Some(order)
+    }
+
+    pub(crate) fn missing(
+        &'static self,
+        field: &Field,
+        map: &Map<String, Value>,
+        cx: &mut Checker<'_>,
+    ) {
         let summary = self
             .property(field.name)
             .map_or_else(|| "a value".to_owned(), summarize);
@@ -389,7 +416,7 @@ impl ToolSpec {
         });
     }
 
-    fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
+    pub(crate) fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
         if cx.is_full() {
             // Counted only: no suggestion to compute for the 100 000th unknown name.
             return cx.report(Report {
@@ -494,12 +521,33 @@ impl ToolSpec {
                 )));
             }
         };
+        let Value::Object(map) = arguments else {
+            unreachable!("arguments is an object here")
+        };
         let mut cx = Checker::new(context);
-        self.check(arguments, &mut cx);
+        // One walk: each value checked as serde reads it.
+        if let Some(mut walk) = Walk::new(self, self.by_name(), map, &mut cx) {
+            let read = T::deserialize(walk.deserializer(map));
+            if let Ok(value) = read
+                && walk.is_clean_and_finished()
+            {
+                return Ok(value);
+            }
+            walk.finish(map);
+            // Past the cap, which violations are listed depends on the order they were
+            // found in: check again in declaration order.
+            if cx.is_full() {
+                cx = Checker::new(context);
+                self.check(arguments, &mut cx);
+            }
+        } else {
+            self.check(arguments, &mut cx);
+        }
         if !cx.is_clean() {
             let (violations, omitted) = cx.finish();
             return Err(self.invalid(violations, omitted, arguments));
         }
+        // Clean, yet serde was stopped or refused: read again, as the checks allow.
         let result = if cx.integral_floats().is_empty() {
             T::deserialize(arguments)
         } else {
