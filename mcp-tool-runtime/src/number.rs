@@ -59,12 +59,18 @@ impl Num {
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Num::Int(i) => write!(f, "{i}"),
+            // i128's formatting divides in 128 bits: slow, and rarely needed.
+            Num::Int(i) => match i64::try_from(*i) {
+                Ok(i) => write!(f, "{i}"),
+                Err(_) => write!(f, "{i}"),
+            },
             Num::Float(x) => write!(f, "{x}"),
         }
     }
 }
 
+// Out of line: inlined, its float work was hoisted into every rule check.
+#[inline(never)]
 fn cmp_int_float(i: i128, f: f64) -> Ordering {
     if f.is_nan() {
         return Ordering::Greater;

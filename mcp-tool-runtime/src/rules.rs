@@ -84,8 +84,16 @@ pub struct Pattern {
 /// also answer when the DFA cannot, such as a search that gives up).
 #[derive(Debug)]
 struct Matcher {
-    dfa: Option<regex_automata::dfa::dense::DFA<Vec<u32>>>,
+    dfa: Option<Dfa>,
     regex: Regex,
+}
+
+/// A dense DFA with its start state, which is the same for every search: a search
+/// always starts at the beginning of a value.
+#[derive(Debug)]
+struct Dfa {
+    dfa: regex_automata::dfa::dense::DFA<Vec<u32>>,
+    start: regex_automata::util::primitives::StateID,
 }
 
 /// The most memory one pattern's DFA may take.
@@ -93,7 +101,8 @@ const DFA_SIZE_LIMIT: usize = 64 * 1024;
 
 impl Matcher {
     fn new(pattern: &str) -> Result<Matcher, String> {
-        use regex_automata::dfa::dense;
+        use regex_automata::dfa::{Automaton, dense};
+        use regex_automata::util::start;
         let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
         let dfa = dense::Builder::new()
             .configure(
@@ -102,19 +111,46 @@ impl Matcher {
                     .determinize_size_limit(Some(4 * DFA_SIZE_LIMIT)),
             )
             .build(pattern)
-            .ok();
+            .ok()
+            .and_then(|dfa| {
+                let start = dfa.start_state(&start::Config::new()).ok()?;
+                Some(Dfa { dfa, start })
+            });
         Ok(Matcher { dfa, regex })
     }
 
     fn is_match(&self, s: &str) -> bool {
+        match &self.dfa {
+            Some(dfa) => dfa.is_match(s).unwrap_or_else(|| self.regex.is_match(s)),
+            None => self.regex.is_match(s),
+        }
+    }
+}
+
+impl Dfa {
+    /// Runs the DFA over `s` a byte at a time: the search `try_search_fwd` would do,
+    /// without its setup, which costs more than the walk on a short value. `None` if
+    /// the DFA gives up (a Unicode word boundary on non-ASCII text).
+    fn is_match(&self, s: &str) -> Option<bool> {
         use regex_automata::dfa::Automaton;
-        if let Some(dfa) = &self.dfa {
-            let input = regex_automata::Input::new(s).earliest(true);
-            if let Ok(found) = dfa.try_search_fwd(&input) {
-                return found.is_some();
+        let dfa = &self.dfa;
+        let mut state = self.start;
+        // Match states come one byte late: seeing one means a match ended before.
+        for &byte in s.as_bytes() {
+            state = dfa.next_state(state, byte);
+            if dfa.is_special_state(state) {
+                if dfa.is_match_state(state) {
+                    return Some(true);
+                }
+                if dfa.is_dead_state(state) {
+                    return Some(false);
+                }
+                if dfa.is_quit_state(state) {
+                    return None;
+                }
             }
         }
-        self.regex.is_match(s)
+        Some(dfa.is_match_state(dfa.next_eoi_state(state)))
     }
 }
 
@@ -507,7 +543,7 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             Ok(true) => None,
             Ok(false) => Some(Failure::new(
                 "regex",
-                format!("must match the pattern {}", p.source),
+                concat(&["must match the pattern ", p.source]),
                 p.source.into(),
             )),
             Err(e) => Some(Failure::new(
@@ -535,11 +571,19 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             });
             (low || high).then(|| {
                 let text = range_text(*min, *max);
-                Failure::new("range", format!("must be {text}"), text.into())
+                Failure::new("range", concat(&["must be ", &text]), text.into())
             })
         }
         (RuleKind::Length { min, max }, Value::String(_) | Value::Array(_)) => {
             let (len, unit) = match value {
+                // A string has at most as many code points as bytes, and at least a
+                // quarter as many: most need no counting.
+                Value::String(s)
+                    if max.is_none_or(|m| s.len() as u64 <= m)
+                        && min.is_none_or(|m| (s.len() as u64).div_ceil(4) >= m) =>
+                {
+                    return;
+                }
                 Value::String(s) => (s.chars().count() as u64, "characters"),
                 Value::Array(a) => (a.len() as u64, "items"),
                 _ => (0, ""),
@@ -547,7 +591,7 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             let bad = min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m);
             bad.then(|| {
                 let text = length_text(*min, *max, unit);
-                let mut f = Failure::new("length", format!("must have {text}"), text.into());
+                let mut f = Failure::new("length", concat(&["must have ", &text]), text.into());
                 // The length of a secret is a clue to it.
                 if !cx.is_sensitive() {
                     f.detail = Some(format!("It has {len} {unit}.").into());
@@ -634,31 +678,51 @@ impl Failure {
 
 /// The failure of a whitelist, with the nearest allowed value when there is one.
 pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
-    use std::fmt::Write;
-    let mut expectation = String::from("must be one of ");
+    let mut expectation =
+        String::with_capacity(16 + values.iter().map(|v| v.len() + 4).sum::<usize>());
+    expectation.push_str("must be one of ");
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             expectation.push_str(", ");
         }
-        // Quoted as `{:?}` would, without its escaping machinery when none is needed.
-        if v.bytes()
-            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-        {
-            expectation.push('"');
-            expectation.push_str(v);
-            expectation.push('"');
-        } else {
-            let _ = write!(expectation, "{v:?}");
-        }
+        push_quoted(&mut expectation, v);
     }
     let mut f = Failure::new(
         "enum",
         expectation,
         values.iter().map(|v| Value::from(*v)).collect(),
     );
-    f.detail = suggest::nearest(got, values.iter().copied())
-        .map(|near| Cow::Owned(format!("Did you mean {near:?}?")));
+    f.detail = suggest::nearest(got, values.iter().copied()).map(|near| {
+        let mut detail = String::with_capacity(near.len() + 16);
+        detail.push_str("Did you mean ");
+        push_quoted(&mut detail, near);
+        detail.push('?');
+        Cow::Owned(detail)
+    });
     f
+}
+
+/// `s` quoted as `{:?}` would, without its escaping machinery when none is needed.
+pub(crate) fn push_quoted(out: &mut String, s: &str) {
+    use std::fmt::Write;
+    if s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        let _ = write!(out, "{s:?}");
+    }
+}
+
+/// The parts, end to end, in one allocation.
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Option<Failure> {
@@ -676,13 +740,21 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
     } else {
         ("past", "before")
     };
-    let expected = Value::String(format!("a date {side} {today_text} ({human})"));
+    let expected = Value::String(concat(&[
+        "a date ",
+        side,
+        " ",
+        &today_text,
+        " (",
+        &human,
+        ")",
+    ]));
     let expectation = match parsed {
-        None => format!("must be a date written {human}"),
-        Some(_) => format!("must be a date in the {word}, as {human}"),
+        None => concat(&["must be a date written ", &human]),
+        Some(_) => concat(&["must be a date in the ", word, ", as ", &human]),
     };
     let mut failure = Failure::new(rule, expectation, expected);
-    failure.detail = Some(format!("Current date is {today_text}.").into());
+    failure.detail = Some(concat(&["Current date is ", &today_text, "."]).into());
     Some(failure)
 }
 
@@ -757,11 +829,12 @@ mod tests {
         for pattern in patterns {
             let matcher = Matcher::new(pattern).unwrap();
             assert!(matcher.dfa.is_some(), "{pattern} gets a DFA");
+            let dfa = matcher.dfa.as_ref().unwrap();
             let regex = Regex::new(pattern).unwrap();
             for input in inputs {
                 assert_eq!(
-                    matcher.is_match(input),
-                    regex.is_match(input),
+                    dfa.is_match(input),
+                    Some(regex.is_match(input)),
                     "{pattern} {input:?}"
                 );
             }

@@ -9,19 +9,28 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
         return None;
     }
     let mut folded = Vec::with_capacity(input.len());
-    folded.extend(fold(input));
+    if input.is_ascii() {
+        folded.extend(
+            input
+                .bytes()
+                .filter(|b| !matches!(b, b'_' | b'-' | b' '))
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+    } else {
+        folded.extend(fold(input));
+    }
     let mut lower = Vec::with_capacity(input.len());
     push_lowercase(&mut lower, input);
-    let input_len = input.chars().count();
+    let input_len = chars_count(input);
     let mut scratch = Scratch::default();
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        if fold(candidate).eq(folded.iter().copied()) {
+        if same_folded(candidate, &folded) {
             // Nothing is nearer: the first such candidate wins.
             return Some(candidate);
         }
         // A third of the length, and nothing for names too short to misspell.
-        let len = candidate.chars().count().max(input_len);
+        let len = chars_count(candidate).max(input_len);
         let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
         let allowed = best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)));
         scratch.candidate.clear();
@@ -39,6 +48,28 @@ fn fold(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(char::to_lowercase)
+}
+
+/// Whether `candidate` folds to `folded`; ASCII names without building anything.
+fn same_folded(candidate: &str, folded: &[char]) -> bool {
+    if candidate.is_ascii() {
+        let mut rest = folded.iter();
+        candidate
+            .bytes()
+            .filter(|b| !matches!(b, b'_' | b'-' | b' '))
+            .all(|b| rest.next() == Some(&char::from(b.to_ascii_lowercase())))
+            && rest.next().is_none()
+    } else {
+        fold(candidate).eq(folded.iter().copied())
+    }
+}
+
+fn chars_count(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
 }
 
 /// `s` in lowercase, one character per item.
@@ -111,14 +142,18 @@ fn bag_distance(a: &[char], b: &[char]) -> usize {
             *slot += step;
         }
     }
-    let (extra_a, extra_b) =
-        counts.iter().fold(
-            (0, 0),
-            |(p, n), &c| {
-                if c > 0 { (p + c, n) } else { (p, n - c) }
-            },
-        );
-    extra_a.max(extra_b) as usize
+    // Only the characters of the two strings can have a count: sum those, each once.
+    let mut extra = [0i32; 2];
+    for (side, chars) in [(0, a), (1, b)] {
+        for &c in chars {
+            let slot = &mut counts[c as usize];
+            if (side == 0 && *slot > 0) || (side == 1 && *slot < 0) {
+                extra[side] += slot.abs();
+                *slot = 0;
+            }
+        }
+    }
+    extra[0].max(extra[1]) as usize
 }
 
 /// Optimal string alignment distance (Levenshtein with adjacent transpositions).
