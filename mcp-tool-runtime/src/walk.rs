@@ -93,6 +93,13 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     /// The index of the field named `key`, walking the names in step with the keys.
     fn field(&mut self, key: &str) -> Option<usize> {
         let fields = self.spec.fields;
+        // Most calls send every field, or most: the next name is the likeliest.
+        if let Some(&i) = self.by_name.get(self.cursor)
+            && fields[i].name == key
+        {
+            self.cursor += 1;
+            return Some(i);
+        }
         while let Some(&i) = self.by_name.get(self.cursor) {
             match fields[i].name.cmp(key) {
                 std::cmp::Ordering::Less => self.cursor += 1,
