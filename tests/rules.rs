@@ -658,3 +658,22 @@ fn a_value_is_read_only_when_every_check_passed() {
     // The first key is fine, the last is not: nothing is returned.
     assert!(check::<Backwards>(json!({"alpha": "a", "mike": [], "zulu": 0})).is_err());
 }
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Capped {
+    #[validate(range(max = 1))]
+    zeta: u8,
+    #[validate(items(regex = "^a$"))]
+    alpha: Vec<String>,
+}
+
+#[test]
+fn past_the_cap_the_listed_violations_are_the_first_in_declaration_order() {
+    // `alpha` comes first in the map and fills the list; `zeta` is declared first.
+    let err = check::<Capped>(json!({"alpha": vec!["b"; 60], "zeta": 7})).unwrap_err();
+    let listed = err.violations();
+    assert_eq!(listed.len(), mcp_tool_runtime::MAX_LISTED);
+    assert_eq!(listed[0].path, "/zeta");
+    assert_eq!(listed[1].path, "/alpha/0");
+    assert!(err.text().contains("61 problems"), "{}", err.text());
+}

@@ -143,22 +143,21 @@ pub(crate) fn describe_into(out: &mut String, value: &Value, short: &Value) {
     let _ = match value {
         Value::Null => write!(out, "null"),
         // Quoted as serde_json would, without its formatter when nothing needs escaping.
-        Value::String(s) if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') => {
-            match short {
-                Value::String(cut) => {
-                    out.push('"');
-                    out.push_str(cut);
-                    out.push('"');
-                    Ok(())
-                }
-                short => write!(out, "{short}"),
+        // (`short`, not the value: a 10 MB string is cut to 80 characters there.)
+        Value::String(_) => match short {
+            Value::String(cut) if cut.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') => {
+                out.push('"');
+                out.push_str(cut);
+                out.push('"');
+                Ok(())
             }
-        }
+            short => write!(out, "{short}"),
+        },
         Value::Bool(b) => {
             out.push_str(if *b { "true" } else { "false" });
             Ok(())
         }
-        Value::String(_) | Value::Number(_) => write!(out, "{short}"),
+        Value::Number(_) => write!(out, "{short}"),
         Value::Array(items) => write!(out, "an array of {} items: {short}", items.len()),
         Value::Object(map) => write!(out, "an object with {} properties: {short}", map.len()),
     };

@@ -533,10 +533,10 @@ impl ToolSpec {
             {
                 return Ok(value);
             }
-            walk.finish(map);
+            let in_order = walk.finish(map);
             // Past the cap, which violations are listed depends on the order they were
-            // found in: check again in declaration order.
-            if cx.is_full() {
+            // found in: unless that was declaration order, check again in it.
+            if cx.is_full() && !in_order {
                 cx = Checker::new(context);
                 self.check(arguments, &mut cx);
             }

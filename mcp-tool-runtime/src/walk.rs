@@ -38,6 +38,9 @@ pub(crate) struct Walk<'v, 'c, 'x> {
     stopped: bool,
     /// Every entry and every missing field has been checked.
     finished: bool,
+    /// A name no field has was sent: reported after the fields, where declaration
+    /// order puts it.
+    unknown: bool,
     /// Which field (or `fields.len()` for unknown names) reported which violations:
     /// the walk goes in key order, the result in declaration order.
     spans: Vec<(usize, Range<usize>)>,
@@ -81,6 +84,7 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
             value: None,
             stopped: false,
             finished: false,
+            unknown: false,
             spans: Vec::new(),
         })
     }
@@ -116,6 +120,7 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     /// Checks one entry; true if serde may read it.
     fn check_entry(&mut self, key: &'v str, value: &'v Value) -> bool {
         let listed = self.cx.listed();
+        let count = self.cx.count();
         let floats = self.cx.integral_floats().len();
         let order = match self.field(key) {
             Some(i) => {
@@ -125,21 +130,23 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
             }
             None if self.spec.allow_unknown_fields => return true,
             None => {
-                self.spec.unknown(key, value, self.cx);
-                self.spec.fields.len()
+                self.unknown = true;
+                self.stopped = true;
+                return false;
             }
         };
-        self.note(order, listed);
+        self.note(order, listed, count);
         let readable = self.cx.is_clean() && self.cx.integral_floats().len() == floats;
         self.stopped |= !readable;
         readable
     }
 
-    /// Records the violations reported since `listed` as those of `order`.
-    fn note(&mut self, order: usize, listed: usize) {
-        let now = self.cx.listed();
-        if now > listed {
-            self.spans.push((order, listed..now));
+    /// Records the violations reported since `listed` (of `count` reported, listed
+    /// or only counted) as those of `order`. A field whose violations were only
+    /// counted gets an empty span: its place in the order still matters.
+    fn note(&mut self, order: usize, listed: usize, count: usize) {
+        if self.cx.count() > count {
+            self.spans.push((order, listed..self.cx.listed()));
         }
     }
 
@@ -147,19 +154,20 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     fn check_missing(&mut self, map: &Map<String, Value>) {
         for (i, field) in self.spec.fields.iter().enumerate() {
             if field.required && self.sent & (1 << i) == 0 {
-                let listed = self.cx.listed();
+                let (listed, count) = (self.cx.listed(), self.cx.count());
                 let mark = self.cx.enter_field(field.name);
                 self.spec.missing(field, map, self.cx);
                 self.cx.leave(mark);
-                self.note(i, listed);
+                self.note(i, listed, count);
                 self.stopped = true;
             }
         }
     }
 
-    /// Checks what serde did not get to, then the missing fields, and puts the
-    /// violations in declaration order.
-    pub(crate) fn finish(&mut self, map: &Map<String, Value>) {
+    /// Checks what serde did not get to, then the missing fields, then the unknown
+    /// names, and puts the violations in declaration order. Returns whether they were
+    /// found in that order already.
+    pub(crate) fn finish(&mut self, map: &Map<String, Value>) -> bool {
         if !self.finished {
             while let Some((key, value)) = self.entries.next() {
                 self.check_entry(key, value);
@@ -167,9 +175,24 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
             self.check_missing(map);
             self.finished = true;
         }
-        if self.spans.windows(2).any(|w| w[0].0 > w[1].0) {
+        if self.unknown {
+            for (key, value) in map {
+                if !self.spec.fields.iter().any(|f| f.name == key) {
+                    self.spec.unknown(key, value, self.cx);
+                }
+            }
+        }
+        let in_order = self.is_in_order();
+        if !in_order {
             self.cx.reorder(&mut self.spans);
         }
+        in_order
+    }
+
+    /// Whether the fields reported in declaration order, so that the violations are
+    /// listed as the slower path lists them.
+    fn is_in_order(&self) -> bool {
+        self.spans.windows(2).all(|w| w[0].0 <= w[1].0)
     }
 
     /// The deserializer serde reads the arguments object from.
