@@ -360,6 +360,17 @@ fn schema(c: &mut Criterion) {
     group.finish();
 }
 
+/// What reading "today" costs, which every contender does on every call: the system
+/// clock alone, and this crate's `Context` (the clock, then a per-thread cached date).
+fn clock(c: &mut Criterion) {
+    let mut group = c.benchmark_group("clock");
+    group.bench_function("system_time_now", |b| b.iter(std::time::SystemTime::now));
+    group.bench_function("context_today", |b| {
+        b.iter(|| mcp_tool::Context::now().today())
+    });
+    group.finish();
+}
+
 /// A list field of 1, 100 and 10 000 items, each checked by a regex.
 #[derive(McpTool, Deserialize)]
 #[allow(dead_code)]
@@ -423,5 +434,5 @@ fn hostile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, contenders, schema, scaling, hostile);
+criterion_group!(benches, contenders, schema, clock, scaling, hostile);
 criterion_main!(benches);

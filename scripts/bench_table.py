@@ -38,6 +38,13 @@ def main():
     for bench in ["input_schema_cached", "tools_list_cached", "schemars_schema_for_rebuilt"]:
         print(f"| {bench} | {fmt(median_ns('schema', bench))} |")
     print()
+    floor = floors["valid"]
+    print("| clock | median | share of the valid floor |")
+    print("|---|---|---|")
+    for bench in ["system_time_now", "context_today"]:
+        ns = median_ns("clock", bench)
+        print(f"| {bench} | {fmt(ns)} | {ns / floor:.2f}x |")
+    print()
     print("| scaling (per call) | 1 | 100 | 10 000 | ns per item at 10 000 |")
     print("|---|---|---|---|---|")
     for bench in ["floor_valid_items", "valid_items", "invalid_items", "unknown_names"]:

@@ -1,6 +1,6 @@
 //! What "now" means to the date rules.
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
@@ -20,10 +20,41 @@ use jiff::tz::TimeZone;
 /// let paris = Context::in_time_zone("Europe/Paris").unwrap();
 /// let _ = paris.today();
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Context {
     clock: Clock,
-    today: OnceLock<Date>,
+    /// The date once read, packed (see [`pack`]); 0 until then. An atomic rather than
+    /// a `OnceLock`: a context is made for every call, and a `OnceLock`'s first
+    /// initialization costs more than reading the date.
+    today: AtomicU32,
+}
+
+impl Clone for Context {
+    fn clone(&self) -> Self {
+        Context {
+            clock: self.clock.clone(),
+            today: AtomicU32::new(self.today.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// A date as a non-zero `u32`: the year, the month and the day in bit fields.
+fn pack(date: Date) -> u32 {
+    let year = u32::from(date.year().cast_unsigned());
+    (year << 16)
+        | (u32::from(date.month().cast_unsigned()) << 8)
+        | u32::from(date.day().cast_unsigned())
+}
+
+fn unpack(packed: u32) -> Option<Date> {
+    // (Not through `Date::new`'s error: a jiff error allocates.)
+    if packed == 0 {
+        return None;
+    }
+    let year = ((packed >> 16) as u16).cast_signed();
+    let month = ((packed >> 8) as u8).cast_signed();
+    let day = (packed as u8).cast_signed();
+    Date::new(year, month, day).ok()
 }
 
 #[derive(Debug, Clone)]
@@ -51,7 +82,7 @@ impl Context {
     pub fn now() -> Self {
         Context {
             clock: Clock::Local,
-            today: OnceLock::new(),
+            today: AtomicU32::new(0),
         }
     }
 
@@ -66,7 +97,7 @@ impl Context {
     pub fn in_zone(zone: TimeZone) -> Self {
         Context {
             clock: Clock::System(zone),
-            today: OnceLock::new(),
+            today: AtomicU32::new(0),
         }
     }
 
@@ -81,20 +112,34 @@ impl Context {
     pub fn on_date(date: Date) -> Self {
         Context {
             clock: Clock::Fixed(date),
-            today: OnceLock::new(),
+            today: AtomicU32::new(0),
         }
     }
 
     /// The current date in this context's zone.
     pub fn today(&self) -> Date {
-        match &self.clock {
+        let read = || match &self.clock {
             Clock::Fixed(date) => *date,
-            Clock::Local => *self.today.get_or_init(local_today),
-            Clock::System(zone) => *self.today.get_or_init(|| {
-                jiff::Timestamp::now()
-                    .to_zoned_datetime(zone.clone())
-                    .date()
-            }),
+            Clock::Local => local_today(),
+            Clock::System(zone) => jiff::Timestamp::now()
+                .to_zoned_datetime(zone.clone())
+                .date(),
+        };
+        if let Clock::Fixed(date) = &self.clock {
+            return *date;
+        }
+        // Month and day are never 0, so a packed date never is.
+        if let Some(date) = unpack(self.today.load(Ordering::Relaxed)) {
+            return date;
+        }
+        let date = read();
+        // Two threads may both read the clock; the first date stored is kept.
+        match self
+            .today
+            .compare_exchange(0, pack(date), Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => date,
+            Err(stored) => unpack(stored).unwrap_or(date),
         }
     }
 }
@@ -103,18 +148,21 @@ impl Context {
 /// thread keeps it with the span it is valid for and reads only the clock until then; the
 /// span is cut to a minute, so that a change of the system's zone is seen soon.
 fn local_today() -> Date {
-    use jiff::Timestamp;
     use std::cell::Cell;
+    use std::time::{Duration, SystemTime};
     thread_local! {
-        static TODAY: Cell<Option<(Timestamp, Timestamp, Date)>> = const { Cell::new(None) };
+        /// The date, and the span of time since the epoch it holds for.
+        static TODAY: Cell<Option<(Duration, Duration, Date)>> = const { Cell::new(None) };
     }
-    let now = Timestamp::now();
-    if let Some((from, until, date)) = TODAY.get()
+    // The system clock as is: no conversion on the path every call takes.
+    let since_epoch = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH);
+    if let (Ok(now), Some((from, until, date))) = (since_epoch, TODAY.get())
         && from <= now
         && now < until
     {
         return date;
     }
+    let now = jiff::Timestamp::now();
     let zoned = now.to_zoned_datetime(TimeZone::system());
     let date = zoned.date();
     let from = zoned.start_of_day().map(|z| z.timestamp());
@@ -123,8 +171,12 @@ fn local_today() -> Date {
         .and_then(|z| z.start_of_day())
         .map(|z| z.timestamp());
     let minute = now.checked_add(jiff::SignedDuration::from_secs(60));
-    if let (Ok(from), Ok(midnight), Ok(minute)) = (from, midnight, minute) {
-        TODAY.set(Some((from, midnight.min(minute), date)));
+    let since =
+        |t: jiff::Timestamp| Duration::try_from(t.duration_since(jiff::Timestamp::UNIX_EPOCH)).ok();
+    if let (Ok(from), Ok(midnight), Ok(minute)) = (from, midnight, minute)
+        && let (Some(from), Some(until)) = (since(from), since(midnight.min(minute)))
+    {
+        TODAY.set(Some((from, until, date)));
     }
     date
 }
@@ -132,5 +184,35 @@ fn local_today() -> Date {
 impl Default for Context {
     fn default() -> Self {
         Context::now()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_date_is_never_zero_and_unpacks_to_itself() {
+        for (y, m, d) in [
+            (2026, 11, 30),
+            (-9999, 1, 1),
+            (9999, 12, 31),
+            (0, 2, 29),
+            (1970, 1, 1),
+        ] {
+            let date = jiff::civil::date(y, m, d);
+            assert_ne!(pack(date), 0);
+            assert_eq!(unpack(pack(date)), Some(date));
+        }
+        assert_eq!(unpack(0), None);
+    }
+
+    #[test]
+    fn the_date_is_read_once_per_context() {
+        let context = Context::in_zone(TimeZone::UTC);
+        let first = context.today();
+        assert_eq!(context.today(), first);
+        assert_eq!(context.clone().today(), first);
+        assert_eq!(Context::now().today(), local_today());
     }
 }
