@@ -5,41 +5,147 @@
 /// `departure_date`), or a few edits away.
 pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     // Long inputs cannot be a slip of a short name; don't spend time on them.
-    if input.len() > 256 {
+    if input.len() > MAX_LEN {
         return None;
     }
-    let mut folded = Vec::with_capacity(input.len());
-    if input.is_ascii() {
-        folded.extend(
-            input
-                .bytes()
-                .filter(|b| !matches!(b, b'_' | b'-' | b' '))
-                .map(|b| char::from(b.to_ascii_lowercase())),
-        );
-    } else {
-        folded.extend(fold(input));
-    }
-    let mut lower = Vec::with_capacity(input.len());
-    push_lowercase(&mut lower, input);
-    let input_len = chars_count(input);
-    let mut scratch = Scratch::default();
+    // ASCII names (nearly all) are compared as bytes in buffers on the stack; the
+    // others as chars, built only if one comes.
+    let ascii = input.is_ascii().then(|| Ascii::new(input));
+    let mut chars: Option<Chars> = None;
+    let input_len = input.chars().count();
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        if same_folded(candidate, &folded) {
-            // Nothing is nearer: the first such candidate wins.
-            return Some(candidate);
-        }
         // A third of the length, and nothing for names too short to misspell.
-        let len = chars_count(candidate).max(input_len);
+        let len = candidate.chars().count().max(input_len);
         let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
         let allowed = best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)));
-        scratch.candidate.clear();
-        push_lowercase(&mut scratch.candidate, candidate);
-        if let Some(d) = scratch.distance_within(&lower, allowed) {
-            best = Some((d, candidate));
+        let verdict = match &ascii {
+            Some(ascii) if candidate.is_ascii() && candidate.len() <= MAX_LEN => {
+                ascii.judge(candidate, allowed)
+            }
+            _ => chars
+                .get_or_insert_with(|| Chars::new(input))
+                .judge(candidate, allowed),
+        };
+        match verdict {
+            // Nothing is nearer: the first such candidate wins.
+            Verdict::Same => return Some(candidate),
+            Verdict::Within(d) => best = Some((d, candidate)),
+            Verdict::Far => {}
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// The longest name compared.
+const MAX_LEN: usize = 256;
+
+/// How a candidate stands to the input.
+enum Verdict {
+    /// The same name once folded.
+    Same,
+    /// This many edits away, within the allowance.
+    Within(usize),
+    /// Too far.
+    Far,
+}
+
+/// An ASCII input, lowercased, and folded (also without `_`, `-` and spaces).
+struct Ascii {
+    lower: [u8; MAX_LEN],
+    len: usize,
+    folded: [u8; MAX_LEN],
+    folded_len: usize,
+}
+
+impl Ascii {
+    fn new(input: &str) -> Self {
+        let mut out = Ascii {
+            lower: [0; MAX_LEN],
+            len: input.len(),
+            folded: [0; MAX_LEN],
+            folded_len: 0,
+        };
+        for (i, b) in input.bytes().enumerate() {
+            let b = b.to_ascii_lowercase();
+            out.lower[i] = b;
+            if !matches!(b, b'_' | b'-' | b' ') {
+                out.folded[out.folded_len] = b;
+                out.folded_len += 1;
+            }
+        }
+        out
+    }
+
+    fn judge(&self, candidate: &str, allowed: usize) -> Verdict {
+        let folded = &self.folded[..self.folded_len];
+        let mut rest = folded.iter();
+        if candidate
+            .bytes()
+            .filter(|b| !matches!(b, b'_' | b'-' | b' '))
+            .all(|b| rest.next() == Some(&b.to_ascii_lowercase()))
+            && rest.next().is_none()
+        {
+            return Verdict::Same;
+        }
+        let mut lower = [0; MAX_LEN];
+        let lower = &mut lower[..candidate.len()];
+        for (l, b) in lower.iter_mut().zip(candidate.bytes()) {
+            *l = b.to_ascii_lowercase();
+        }
+        let input = &self.lower[..self.len];
+        if !may_be_within(input, lower, allowed) {
+            return Verdict::Far;
+        }
+        let mut rows = [[0; MAX_LEN + 1]; 3];
+        let [prev2, prev, cur] = &mut rows;
+        let n = lower.len() + 1;
+        within(
+            input,
+            lower,
+            allowed,
+            [&mut prev2[..n], &mut prev[..n], &mut cur[..n]],
+        )
+    }
+}
+
+/// A non-ASCII input (or one compared with a non-ASCII name), as chars.
+struct Chars {
+    lower: Vec<char>,
+    folded: Vec<char>,
+    candidate: Vec<char>,
+    rows: [Vec<usize>; 3],
+}
+
+impl Chars {
+    fn new(input: &str) -> Self {
+        let mut lower = Vec::with_capacity(input.len());
+        push_lowercase(&mut lower, input);
+        Chars {
+            lower,
+            folded: fold(input).collect(),
+            candidate: Vec::new(),
+            rows: Default::default(),
+        }
+    }
+
+    fn judge(&mut self, candidate: &str, allowed: usize) -> Verdict {
+        if fold(candidate).eq(self.folded.iter().copied()) {
+            return Verdict::Same;
+        }
+        self.candidate.clear();
+        push_lowercase(&mut self.candidate, candidate);
+        if !may_be_within(&self.lower, &self.candidate, allowed) {
+            return Verdict::Far;
+        }
+        let n = self.candidate.len() + 1;
+        for row in &mut self.rows {
+            row.clear();
+            row.resize(n, 0);
+        }
+        let [prev2, prev, cur] = &mut self.rows;
+        within(&self.lower, &self.candidate, allowed, [prev2, prev, cur])
+    }
 }
 
 /// Lowercase, without `_`, `-` and spaces: `departureDate`, `departure_date` and
@@ -50,81 +156,48 @@ fn fold(s: &str) -> impl Iterator<Item = char> + '_ {
         .flat_map(char::to_lowercase)
 }
 
-/// Whether `candidate` folds to `folded`; ASCII names without building anything.
-fn same_folded(candidate: &str, folded: &[char]) -> bool {
-    if candidate.is_ascii() {
-        let mut rest = folded.iter();
-        candidate
-            .bytes()
-            .filter(|b| !matches!(b, b'_' | b'-' | b' '))
-            .all(|b| rest.next() == Some(&char::from(b.to_ascii_lowercase())))
-            && rest.next().is_none()
-    } else {
-        fold(candidate).eq(folded.iter().copied())
-    }
-}
-
-fn chars_count(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.chars().count()
-    }
-}
-
 /// `s` in lowercase, one character per item.
 fn push_lowercase(out: &mut Vec<char>, s: &str) {
-    if s.is_ascii() {
-        out.extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-    } else {
-        out.extend(s.chars().flat_map(char::to_lowercase));
+    out.extend(s.chars().flat_map(char::to_lowercase));
+}
+
+/// Whether the cheap bounds leave `a` and `b` possibly within `allowed` edits.
+fn may_be_within<T: Copy + Into<u32>>(a: &[T], b: &[T], allowed: usize) -> bool {
+    // Each edit changes the length by at most one.
+    a.len().abs_diff(b.len()) <= allowed && bag_distance(a, b) <= allowed
+}
+
+/// The distance between `a` and `b` if it is at most `allowed`, with three rows of
+/// `b.len() + 1` cells to work in.
+fn within<T: Copy + Eq>(a: &[T], b: &[T], allowed: usize, rows: [&mut [usize]; 3]) -> Verdict {
+    let [mut prev2, mut prev, mut cur] = rows;
+    for (j, cell) in prev.iter_mut().enumerate() {
+        *cell = j;
     }
-}
-
-/// Buffers reused across the candidates of one [`nearest`].
-#[derive(Default)]
-struct Scratch {
-    candidate: Vec<char>,
-    rows: [Vec<usize>; 3],
-}
-
-impl Scratch {
-    /// The distance between `a` and the candidate if it is at most `allowed`.
-    fn distance_within(&mut self, a: &[char], allowed: usize) -> Option<usize> {
-        let b = &self.candidate;
-        // Each edit changes the length by at most one.
-        if a.len().abs_diff(b.len()) > allowed || bag_distance(a, b) > allowed {
-            return None;
-        }
-        let [prev2, prev, cur] = &mut self.rows;
-        for row in [&mut *prev2, &mut *prev, &mut *cur] {
-            row.clear();
-            row.resize(b.len() + 1, 0);
-        }
-        for (j, cell) in prev.iter_mut().enumerate() {
-            *cell = j;
-        }
-        for i in 1..=a.len() {
-            cur[0] = i;
-            let mut row_min = i;
-            for j in 1..=b.len() {
-                let cost = usize::from(a[i - 1] != b[j - 1]);
-                let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    d = d.min(prev2[j - 2] + 1);
-                }
-                cur[j] = d;
-                row_min = row_min.min(d);
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(prev2[j - 2] + 1);
             }
-            // Distances never shrink down the rows: past the bound, stop.
-            if row_min > allowed {
-                return None;
-            }
-            std::mem::swap(prev2, prev);
-            std::mem::swap(prev, cur);
+            cur[j] = d;
+            row_min = row_min.min(d);
         }
-        let d = prev[b.len()];
-        (d <= allowed).then_some(d)
+        // Distances never shrink down the rows: past the bound, stop.
+        if row_min > allowed {
+            return Verdict::Far;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    if d <= allowed {
+        Verdict::Within(d)
+    } else {
+        Verdict::Far
     }
 }
 
@@ -132,39 +205,45 @@ impl Scratch {
 /// that the other lacks (counted with repeats), the larger side. An insertion, deletion
 /// or substitution fixes at most one on each side; a transposition none is needed for.
 /// Only for ASCII; 0 (no bound) otherwise.
-fn bag_distance(a: &[char], b: &[char]) -> usize {
+fn bag_distance<T: Copy + Into<u32>>(a: &[T], b: &[T]) -> usize {
     let mut counts = [0i32; 128];
     for (chars, step) in [(a, 1), (b, -1)] {
         for &c in chars {
-            let Some(slot) = counts.get_mut(c as usize) else {
+            let Some(slot) = counts.get_mut(c.into() as usize) else {
                 return 0;
             };
             *slot += step;
         }
     }
     // Only the characters of the two strings can have a count: sum those, each once.
-    let mut extra = [0i32; 2];
+    let mut extra = [0usize; 2];
     for (side, chars) in [(0, a), (1, b)] {
         for &c in chars {
-            let slot = &mut counts[c as usize];
+            let slot = &mut counts[c.into() as usize];
             if (side == 0 && *slot > 0) || (side == 1 && *slot < 0) {
-                extra[side] += slot.abs();
+                extra[side] += slot.unsigned_abs() as usize;
                 *slot = 0;
             }
         }
     }
-    extra[0].max(extra[1]) as usize
+    extra[0].max(extra[1])
 }
 
 /// Optimal string alignment distance (Levenshtein with adjacent transpositions).
 #[cfg(test)]
 fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
-    let mut scratch = Scratch {
-        candidate: b.chars().collect(),
-        ..Scratch::default()
-    };
-    scratch.distance_within(&a, usize::MAX).unwrap()
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = [
+        vec![0; b.len() + 1],
+        vec![0; b.len() + 1],
+        vec![0; b.len() + 1],
+    ];
+    let [prev2, prev, cur] = &mut rows;
+    match within(&a, &b, usize::MAX, [prev2, prev, cur]) {
+        Verdict::Within(d) => d,
+        _ => unreachable!("no bound"),
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +308,16 @@ mod tests {
             nearest("busines", ["economy", "business"]),
             Some("business")
         );
+    }
+
+    #[test]
+    fn ascii_and_other_names_meet() {
+        assert_eq!(nearest("cafe", ["café"]), Some("café"));
+        assert_eq!(nearest("café", ["cafe"]), Some("cafe"));
+        assert_eq!(nearest("Straße", ["strasse", "strase"]), Some("strase"));
+        let long = "x".repeat(MAX_LEN + 1);
+        assert_eq!(nearest("xxxx", [long.as_str(), "xxx"]), Some("xxx"));
+        assert_eq!(nearest(&long, ["x"]), None);
     }
 
     #[test]
