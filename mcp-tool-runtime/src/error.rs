@@ -318,12 +318,21 @@ impl ToolError {
     }
 
     /// The `structuredContent`, made from this error's own parts without copying them.
+    ///
+    /// With violations, `message` is the summary line only: each violation carries its
+    /// own message, and the text block has them all, so the details are not sent a
+    /// third time. Without, `message` is the whole text.
     fn into_structured(self, text: String) -> Value {
         let inner = *self.inner;
         let mut out = Map::new();
         out.insert("errorCategory".into(), inner.category.as_str().into());
         out.insert("isRetryable".into(), inner.category.is_retryable().into());
-        out.insert("message".into(), text.into());
+        let message = if inner.violations.is_empty() {
+            text
+        } else {
+            inner.message
+        };
+        out.insert("message".into(), message.into());
         let attempted = match (inner.tool, inner.arguments) {
             (None, None) => Value::Null,
             (tool, arguments) => {
@@ -365,9 +374,15 @@ impl ToolError {
     /// without copying the error's parts (see [`ToolError::to_call_result`]).
     pub fn into_call_result(self) -> CallToolResult {
         let text = self.text();
+        let (content, structured) = if self.inner.violations.is_empty() {
+            (text.clone(), self.into_structured(text))
+        } else {
+            // The structured message is the summary line: the text is not copied.
+            (text, self.into_structured(String::new()))
+        };
         CallToolResult {
-            content: vec![Content::text(text.clone())],
-            structured_content: Some(self.into_structured(text)),
+            content: vec![Content::text(content)],
+            structured_content: Some(structured),
             is_error: true,
         }
     }
