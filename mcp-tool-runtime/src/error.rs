@@ -314,7 +314,13 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
-        self.clone().into_structured(self.text())
+        // With violations the structured message is the summary line: no text needed.
+        let text = if self.inner.violations.is_empty() {
+            self.text()
+        } else {
+            String::new()
+        };
+        self.clone().into_structured(text)
     }
 
     /// The `structuredContent`, made from this error's own parts without copying them.
@@ -467,5 +473,51 @@ impl Content {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         Content::Text { text: text.into() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(path: &str) -> Violation {
+        Violation {
+            path: path.into(),
+            rule: Cow::Borrowed("regex"),
+            message: "must match the pattern ^[A-Z]{3}$; got \"Paris\".".into(),
+            expected: Value::from("^[A-Z]{3}$"),
+            received: Some(Value::from("Paris")),
+        }
+    }
+
+    #[test]
+    fn the_structured_message_is_the_summary_when_violations_carry_the_details() {
+        let err = ToolError::invalid_arguments(
+            "book_flight",
+            vec![violation("/origin")],
+            0,
+            json!({"origin": "Paris"}),
+        );
+        let structured = err.structured_content();
+        assert_eq!(
+            Some(&structured),
+            err.to_call_result().structured_content.as_ref()
+        );
+        let message = structured["message"].as_str().unwrap();
+        assert_eq!(
+            message,
+            "book_flight was not run: 1 problem in the arguments. Correct it and call again."
+        );
+        assert!(err.text().starts_with(message));
+        assert!(err.text().contains("- origin: must match"));
+        // Without violations, the message is the whole text.
+        let err = ToolError::business("Order ORD-2026-00042 is already shipped.")
+            .with_hint("Offer a return.");
+        let structured = err.structured_content();
+        assert_eq!(structured["message"], err.text());
+        assert_eq!(
+            Some(&structured),
+            err.to_call_result().structured_content.as_ref()
+        );
     }
 }
