@@ -181,11 +181,15 @@ impl ToolError {
         arguments: Value,
     ) -> Self {
         let total = violations.len() + omitted;
-        let message = format!(
-            "{tool} was not run: {total} {} in the arguments. Correct {} and call again.",
-            if total == 1 { "problem" } else { "problems" },
-            if total == 1 { "it" } else { "them" },
-        );
+        let mut message = String::with_capacity(tool.len() + 80);
+        message.push_str(tool);
+        message.push_str(" was not run: ");
+        crate::number::push_int(&mut message, total as i128);
+        message.push_str(if total == 1 {
+            " problem in the arguments. Correct it and call again."
+        } else {
+            " problems in the arguments. Correct them and call again."
+        });
         let mut err = ToolError::validation(message).for_call(tool, arguments);
         err.inner.violations = violations;
         err.inner.omitted = omitted;

@@ -56,6 +56,45 @@ impl Num {
     }
 }
 
+impl Num {
+    /// Writes this bound in decimal, as its `Display` does, without the formatter for
+    /// integers (the common case of a failure's text).
+    pub(crate) fn push_to(self, out: &mut String) {
+        match self {
+            Num::Int(i) => push_int(out, i),
+            Num::Float(_) => {
+                use std::fmt::Write;
+                let _ = write!(out, "{self}");
+            }
+        }
+    }
+}
+
+/// `i` in decimal.
+pub(crate) fn push_int(out: &mut String, i: i128) {
+    let Ok(mut n) = u64::try_from(i.unsigned_abs()) else {
+        use std::fmt::Write;
+        let _ = write!(out, "{i}");
+        return;
+    };
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -113,6 +152,32 @@ pub(crate) fn integer_in(n: &Number, min: i128, max: i128) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_are_written_as_display_writes_them() {
+        for i in [
+            0,
+            7,
+            -7,
+            10,
+            1_000_000,
+            i128::from(i64::MIN),
+            i128::from(u64::MAX),
+            i128::MAX,
+            i128::MIN,
+            -1,
+        ] {
+            let mut out = String::new();
+            push_int(&mut out, i);
+            assert_eq!(out, i.to_string());
+            let mut out = String::new();
+            Num::Int(i).push_to(&mut out);
+            assert_eq!(out, Num::Int(i).to_string());
+        }
+        let mut out = String::new();
+        Num::Float(2.5).push_to(&mut out);
+        assert_eq!(out, "2.5");
+    }
 
     fn n(v: Value) -> Number {
         match v {

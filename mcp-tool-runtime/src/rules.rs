@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::check::{Checker, Report};
 use crate::context::Context;
-use crate::number::Num;
+use crate::number::{self, Num};
 use crate::{date, formats, suggest};
 
 /// A rule on one value, with the author's own message and hint.
@@ -856,16 +856,17 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
 }
 
 fn range_text(min: Option<(Num, bool)>, max: Option<(Num, bool)>) -> String {
-    use std::fmt::Write;
-    let mut text = String::new();
+    let mut text = String::with_capacity(32);
     if let Some((b, excl)) = min {
-        let _ = write!(text, "{} {b}", if excl { "more than" } else { "at least" });
+        text.push_str(if excl { "more than " } else { "at least " });
+        b.push_to(&mut text);
     }
     if let Some((b, excl)) = max {
         if !text.is_empty() {
             text.push_str(" and ");
         }
-        let _ = write!(text, "{} {b}", if excl { "less than" } else { "at most" });
+        text.push_str(if excl { "less than " } else { "at most " });
+        b.push_to(&mut text);
     }
     if text.is_empty() {
         text.push_str("a number");
@@ -874,13 +875,32 @@ fn range_text(min: Option<(Num, bool)>, max: Option<(Num, bool)>) -> String {
 }
 
 fn length_text(min: Option<u64>, max: Option<u64>, unit: &str) -> String {
+    let mut text = String::with_capacity(24 + unit.len());
+    let n = |text: &mut String, n: u64| number::push_int(text, i128::from(n));
     match (min, max) {
-        (Some(a), Some(b)) if a == b => format!("exactly {a} {unit}"),
-        (Some(a), Some(b)) => format!("from {a} to {b} {unit}"),
-        (Some(a), None) => format!("at least {a} {unit}"),
-        (None, Some(b)) => format!("at most {b} {unit}"),
-        (None, None) => format!("any number of {unit}"),
+        (Some(a), Some(b)) if a == b => {
+            text.push_str("exactly ");
+            n(&mut text, a);
+        }
+        (Some(a), Some(b)) => {
+            text.push_str("from ");
+            n(&mut text, a);
+            text.push_str(" to ");
+            n(&mut text, b);
+        }
+        (Some(a), None) => {
+            text.push_str("at least ");
+            n(&mut text, a);
+        }
+        (None, Some(b)) => {
+            text.push_str("at most ");
+            n(&mut text, b);
+        }
+        (None, None) => text.push_str("any number of"),
     }
+    text.push(' ');
+    text.push_str(unit);
+    text
 }
 
 #[cfg(test)]
