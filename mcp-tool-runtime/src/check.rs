@@ -232,15 +232,25 @@ impl<'a> Checker<'a> {
             return;
         }
         let path = self.path();
-        // An owned expectation becomes the message without a copy.
-        let mut message = report.expectation.into_owned();
-        // Room for what comes next, so that the message grows once.
-        message.reserve(
-            96 + report.detail.as_ref().map_or(0, |d| d.len()) + report.hint.map_or(0, str::len),
+        let expectation = report.expectation.trim_end_matches('.');
+        let short = match report.received {
+            Some(value) if !self.is_sensitive() => Some(echo::truncate(value, echo::RECEIVED)),
+            _ => None,
+        };
+        // The message is written once, into room for all of it.
+        let received_len = match &short {
+            Some(Value::String(s)) => s.len() + 2,
+            Some(_) => 64,
+            None => 48,
+        };
+        let mut message = String::with_capacity(
+            expectation.len()
+                + 8
+                + received_len
+                + report.detail.as_ref().map_or(0, |d| d.len() + 1)
+                + report.hint.map_or(0, |h| h.len() + 1),
         );
-        while message.ends_with('.') {
-            message.pop();
-        }
+        message.push_str(expectation);
         let received = match report.received {
             None => None,
             Some(value) if self.is_sensitive() => {
@@ -250,7 +260,7 @@ impl<'a> Checker<'a> {
                 None
             }
             Some(value) => {
-                let short = echo::truncate(value, echo::RECEIVED);
+                let short = short.unwrap_or(Value::Null);
                 message.push_str("; got ");
                 echo::describe_into(&mut message, value, &short);
                 message.push('.');

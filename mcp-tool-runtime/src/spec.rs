@@ -46,6 +46,8 @@ pub struct SpecCache {
     tool: OnceLock<Tool>,
     /// The fields' indices in the order of their names, the order of a JSON map's keys.
     by_name: OnceLock<Box<[usize]>>,
+    /// Each field's schema in a few words, for "is required but was not sent".
+    summaries: OnceLock<Box<[String]>>,
 }
 
 impl SpecCache {
@@ -55,6 +57,7 @@ impl SpecCache {
             schema: OnceLock::new(),
             tool: OnceLock::new(),
             by_name: OnceLock::new(),
+            summaries: OnceLock::new(),
         }
     }
 }
@@ -310,7 +313,7 @@ impl ToolSpec {
                 }
                 None if field.required => {
                     let mark = cx.enter_field(field.name);
-                    self.missing(field, map, cx);
+                    self.missing(i, map, cx);
                     cx.leave(mark);
                 }
                 None => {}
@@ -385,16 +388,25 @@ impl ToolSpec {
         Some(order)
     }
 
+    /// Reports the field at `index` as required but not sent.
     pub(crate) fn missing(
         &'static self,
-        field: &Field,
+        index: usize,
         map: &Map<String, Value>,
         cx: &mut Checker<'_>,
     ) {
-        let summary = self
-            .property(field.name)
-            .map_or_else(|| "a value".to_owned(), summarize);
-        let mut detail = format!("Send {summary}.");
+        let field = &self.fields[index];
+        let summaries = self.cache.summaries.get_or_init(|| {
+            self.fields
+                .iter()
+                .map(|f| {
+                    self.property(f.name)
+                        .map_or_else(|| "a value".to_owned(), summarize)
+                })
+                .collect()
+        });
+        let summary = summaries[index].as_str();
+        let mut detail = rules::concat(&["Send ", summary, "."]);
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
         let sent_as = map.keys().take(64).find(|key| {
@@ -409,7 +421,7 @@ impl ToolSpec {
         cx.report(Report {
             rule: Cow::Borrowed("required"),
             expectation: Cow::Borrowed("is required but was not sent"),
-            expected: Value::String(summary),
+            expected: Value::String(summary.to_owned()),
             received: None,
             detail: Some(Cow::Owned(detail)),
             hint: None,

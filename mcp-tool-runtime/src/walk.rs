@@ -156,7 +156,7 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
             if field.required && self.sent & (1 << i) == 0 {
                 let (listed, count) = (self.cx.listed(), self.cx.count());
                 let mark = self.cx.enter_field(field.name);
-                self.spec.missing(field, map, self.cx);
+                self.spec.missing(i, map, self.cx);
                 self.cx.leave(mark);
                 self.note(i, listed, count);
                 self.stopped = true;
