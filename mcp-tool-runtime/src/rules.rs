@@ -191,26 +191,15 @@ const DFA_SIZE_LIMIT: usize = 64 * 1024;
 
 impl Matcher {
     fn new(pattern: &str) -> Result<Matcher, String> {
-        use regex_automata::dfa::{Automaton, dense};
-        use regex_automata::util::start;
         let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
-        let dfa = dense::Builder::new()
-            .configure(
-                dense::DFA::config()
-                    .dfa_size_limit(Some(DFA_SIZE_LIMIT))
-                    .determinize_size_limit(Some(4 * DFA_SIZE_LIMIT)),
-            )
-            .build(pattern)
-            .ok()
-            .and_then(|dfa| {
-                let start = dfa.start_state(&start::Config::new()).ok()?;
-                Some(Dfa { dfa, start })
-            });
-        Ok(Matcher {
-            fixed: Fixed::new(pattern),
-            dfa,
-            regex,
-        })
+        let fixed = Fixed::new(pattern);
+        // A fixed run needs no DFA.
+        let dfa = if fixed.is_none() {
+            Dfa::build(pattern)
+        } else {
+            None
+        };
+        Ok(Matcher { fixed, dfa, regex })
     }
 
     fn is_match(&self, s: &str) -> bool {
@@ -225,6 +214,22 @@ impl Matcher {
 }
 
 impl Dfa {
+    /// The DFA of `pattern`, unless it would be larger than [`DFA_SIZE_LIMIT`].
+    fn build(pattern: &str) -> Option<Dfa> {
+        use regex_automata::dfa::{Automaton, dense};
+        use regex_automata::util::start;
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::DFA::config()
+                    .dfa_size_limit(Some(DFA_SIZE_LIMIT))
+                    .determinize_size_limit(Some(4 * DFA_SIZE_LIMIT)),
+            )
+            .build(pattern)
+            .ok()?;
+        let start = dfa.start_state(&start::Config::new()).ok()?;
+        Some(Dfa { dfa, start })
+    }
+
     /// Runs the DFA over `s` a byte at a time: the search `try_search_fwd` would do,
     /// without its setup, which costs more than the walk on a short value. `None` if
     /// the DFA gives up (a Unicode word boundary on non-ASCII text).
@@ -944,9 +949,7 @@ mod tests {
             "\u{0}",
         ];
         for pattern in patterns {
-            let matcher = Matcher::new(pattern).unwrap();
-            assert!(matcher.dfa.is_some(), "{pattern} gets a DFA");
-            let dfa = matcher.dfa.as_ref().unwrap();
+            let dfa = Dfa::build(pattern).unwrap_or_else(|| panic!("{pattern} gets a DFA"));
             let regex = Regex::new(pattern).unwrap();
             for input in inputs {
                 assert_eq!(
@@ -1022,10 +1025,19 @@ mod tests {
     }
 
     #[test]
+    fn each_pattern_gets_the_cheapest_engine_that_can_answer() {
+        let iata = Matcher::new(r"^[A-Z]{3}$").unwrap();
+        assert!(iata.fixed.is_some() && iata.dfa.is_none());
+        let variable = Matcher::new(r"^[A-Z]{2,3}$").unwrap();
+        assert!(variable.fixed.is_none() && variable.dfa.is_some());
+        assert!(variable.is_match("CDG") && !variable.is_match("C"));
+    }
+
+    #[test]
     fn a_large_pattern_keeps_regex() {
         // Unicode word characters, many times over: too big for a small DFA.
         let matcher = Matcher::new(r"^[\p{L}\p{N}]{20}x[\p{L}]{20}$").unwrap();
-        assert!(matcher.dfa.is_none());
+        assert!(matcher.dfa.is_none() && matcher.fixed.is_none());
         assert!(matcher.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
     }
 }
