@@ -376,7 +376,7 @@ impl ToolSpec {
 
     /// The fields' indices in the order of their names, which is the order of a JSON
     /// map's keys; `None` if maps keep insertion order in this build.
-    fn by_name(&'static self) -> Option<&'static [usize]> {
+    pub(crate) fn by_name(&'static self) -> Option<&'static [usize]> {
         if !maps_are_sorted() {
             return None;
         }
@@ -534,18 +534,18 @@ impl ToolSpec {
             }
         };
         let Value::Object(map) = arguments else {
-            unreachable!("arguments is an object here")
+            unreachable!("null was replaced by an empty object")
         };
         let mut cx = Checker::new(context);
         // One walk: each value checked as serde reads it.
-        if let Some(mut walk) = Walk::new(self, self.by_name(), map, &mut cx) {
-            let read = T::deserialize(walk.deserializer(map));
+        if let Some(mut walk) = Walk::new(self, map, &mut cx) {
+            let read = T::deserialize(walk.deserializer());
             if let Ok(value) = read
                 && walk.is_clean_and_finished()
             {
                 return Ok(value);
             }
-            let in_order = walk.finish(map);
+            let in_order = walk.finish();
             // Past the cap, which violations are listed depends on the order they were
             // found in: unless that was declaration order, check again in it.
             if cx.is_full() && !in_order {

@@ -18,14 +18,16 @@ use serde_json::{Map, Value};
 use crate::check::Checker;
 use crate::spec::ToolSpec;
 
-/// Structs of up to this many fields are walked; bigger ones take the slower path.
-pub(crate) const WALKED_FIELDS: usize = 64;
+/// Structs of up to this many fields are walked (the fields sent are bits of a `u64`);
+/// bigger ones take the slower path.
+const WALKED_FIELDS: usize = u64::BITS as usize;
 
 /// One pass over an arguments object, checking and handing values to serde.
 pub(crate) struct Walk<'v, 'c, 'x> {
     spec: &'static ToolSpec,
     /// The fields' indices in name order, the order of the map's keys.
     by_name: &'static [usize],
+    map: &'v Map<String, Value>,
     entries: Iter<'v>,
     /// Where the next key's field is looked for in `by_name`.
     cursor: usize,
@@ -69,14 +71,16 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     /// A walk of `map`, or `None` when `spec` is not one a walk can follow.
     pub(crate) fn new(
         spec: &'static ToolSpec,
-        by_name: Option<&'static [usize]>,
         map: &'v Map<String, Value>,
         cx: &'x mut Checker<'c>,
     ) -> Option<Self> {
-        let by_name = by_name.filter(|_| spec.fields.len() <= WALKED_FIELDS)?;
+        if spec.fields.len() > WALKED_FIELDS {
+            return None;
+        }
         Some(Walk {
             spec,
-            by_name,
+            by_name: spec.by_name()?,
+            map,
             entries: map.iter(),
             cursor: 0,
             cx,
@@ -151,12 +155,12 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     }
 
     /// Reports the required fields that were not sent.
-    fn check_missing(&mut self, map: &Map<String, Value>) {
+    fn check_missing(&mut self) {
         for (i, field) in self.spec.fields.iter().enumerate() {
             if field.required && self.sent & (1 << i) == 0 {
                 let (listed, count) = (self.cx.listed(), self.cx.count());
                 let mark = self.cx.enter_field(field.name);
-                self.spec.missing(i, map, self.cx);
+                self.spec.missing(i, self.map, self.cx);
                 self.cx.leave(mark);
                 self.note(i, listed, count);
                 self.stopped = true;
@@ -167,16 +171,16 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     /// Checks what serde did not get to, then the missing fields, then the unknown
     /// names, and puts the violations in declaration order. Returns whether they were
     /// found in that order already.
-    pub(crate) fn finish(&mut self, map: &Map<String, Value>) -> bool {
+    pub(crate) fn finish(&mut self) -> bool {
         if !self.finished {
             while let Some((key, value)) = self.entries.next() {
                 self.check_entry(key, value);
             }
-            self.check_missing(map);
+            self.check_missing();
             self.finished = true;
         }
         if self.unknown {
-            for (key, value) in map {
+            for (key, value) in self.map {
                 if !self.spec.fields.iter().any(|f| f.name == key) {
                     self.spec.unknown(key, value, self.cx);
                 }
@@ -196,15 +200,14 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
     }
 
     /// The deserializer serde reads the arguments object from.
-    pub(crate) fn deserializer(&mut self, map: &'v Map<String, Value>) -> Walker<'_, 'v, 'c, 'x> {
-        Walker { walk: self, map }
+    pub(crate) fn deserializer(&mut self) -> Walker<'_, 'v, 'c, 'x> {
+        Walker { walk: self }
     }
 }
 
 /// The arguments object as serde sees it during a [`Walk`].
 pub(crate) struct Walker<'w, 'v, 'c, 'x> {
     walk: &'w mut Walk<'v, 'c, 'x>,
-    map: &'v Map<String, Value>,
 }
 
 impl<'de, 'w, 'c, 'x> de::Deserializer<'de> for Walker<'w, 'de, 'c, 'x> {
@@ -216,10 +219,7 @@ impl<'de, 'w, 'c, 'x> de::Deserializer<'de> for Walker<'w, 'de, 'c, 'x> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(Entries {
-            walk: self.walk,
-            map: self.map,
-        })
+        visitor.visit_map(Entries { walk: self.walk })
     }
 
     /// A derived struct asks for a struct; anything else takes the slower path.
@@ -238,7 +238,6 @@ impl<'de, 'w, 'c, 'x> de::Deserializer<'de> for Walker<'w, 'de, 'c, 'x> {
 /// The entries of the arguments object, each checked as serde asks for its key.
 struct Entries<'w, 'v, 'c, 'x> {
     walk: &'w mut Walk<'v, 'c, 'x>,
-    map: &'v Map<String, Value>,
 }
 
 impl<'de, 'w, 'c, 'x> MapAccess<'de> for Entries<'w, 'de, 'c, 'x> {
@@ -250,7 +249,7 @@ impl<'de, 'w, 'c, 'x> MapAccess<'de> for Entries<'w, 'de, 'c, 'x> {
     ) -> Result<Option<K::Value>, Self::Error> {
         let walk = &mut *self.walk;
         let Some((key, value)) = walk.entries.next() else {
-            walk.check_missing(self.map);
+            walk.check_missing();
             walk.finished = true;
             return if walk.stopped { Err(Stop) } else { Ok(None) };
         };
