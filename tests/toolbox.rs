@@ -314,3 +314,33 @@ fn the_result_is_the_same_whether_the_error_is_moved_or_borrowed() {
         assert_eq!(error.into_call_result(), borrowed);
     }
 }
+
+#[derive(McpTool, Deserialize)]
+struct TicketA {}
+
+#[derive(McpTool, Deserialize)]
+struct TicketB {}
+
+async fn ticket_a(_: TicketA) -> Result<(), ToolError> {
+    Ok(())
+}
+
+async fn ticket_b(_: TicketB) -> Result<(), ToolError> {
+    Ok(())
+}
+
+#[test]
+fn a_tie_between_two_names_suggests_the_first_registered() {
+    // Each toolbox has its own hash seed: the suggestion must not depend on it.
+    for _ in 0..32 {
+        let tools = Toolbox::new().tool(ticket_a).tool(ticket_b);
+        let unknown = block_on(tools.call("ticket_c", &json!({}))).unwrap_err();
+        assert!(
+            unknown.to_jsonrpc_error()["message"]
+                .as_str()
+                .unwrap()
+                .contains("Did you mean \"ticket_a\"?"),
+            "{unknown:?}"
+        );
+    }
+}

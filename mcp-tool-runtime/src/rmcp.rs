@@ -297,16 +297,10 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     }
 
     fn unknown_tool(&self, name: &str) -> ErrorData {
+        // (list_all sorts by name.)
         let tools = self.0.list_all();
-        let names = tools.iter().map(|t| t.name.as_ref());
-        let mut message = format!(
-            "Unknown tool: {}.",
-            crate::echo::truncate(&Value::from(name), crate::echo::RECEIVED)
-        );
-        if let Some(near) = crate::suggest::nearest(name, names) {
-            message.push_str(&format!(" Did you mean \"{near}\"?"));
-        }
-        ErrorData::invalid_params(message, None)
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        ErrorData::invalid_params(crate::toolbox::unknown_tool_message(name, &names), None)
     }
 
     /// The tools, as [`ToolRouter::list_all`].

@@ -310,20 +310,27 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     fn unknown_tool(&self, name: &str) -> CallError {
-        let shown = echo::truncate(&Value::from(name), echo::RECEIVED);
-        let mut message = format!("Unknown tool: {shown}.");
-        if let Some(near) = suggest::nearest(name, self.index.keys().copied()) {
-            message.push_str(&format!(" Did you mean \"{near}\"?"));
-        }
+        // In registration order, so that a tie always suggests the same tool.
         let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
-        if names.len() <= 20 {
-            message.push_str(&format!(" Tools: {}.", names.join(", ")));
-        }
         CallError::UnknownTool {
             name: name.chars().take(200).collect(),
-            message,
+            message: unknown_tool_message(name, &names),
         }
     }
+}
+
+/// The answer to a call of a tool no one registered: the name as sent (cut short), the
+/// nearest name if one is near, and the names when there are at most 20.
+pub(crate) fn unknown_tool_message(name: &str, names: &[&str]) -> String {
+    let shown = echo::truncate(&Value::from(name), echo::RECEIVED);
+    let mut message = format!("Unknown tool: {shown}.");
+    if let Some(near) = suggest::nearest(name, names.iter().copied()) {
+        message.push_str(&format!(" Did you mean \"{near}\"?"));
+    }
+    if names.len() <= 20 {
+        message.push_str(&format!(" Tools: {}.", names.join(", ")));
+    }
+    message
 }
 
 impl<S> fmt::Debug for Toolbox<S> {
