@@ -209,13 +209,18 @@ mod tests {
 
     #[test]
     fn the_date_is_read_once_per_context() {
+        // A date already read is the answer, clones included: the clock is not asked
+        // again (a date planted in the cache shows it).
         let context = Context::in_zone(TimeZone::UTC);
-        let first = context.today();
-        assert_eq!(context.today(), first);
-        assert_eq!(context.clone().today(), first);
-        // (Read between two readings of the local date, in case midnight passes.)
+        let planted = jiff::civil::date(2000, 1, 1);
+        context.today.store(pack(planted), Ordering::Relaxed);
+        assert_eq!(context.today(), planted);
+        assert_eq!(context.clone().today(), planted);
+        // Unread, it asks the clock. (Read between two readings of the local date, in
+        // case midnight passes.)
         let before = local_today();
         let today = Context::now().today();
         assert!(today == before || today == local_today());
+        assert_ne!(today, planted);
     }
 }

@@ -224,8 +224,13 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it; [`structured`] restores the full result carried in `data`.
 fn extraction_error(error: ToolError) -> ErrorData {
-    let message = format!("{RMCP_ARGUMENT_ERROR}{}", error.text());
     let result = error.into_call_result();
+    // The text once: the result's text block is the error's text.
+    let text = result
+        .content
+        .iter()
+        .map(|Content::Text { text }| text.as_str());
+    let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
     ErrorData::invalid_params(
         message,
         Some(serde_json::json!({ RESULT_KEY: result.to_value() })),
