@@ -97,11 +97,18 @@ struct Fixed {
     positions: Vec<[u64; 2]>,
 }
 
+/// Adds the ASCII byte `b` (below 128) to `set`.
+fn insert(set: &mut [u64; 2], b: u32) {
+    set[(b >> 6) as usize] |= 1 << (b & 63);
+}
+
 /// The set of one ASCII byte.
 fn byte_set(b: u8) -> Option<[u64; 2]> {
     let mut set = [0u64; 2];
-    set[usize::from(b >> 6) & 1] |= 1 << (b & 63);
-    b.is_ascii().then_some(set)
+    b.is_ascii().then(|| {
+        insert(&mut set, u32::from(b));
+        set
+    })
 }
 
 /// Runs longer than this are left to the DFA.
@@ -149,7 +156,7 @@ impl Fixed {
                 return false;
             }
             for b in lo..=hi {
-                set[(b >> 6) as usize] |= 1 << (b & 63);
+                insert(&mut set, b);
             }
             true
         };
