@@ -304,7 +304,10 @@ impl ToolError {
         // cut short (in full in `partial_results`).
         if let Some(partial) = inner.partial_results.as_ref().filter(|p| !p.is_null()) {
             text.push_str("\nGathered before the failure: ");
-            text.push_str(&crate::echo::truncate(partial, crate::echo::ARGUMENTS).to_string());
+            text.push_str(&json_text(&crate::echo::truncate(
+                partial,
+                crate::echo::ARGUMENTS,
+            )));
         }
         if let Some(after) = inner.retry_after {
             let seconds = whole_seconds(after);
@@ -441,7 +444,7 @@ impl CallToolResult {
     /// block, as the MCP specification advises.
     pub fn success(value: Value) -> Self {
         CallToolResult {
-            content: vec![Content::text(value.to_string())],
+            content: vec![Content::text(json_text(&value))],
             structured_content: Some(value),
             is_error: false,
         }
@@ -460,6 +463,13 @@ impl CallToolResult {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+}
+
+/// `value` as compact JSON. Written straight into the string: `Value`'s `Display`
+/// goes through `fmt::Formatter` a piece at a time and costs twice as much.
+pub(crate) fn json_text(value: &Value) -> String {
+    // Serializing a `Value` cannot fail: its keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// One content block of a [`CallToolResult`].

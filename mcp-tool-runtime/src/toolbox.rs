@@ -438,7 +438,7 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(tool: &str, output: &O) -> Ca
             is_error: false,
         },
         Ok(value) => CallToolResult {
-            content: vec![Content::text(value.to_string())],
+            content: vec![Content::text(crate::error::json_text(&value))],
             structured_content: None,
             is_error: false,
         },
