@@ -10,7 +10,7 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     }
     // ASCII names (nearly all) are compared as bytes in buffers on the stack; the
     // others as chars, built only if one comes.
-    let ascii = input.is_ascii().then(|| Ascii::new(input));
+    let ascii = (input.is_ascii() && input.len() <= ASCII_MAX).then(|| Ascii::new(input));
     let mut chars: Option<Chars> = None;
     let input_len = input.chars().count();
     let mut best: Option<(usize, &str)> = None;
@@ -20,7 +20,7 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
         let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
         let allowed = best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)));
         let verdict = match &ascii {
-            Some(ascii) if candidate.is_ascii() && candidate.len() <= MAX_LEN => {
+            Some(ascii) if candidate.is_ascii() && candidate.len() <= ASCII_MAX => {
                 ascii.judge(candidate, allowed)
             }
             _ => chars
@@ -40,6 +40,10 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
 /// The longest name compared.
 const MAX_LEN: usize = 256;
 
+/// The longest names compared in buffers on the stack (the rest as chars on the heap):
+/// every buffer is zeroed when made, so they are kept to the length of real names.
+const ASCII_MAX: usize = 64;
+
 /// How a candidate stands to the input.
 enum Verdict {
     /// The same name once folded.
@@ -52,18 +56,18 @@ enum Verdict {
 
 /// An ASCII input, lowercased, and folded (also without `_`, `-` and spaces).
 struct Ascii {
-    lower: [u8; MAX_LEN],
+    lower: [u8; ASCII_MAX],
     len: usize,
-    folded: [u8; MAX_LEN],
+    folded: [u8; ASCII_MAX],
     folded_len: usize,
 }
 
 impl Ascii {
     fn new(input: &str) -> Self {
         let mut out = Ascii {
-            lower: [0; MAX_LEN],
+            lower: [0; ASCII_MAX],
             len: input.len(),
-            folded: [0; MAX_LEN],
+            folded: [0; ASCII_MAX],
             folded_len: 0,
         };
         for (i, b) in input.bytes().enumerate() {
@@ -88,7 +92,7 @@ impl Ascii {
         {
             return Verdict::Same;
         }
-        let mut lower = [0; MAX_LEN];
+        let mut lower = [0; ASCII_MAX];
         let lower = &mut lower[..candidate.len()];
         for (l, b) in lower.iter_mut().zip(candidate.bytes()) {
             *l = b.to_ascii_lowercase();
@@ -97,7 +101,7 @@ impl Ascii {
         if !may_be_within(input, lower, allowed) {
             return Verdict::Far;
         }
-        let mut rows = [[0; MAX_LEN + 1]; 3];
+        let mut rows = [[0; ASCII_MAX + 1]; 3];
         let [prev2, prev, cur] = &mut rows;
         let n = lower.len() + 1;
         within(
@@ -334,6 +338,16 @@ mod tests {
         let long = "x".repeat(MAX_LEN + 1);
         assert_eq!(nearest("xxxx", [long.as_str(), "xxx"]), Some("xxx"));
         assert_eq!(nearest(&long, ["x"]), None);
+    }
+
+    #[test]
+    fn names_longer_than_the_stack_buffers_are_still_compared() {
+        let name = format!("{}{}", "a".repeat(40), "b".repeat(ASCII_MAX));
+        let typo = name.replacen('b', "c", 1);
+        assert_eq!(nearest(&typo, [name.as_str(), "b"]), Some(name.as_str()));
+        assert_eq!(nearest("aaaa", ["aaab", typo.as_str()]), Some("aaab"));
+        let short = &name[..ASCII_MAX];
+        assert_eq!(nearest(&typo, [short]), None);
     }
 
     #[test]
