@@ -26,43 +26,10 @@ use mcp_tool::{McpTool, ToolError, Toolbox};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-const CABINS: &[&str] = &["economy", "premium_economy", "business", "first"];
+#[path = "../tests/support/workload.rs"]
+mod workload;
 
-/// Book a flight.
-#[derive(McpTool, Deserialize, Debug)]
-#[allow(dead_code)]
-struct BookFlight {
-    #[validate(regex = r"^[A-Z]{3}$")]
-    origin: String,
-    #[validate(regex = r"^[A-Z]{3}$")]
-    destination: String,
-    #[validate(future_date(format = "%d/%m/%Y"))]
-    departure_date: String,
-    #[validate(enum = CABINS)]
-    cabin: String,
-    #[validate(range(min = 1, max = 9))]
-    passengers: u8,
-    #[validate(email)]
-    email: Option<String>,
-    #[validate(length(max = 500))]
-    notes: Option<String>,
-    #[validate(length(max = 9), items(regex = r"^[A-Z]{2}[0-9]{6}$"))]
-    loyalty_ids: Option<Vec<String>>,
-}
-
-/// The floor: the same fields, no checks.
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct Plain {
-    origin: String,
-    destination: String,
-    departure_date: String,
-    cabin: String,
-    passengers: u8,
-    email: Option<String>,
-    notes: Option<String>,
-    loyalty_ids: Option<Vec<String>>,
-}
+use workload::{BookFlight, CABINS, Plain};
 
 static IATA: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^[A-Z]{3}$").unwrap());
 static LOYALTY: LazyLock<regex::Regex> =

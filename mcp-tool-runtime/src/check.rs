@@ -23,7 +23,7 @@ pub struct Checker<'a> {
     head: Option<&'static str>,
     /// Where the checker is past `head`; turned into a JSON pointer only when a
     /// violation needs it.
-    path: Vec<Segment>,
+    path: Steps,
     violations: Vec<Violation>,
     omitted: usize,
     sensitive: u32,
@@ -36,11 +36,88 @@ pub struct Checker<'a> {
 const HEAD: usize = usize::MAX;
 
 /// One step of a path: kept as is while checking, written out only for a violation.
-#[derive(Debug)]
-enum Segment {
+#[derive(Debug, Clone, Copy)]
+enum Step {
     Field(&'static str),
-    Key(Box<str>),
+    /// A map's key, kept in [`Steps::keys`] at `start..end`.
+    Key {
+        start: usize,
+        end: usize,
+    },
     Index(usize),
+}
+
+/// Steps kept in place before the path moves to the heap: deeper than the arguments of
+/// real tools, so that checking valid arguments allocates nothing.
+const INLINE_STEPS: usize = 8;
+
+/// The steps of a path: the first [`INLINE_STEPS`] in place, the rest on the heap.
+#[derive(Debug)]
+struct Steps {
+    inline: [Step; INLINE_STEPS],
+    deeper: Vec<Step>,
+    len: usize,
+    /// The text of the map keys on the path, one after the other.
+    keys: String,
+}
+
+impl Steps {
+    fn new() -> Self {
+        Steps {
+            inline: [Step::Index(0); INLINE_STEPS],
+            deeper: Vec::new(),
+            len: 0,
+            keys: String::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn push(&mut self, step: Step) -> usize {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = step,
+            None => self.deeper.push(step),
+        }
+        self.len += 1;
+        self.len - 1
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Step> {
+        self.inline[..self.len.min(INLINE_STEPS)]
+            .iter()
+            .chain(&self.deeper)
+    }
+
+    /// Keeps the first `len` steps, and the text of their keys.
+    fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        if !self.keys.is_empty() {
+            let first_key = self.iter().skip(len).find_map(|step| match step {
+                Step::Key { start, .. } => Some(*start),
+                _ => None,
+            });
+            if let Some(start) = first_key {
+                self.keys.truncate(start);
+            }
+        }
+        if self.len > INLINE_STEPS {
+            self.deeper.truncate(len.saturating_sub(INLINE_STEPS));
+        }
+        self.len = len;
+    }
+
+    /// The text of `step` if it names something (a field or a key).
+    fn name(&self, step: &Step) -> Option<&str> {
+        match *step {
+            Step::Field(name) => Some(name),
+            Step::Key { start, end } => Some(&self.keys[start..end]),
+            Step::Index(_) => None,
+        }
+    }
 }
 
 /// A name as a JSON pointer segment: `~` as `~0`, `/` as `~1`.
@@ -75,7 +152,7 @@ impl<'a> Checker<'a> {
         Checker {
             context,
             head: None,
-            path: Vec::new(),
+            path: Steps::new(),
             violations: Vec::new(),
             omitted: 0,
             sensitive: 0,
@@ -122,23 +199,19 @@ impl<'a> Checker<'a> {
                 + self
                     .path
                     .iter()
-                    .map(|s| match s {
-                        Segment::Field(name) => name.len() + 1,
-                        Segment::Key(key) => key.len() + 1,
-                        Segment::Index(_) => 4,
-                    })
+                    .map(|step| self.path.name(step).map_or(4, |name| name.len() + 1))
                     .sum::<usize>(),
         );
         if let Some(name) = self.head {
             pointer.push('/');
             push_escaped(&mut pointer, name);
         }
-        for segment in &self.path {
+        for step in self.path.iter() {
             pointer.push('/');
-            match segment {
-                Segment::Field(name) => push_escaped(&mut pointer, name),
-                Segment::Key(key) => push_escaped(&mut pointer, key),
-                Segment::Index(index) => pointer.push_str(&index.to_string()),
+            match (step, self.path.name(step)) {
+                (_, Some(name)) => push_escaped(&mut pointer, name),
+                (Step::Index(index), None) => crate::number::push_int(&mut pointer, *index as i128),
+                _ => {}
             }
         }
         pointer
@@ -155,27 +228,27 @@ impl<'a> Checker<'a> {
             self.head = Some(name);
             return HEAD;
         }
-        self.path.push(Segment::Field(name));
-        self.path.len() - 1
+        self.path.push(Step::Field(name))
     }
 
     /// Enters the property `key` of a map; returns the mark to [`Checker::leave`] with.
     pub fn enter_key(&mut self, key: &str) -> usize {
-        self.path.push(Segment::Key(key.into()));
-        self.path.len() - 1
+        let start = self.path.keys.len();
+        self.path.keys.push_str(key);
+        let end = self.path.keys.len();
+        self.path.push(Step::Key { start, end })
     }
 
     /// Enters the array item `index`; returns the mark to [`Checker::leave`] with.
     pub fn enter_index(&mut self, index: usize) -> usize {
-        self.path.push(Segment::Index(index));
-        self.path.len() - 1
+        self.path.push(Step::Index(index))
     }
 
     /// Leaves what was entered at `mark`.
     pub fn leave(&mut self, mark: usize) {
         if mark == HEAD {
             self.head = None;
-            self.path.clear();
+            self.path.truncate(0);
         } else {
             self.path.truncate(mark);
         }
@@ -319,5 +392,41 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn finish(self) -> (Vec<Violation>, usize) {
         (self.violations, self.omitted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_deeper_than_the_inline_steps_keep_every_step() {
+        let context = Context::on(2026, 11, 30).unwrap();
+        let mut cx = Checker::new(&context);
+        assert_eq!(cx.path(), "");
+        let head = cx.enter_field("legs");
+        let mut marks = Vec::new();
+        for depth in 0..2 * INLINE_STEPS {
+            marks.push(match depth % 3 {
+                0 => cx.enter_index(depth),
+                1 => cx.enter_key(if depth % 2 == 0 { "a/b" } else { "k~" }),
+                _ => cx.enter_field("f"),
+            });
+        }
+        let deep = "/legs/0/k~0/f/3/a~1b/f/6/k~0/f/9/a~1b/f/12/k~0/f/15";
+        assert_eq!(cx.path(), deep);
+        // Back up past the inline steps, then below them: the keys' text goes too.
+        cx.leave(marks[INLINE_STEPS + 2]);
+        assert_eq!(cx.path(), "/legs/0/k~0/f/3/a~1b/f/6/k~0/f/9");
+        cx.leave(marks[4]);
+        assert_eq!(cx.path(), "/legs/0/k~0/f/3");
+        cx.enter_key("new");
+        assert_eq!(cx.path(), "/legs/0/k~0/f/3/new");
+        assert_eq!(cx.path.keys, "k~new");
+        cx.leave(head);
+        assert!(cx.is_root());
+        assert_eq!(cx.path.keys, "");
+        cx.enter_key("top");
+        assert_eq!(cx.path(), "/top");
     }
 }

@@ -1,0 +1,142 @@
+//! Valid arguments cost no allocation beyond the value itself: `from_arguments` on them
+//! allocates exactly what serde allocates reading the same JSON into the same fields
+//! unchecked. Counted by a global allocator, per thread (the test harness runs tests on
+//! other threads at the same time).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use mcp_tool_runtime::{Context, McpTool};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use workload::{BookFlight, Plain as PlainBookFlight};
+
+#[path = "support/workload.rs"]
+mod workload;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    // `try_with`: the allocator also runs while the thread's locals are torn down.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; only a counter is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// How many allocations `f` makes on this thread (what it returns is dropped after).
+fn allocations<R>(f: impl FnOnce() -> R) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = f();
+    let n = ALLOCATIONS.with(Cell::get) - before;
+    drop(out);
+    n
+}
+
+/// Asserts that checking and reading `arguments` into `T` allocates what reading them
+/// into its unchecked twin `Plain` does.
+fn assert_only_the_value<T: McpTool, Plain: DeserializeOwned>(arguments: Value) {
+    let context = Context::on(2026, 11, 30).unwrap();
+    // Compiled patterns and the spec's caches are made once per process: not per call.
+    T::from_arguments_in(&arguments, &context).expect("valid arguments");
+    let checked = allocations(|| T::from_arguments_in(&arguments, &context).unwrap());
+    let plain = allocations(|| Plain::deserialize(&arguments).unwrap());
+    assert!(plain > 0, "the value itself allocates: {arguments}");
+    assert_eq!(
+        checked, plain,
+        "from_arguments allocated {checked} times, serde alone {plain}: {arguments}"
+    );
+}
+
+/// One leg of a trip.
+#[derive(McpTool, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Leg {
+    #[validate(regex = r"^[A-Z]{3}$")]
+    from_code: String,
+    #[validate(range(min = 0, max = 130))]
+    age: Option<u8>,
+    #[validate(items(length(min = 1, max = 20)))]
+    seats: Vec<String>,
+}
+
+/// A trip of legs.
+#[derive(McpTool, Deserialize)]
+#[allow(dead_code)]
+struct Trip {
+    #[validate(length(min = 1))]
+    legs: Vec<Leg>,
+    first: Option<Leg>,
+    #[validate(uuid)]
+    id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct PlainLeg {
+    from_code: String,
+    age: Option<u8>,
+    seats: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct PlainTrip {
+    legs: Vec<PlainLeg>,
+    first: Option<PlainLeg>,
+    id: String,
+}
+
+#[test]
+fn the_workload_allocates_only_its_value() {
+    assert_only_the_value::<BookFlight, PlainBookFlight>(json!({
+        "origin": "CDG", "destination": "JFK", "departure_date": "15/01/2099",
+        "cabin": "business", "passengers": 2, "email": "ada@example.com",
+        "notes": "Window seat, please.", "loyalty_ids": ["AF123456", "KL654321"]
+    }));
+    assert_only_the_value::<BookFlight, PlainBookFlight>(json!({
+        "origin": "CDG", "destination": "JFK", "departure_date": "15/01/2099",
+        "cabin": "first", "passengers": 9
+    }));
+}
+
+#[test]
+fn nested_structs_and_lists_allocate_only_their_value() {
+    assert_only_the_value::<Trip, PlainTrip>(json!({
+        "legs": [
+            {"fromCode": "CDG", "age": 30, "seats": ["12A", "12B"]},
+            {"fromCode": "JFK", "seats": []},
+        ],
+        "first": {"fromCode": "LHR", "seats": ["1A"]},
+        "id": "123e4567-e89b-12d3-a456-426614174000",
+    }));
+}
