@@ -194,6 +194,150 @@ mod with_jsonschema {
     }
 }
 
+/// The least checking these arguments can cost: the same rules written by hand for
+/// these eight fields after serde, no library, no message beyond a short sentence, the
+/// date parsed and compared by hand against the system clock. Not a contender: the
+/// bound any general validator is measured against.
+mod by_hand {
+    use super::*;
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    fn is_iata(s: &str) -> bool {
+        s.len() == 3 && s.bytes().all(|b| b.is_ascii_uppercase())
+    }
+
+    fn is_loyalty_id(s: &str) -> bool {
+        let b = s.as_bytes();
+        b.len() == 8
+            && b[..2].iter().all(u8::is_ascii_uppercase)
+            && b[2..].iter().all(u8::is_ascii_digit)
+    }
+
+    /// Today in UTC as (year, month, day), from the days since 1970 (Hinnant's
+    /// `civil_from_days`).
+    pub fn today() -> (i64, i64, i64) {
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let z = secs.div_euclid(86_400) + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        (yoe + era * 400 + i64::from(month <= 2), month, day)
+    }
+
+    /// `dd/mm/yyyy`, a real date, after today.
+    fn is_future_date(s: &str) -> bool {
+        let b = s.as_bytes();
+        let digits = |r: std::ops::Range<usize>| {
+            b[r].iter().try_fold(0i64, |n, &c| {
+                c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+            })
+        };
+        if b.len() != 10 || b[2] != b'/' || b[5] != b'/' {
+            return false;
+        }
+        let (Some(d), Some(m), Some(y)) = (digits(0..2), digits(3..5), digits(6..10)) else {
+            return false;
+        };
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let days = [
+            31,
+            if leap { 29 } else { 28 },
+            31,
+            30,
+            31,
+            30,
+            31,
+            31,
+            30,
+            31,
+            30,
+            31,
+        ];
+        (1..=12).contains(&m) && d >= 1 && d <= days[m as usize - 1] && (y, m, d) > today()
+    }
+
+    /// One `@`, something printable before it, a dotted domain of letters, digits and
+    /// `-` after; one pass over the bytes.
+    fn is_email(s: &str) -> bool {
+        let b = s.as_bytes();
+        let Some(at) = b.iter().position(|&c| c == b'@') else {
+            return false;
+        };
+        let (mut label, mut dots) = (0, 0);
+        for &c in &b[at + 1..] {
+            if c == b'.' {
+                if label == 0 {
+                    return false;
+                }
+                (label, dots) = (0, dots + 1);
+            } else if c.is_ascii_alphanumeric() || c == b'-' {
+                label += 1;
+            } else {
+                return false;
+            }
+        }
+        at > 0 && b[..at].iter().all(u8::is_ascii_graphic) && label > 0 && dots > 0
+    }
+
+    pub fn check(args: &Value) -> Result<Plain, Vec<(String, String)>> {
+        let flight = Plain::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+        let mut errors = Vec::new();
+        let mut fail = |path: &str, message: &str| errors.push((path.into(), message.into()));
+        if !is_iata(&flight.origin) {
+            fail("/origin", "must be three capital letters");
+        }
+        if !is_iata(&flight.destination) {
+            fail("/destination", "must be three capital letters");
+        }
+        if !is_future_date(&flight.departure_date) {
+            fail(
+                "/departure_date",
+                "must be a date in the future, as dd/mm/yyyy",
+            );
+        }
+        if !CABINS.contains(&flight.cabin.as_str()) {
+            fail("/cabin", "must be one of the cabins");
+        }
+        if !(1..=9).contains(&flight.passengers) {
+            fail("/passengers", "must be from 1 to 9");
+        }
+        if flight.email.as_deref().is_some_and(|e| !is_email(e)) {
+            fail("/email", "must be an email address");
+        }
+        if flight
+            .notes
+            .as_deref()
+            .is_some_and(|n| n.len() > 500 && n.chars().count() > 500)
+        {
+            fail("/notes", "must have at most 500 characters");
+        }
+        if let Some(ids) = &flight.loyalty_ids {
+            if ids.len() > 9 {
+                fail("/loyalty_ids", "must have at most 9 items");
+            }
+            for (i, id) in ids.iter().enumerate() {
+                if !is_loyalty_id(id) {
+                    fail(
+                        &format!("/loyalty_ids/{i}"),
+                        "must be two capitals and six digits",
+                    );
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(flight)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
 #[derive(Serialize, schemars::JsonSchema)]
 struct Booking {
     confirmation: String,
@@ -258,10 +402,20 @@ fn sanity() {
     assert!(with_validator::check(&valid).is_ok());
     assert!(with_garde::check(&valid).is_ok());
     assert!(with_jsonschema::check(&valid).is_ok());
+    assert!(by_hand::check(&valid).is_ok());
+    let utc = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .date();
+    let (y, m, d) = by_hand::today();
+    assert_eq!(
+        (y, m, d),
+        (utc.year().into(), utc.month().into(), utc.day().into())
+    );
     assert!(BookFlight::from_arguments(&valid).is_ok());
     assert_eq!(with_validator::check(&four).err().unwrap().len(), 4);
     assert_eq!(with_garde::check(&four).err().unwrap().len(), 4);
     assert_eq!(with_jsonschema::check(&four).err().unwrap().len(), 4);
+    assert_eq!(by_hand::check(&four).err().unwrap().len(), 4);
     assert_eq!(
         BookFlight::from_arguments(&four)
             .unwrap_err()
@@ -272,6 +426,7 @@ fn sanity() {
     // serde stops at the first type error; the schema and this crate see both.
     assert_eq!(with_validator::check(&types).err().unwrap().len(), 1);
     assert_eq!(with_garde::check(&types).err().unwrap().len(), 1);
+    assert_eq!(by_hand::check(&types).err().unwrap().len(), 1);
     assert_eq!(with_jsonschema::check(&types).err().unwrap().len(), 2);
     assert_eq!(
         BookFlight::from_arguments(&types)
@@ -299,6 +454,9 @@ fn contenders(c: &mut Criterion) {
         });
         group.bench_function("jsonschema", |b| {
             b.iter(|| with_jsonschema::check(black_box(&args)).is_ok())
+        });
+        group.bench_function("by_hand", |b| {
+            b.iter(|| by_hand::check(black_box(&args)).is_ok())
         });
         group.bench_function("mcp_tool", |b| {
             b.iter(|| BookFlight::from_arguments(black_box(&args)).is_ok())
@@ -335,6 +493,19 @@ fn clock(c: &mut Criterion) {
     group.bench_function("context_today", |b| {
         b.iter(|| mcp_tool::Context::now().today())
     });
+    group.finish();
+}
+
+/// What carrying the arguments costs: a `ToolError` holds a copy of them (redacted and
+/// cut, the contract's `attempted_query`), which `from_arguments` makes for each failed
+/// call and its caller drops. Measured as a deep copy and its drop.
+fn parts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parts");
+    for (name, args) in inputs().into_iter().skip(1) {
+        group.bench_function(format!("arguments_copy_{name}"), |b| {
+            b.iter(|| black_box(&args).clone())
+        });
+    }
     group.finish();
 }
 
@@ -401,5 +572,5 @@ fn hostile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, contenders, schema, clock, scaling, hostile);
+criterion_group!(benches, contenders, schema, clock, parts, scaling, hostile);
 criterion_main!(benches);

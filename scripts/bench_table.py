@@ -9,7 +9,15 @@ import json
 from pathlib import Path
 
 CRITERION = Path(__file__).resolve().parents[1] / "target" / "criterion"
-CONTENDERS = ["floor", "validator", "garde", "jsonschema", "mcp_tool", "mcp_tool_result"]
+CONTENDERS = [
+    "floor",
+    "validator",
+    "garde",
+    "jsonschema",
+    "by_hand",
+    "mcp_tool",
+    "mcp_tool_result",
+]
 INPUTS = ["valid", "four_errors", "type_errors"]
 
 
@@ -44,6 +52,13 @@ def main():
     for bench in ["system_time_now", "context_today"]:
         ns = median_ns("clock", bench)
         print(f"| {bench} | {fmt(ns)} | {ns / floor:.2f}x |")
+    print()
+    print("| a copy of the arguments (what a `ToolError` carries) | median | share of mcp_tool |")
+    print("|---|---|---|")
+    for i in INPUTS[1:]:
+        ns = median_ns("parts", f"arguments_copy_{i}")
+        share = ns / median_ns(f"book_flight_{i}", "mcp_tool")
+        print(f"| {i} | {fmt(ns)} | {share:.0%} |")
     print()
     print("| scaling (per call) | 1 | 100 | 10 000 | ns per item at 10 000 |")
     print("|---|---|---|---|---|")
