@@ -75,6 +75,7 @@ impl Steps {
         self.len == 0
     }
 
+    #[inline]
     fn push(&mut self, step: Step) -> usize {
         match self.inline.get_mut(self.len) {
             Some(slot) => *slot = step,
@@ -91,6 +92,7 @@ impl Steps {
     }
 
     /// Keeps the first `len` steps, and the text of their keys.
+    #[inline]
     fn truncate(&mut self, len: usize) {
         if len >= self.len {
             return;
@@ -194,6 +196,16 @@ impl<'a> Checker<'a> {
 
     /// The JSON pointer of the value being checked, in the names the client sent.
     pub fn path(&self) -> String {
+        // A field of the arguments object, the common case: its name.
+        if self.path.is_empty() {
+            let Some(name) = self.head else {
+                return String::new();
+            };
+            let mut pointer = String::with_capacity(name.len() + 1);
+            pointer.push('/');
+            push_escaped(&mut pointer, name);
+            return pointer;
+        }
         let mut pointer = String::with_capacity(
             self.head.map_or(0, |h| h.len() + 1)
                 + self
@@ -245,6 +257,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Leaves what was entered at `mark`.
+    #[inline]
     pub fn leave(&mut self, mark: usize) {
         if mark == HEAD {
             self.head = None;
