@@ -1,10 +1,6 @@
 //! Valid arguments cost no allocation beyond the value itself: `from_arguments` on them
 //! allocates exactly what serde allocates reading the same JSON into the same fields
-//! unchecked. Counted by a global allocator, per thread (the test harness runs tests on
-//! other threads at the same time).
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+//! unchecked. Counted by a global allocator, per thread (`support/counting.rs`).
 
 use mcp_tool_runtime::{Context, McpTool};
 use serde::Deserialize;
@@ -12,50 +8,16 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use workload::{BookFlight, Plain as PlainBookFlight};
 
+#[path = "support/counting.rs"]
+mod counting;
 #[path = "support/workload.rs"]
 mod workload;
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    // `try_with`: the allocator also runs while the thread's locals are torn down.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every call is forwarded to `System` unchanged; only a counter is added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
-
 /// How many allocations `f` makes on this thread (what it returns is dropped after).
 fn allocations<R>(f: impl FnOnce() -> R) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
+    let (before, _) = counting::counts();
     let out = f();
-    let n = ALLOCATIONS.with(Cell::get) - before;
+    let n = counting::counts().0 - before;
     drop(out);
     n
 }
