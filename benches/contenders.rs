@@ -15,6 +15,10 @@
 //! 5. `mcp_tool`: `from_arguments`; and `mcp_tool_result`: the whole `tools/call` path
 //!    through a `Toolbox` to the serialized `CallToolResult`.
 //!
+//! And `by_hand`, not a contender but the bound: the same rules written by hand for
+//! these eight fields after serde. The contenders are in `support/contenders.rs`,
+//! shared with `benches/memory.rs`, which counts their allocations.
+//!
 //! "Today" is read from the system clock on every call by every contender.
 
 use std::hint::black_box;
