@@ -126,97 +126,69 @@ fn schemars_sees_the_same_schema() {
     assert_eq!(value["additionalProperties"], false);
 }
 
-/// More fields than are matched in one walk: found by lookup instead.
-#[derive(McpTool, Deserialize, Debug)]
-struct Wide {
-    #[validate(range(max = 9))]
-    f33: Option<u8>,
-    #[validate(range(max = 9))]
-    f32: Option<u8>,
-    #[validate(range(max = 9))]
-    f31: Option<u8>,
-    #[validate(range(max = 9))]
-    f30: Option<u8>,
-    #[validate(range(max = 9))]
-    f29: Option<u8>,
-    #[validate(range(max = 9))]
-    f28: Option<u8>,
-    #[validate(range(max = 9))]
-    f27: Option<u8>,
-    #[validate(range(max = 9))]
-    f26: Option<u8>,
-    #[validate(range(max = 9))]
-    f25: Option<u8>,
-    #[validate(range(max = 9))]
-    f24: Option<u8>,
-    #[validate(range(max = 9))]
-    f23: Option<u8>,
-    #[validate(range(max = 9))]
-    f22: Option<u8>,
-    #[validate(range(max = 9))]
-    f21: Option<u8>,
-    #[validate(range(max = 9))]
-    f20: Option<u8>,
-    #[validate(range(max = 9))]
-    f19: Option<u8>,
-    #[validate(range(max = 9))]
-    f18: Option<u8>,
-    #[validate(range(max = 9))]
-    f17: Option<u8>,
-    #[validate(range(max = 9))]
-    f16: Option<u8>,
-    #[validate(range(max = 9))]
-    f15: Option<u8>,
-    #[validate(range(max = 9))]
-    f14: Option<u8>,
-    #[validate(range(max = 9))]
-    f13: Option<u8>,
-    #[validate(range(max = 9))]
-    f12: Option<u8>,
-    #[validate(range(max = 9))]
-    f11: Option<u8>,
-    #[validate(range(max = 9))]
-    f10: Option<u8>,
-    #[validate(range(max = 9))]
-    f09: Option<u8>,
-    #[validate(range(max = 9))]
-    f08: Option<u8>,
-    #[validate(range(max = 9))]
-    f07: Option<u8>,
-    #[validate(range(max = 9))]
-    f06: Option<u8>,
-    #[validate(range(max = 9))]
-    f05: Option<u8>,
-    #[validate(range(max = 9))]
-    f04: Option<u8>,
-    #[validate(range(max = 9))]
-    f03: Option<u8>,
-    #[validate(range(max = 9))]
-    f02: Option<u8>,
-    #[validate(range(max = 9))]
-    f01: Option<u8>,
-    #[validate(range(max = 9))]
-    f00: Option<u8>,
-    last: String,
+/// A struct of `last` and the fields given, each an optional digit, declared as given.
+macro_rules! wide {
+    ($name:ident: $($field:ident)*) => {
+        #[derive(McpTool, Deserialize, Debug)]
+        struct $name {
+            $(
+                #[validate(range(max = 9))]
+                $field: Option<u8>,
+            )*
+            last: String,
+        }
+    };
+}
+
+// 35 fields, declared in reverse name order: found in one walk of the map.
+wide!(Wide: f33 f32 f31 f30 f29 f28 f27 f26 f25 f24 f23 f22 f21 f20 f19 f18 f17 f16 f15
+    f14 f13 f12 f11 f10 f09 f08 f07 f06 f05 f04 f03 f02 f01 f00);
+
+// 71 fields, more than one walk can follow (its fields sent are bits of a `u64`): each
+// found by a lookup, on the slower path.
+wide!(Wider: f69 f68 f67 f66 f65 f64 f63 f62 f61 f60 f59 f58 f57 f56 f55 f54 f53 f52 f51
+    f50 f49 f48 f47 f46 f45 f44 f43 f42 f41 f40 f39 f38 f37 f36 f35 f34 f33 f32 f31 f30
+    f29 f28 f27 f26 f25 f24 f23 f22 f21 f20 f19 f18 f17 f16 f15 f14 f13 f12 f11 f10 f09
+    f08 f07 f06 f05 f04 f03 f02 f01 f00);
+
+/// The arguments `f00` .. `f{n-1}` (each its index's last digit) and `last`.
+fn wide_arguments(n: usize) -> serde_json::Map<String, Value> {
+    let mut args: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("f{i:02}"), json!(i % 10)))
+        .collect();
+    args.insert("last".into(), json!("x"));
+    args
+}
+
+/// The paths of the violations when `f07` is out of range and `last` missing.
+fn wide_problems<T: McpTool + std::fmt::Debug>(n: usize) -> Vec<String> {
+    let mut args = wide_arguments(n);
+    args.insert("f07".into(), json!(10));
+    args.remove("last");
+    let err = T::from_arguments(&Value::Object(args)).unwrap_err();
+    err.violations().iter().map(|v| v.path.clone()).collect()
 }
 
 #[test]
 fn a_struct_of_many_fields_finds_every_value() {
-    let mut args = serde_json::Map::new();
-    for i in 0..34 {
-        args.insert(format!("f{i:02}"), json!(i % 10));
-    }
-    args.insert("last".into(), json!("x"));
-    let wide = Wide::from_arguments(&Value::Object(args.clone())).unwrap();
+    let wide = Wide::from_arguments(&Value::Object(wide_arguments(34))).unwrap();
     assert_eq!(
         (wide.f00, wide.f19, wide.f33, wide.last.as_str()),
         (Some(0), Some(9), Some(3), "x")
     );
-    args.insert("f07".into(), json!(10));
-    args.remove("last");
-    let err = Wide::from_arguments(&Value::Object(args)).unwrap_err();
-    let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
-    assert_eq!(paths, ["/f07", "/last"]);
+    assert_eq!(wide_problems::<Wide>(34), ["/f07", "/last"]);
+    let wider = Wider::from_arguments(&Value::Object(wide_arguments(70))).unwrap();
+    assert_eq!(
+        (
+            wider.f00,
+            wider.f19,
+            wider.f64,
+            wider.f69,
+            wider.last.as_str()
+        ),
+        (Some(0), Some(9), Some(4), Some(9), "x")
+    );
+    assert_eq!(wide_problems::<Wider>(70), ["/f07", "/last"]);
 }
 
 #[test]

@@ -185,8 +185,10 @@ thread_local! {
     static SCHEMA_DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Structs of up to this many fields find their values in one walk of the map.
-const MATCHED_FIELDS: usize = 32;
+/// Structs of up to this many fields find their values in one walk of the map (the
+/// walk of `from_arguments` keeps the fields sent as the bits of a `u64`); bigger ones
+/// look each one up.
+pub(crate) const FIELDS_BY_NAME: usize = u64::BITS as usize;
 
 /// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
 /// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
@@ -199,6 +201,41 @@ fn maps_are_sorted() -> bool {
         probe.insert("a".into(), Value::Null);
         probe.keys().next().map(String::as_str) == Some("a")
     })
+}
+
+/// A struct's fields found by the keys of a map, which come in name order: the names
+/// are walked in step with the keys, so a whole map costs one pass over both.
+pub(crate) struct Names {
+    spec: &'static ToolSpec,
+    /// The fields' indices in name order.
+    by_name: &'static [usize],
+    /// Where the next key's field is looked for in `by_name`.
+    cursor: usize,
+}
+
+impl Names {
+    /// The index of the field named `key`; keys must come in increasing order.
+    pub(crate) fn field(&mut self, key: &str) -> Option<usize> {
+        let fields = self.spec.fields;
+        // Most calls send every field, or most: the next name is the likeliest.
+        if let Some(&i) = self.by_name.get(self.cursor)
+            && fields[i].name == key
+        {
+            self.cursor += 1;
+            return Some(i);
+        }
+        while let Some(&i) = self.by_name.get(self.cursor) {
+            match fields[i].name.cmp(key) {
+                std::cmp::Ordering::Less => self.cursor += 1,
+                std::cmp::Ordering::Equal => {
+                    self.cursor += 1;
+                    return Some(i);
+                }
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None
+    }
 }
 
 /// Nesting beyond this in a schema means a recursive type: it is cut off there.
@@ -298,7 +335,7 @@ impl ToolSpec {
             return false;
         };
         let mut present = 0;
-        let mut slots = [None; MATCHED_FIELDS];
+        let mut slots = [None; FIELDS_BY_NAME];
         let matched = self.match_fields(map, &mut slots);
         for (i, field) in self.fields.iter().enumerate() {
             let value = if matched {
@@ -341,42 +378,40 @@ impl ToolSpec {
     }
 
     /// Finds each field's value in one walk of the map's keys against the field names,
-    /// both sorted: fewer string comparisons than a search per field. Only for structs
-    /// of at most [`MATCHED_FIELDS`] fields (false otherwise).
+    /// both sorted: fewer string comparisons than a search per field. False when the
+    /// fields cannot be walked by name (see [`ToolSpec::names`]).
     fn match_fields<'v>(
         &'static self,
         map: &'v Map<String, Value>,
-        slots: &mut [Option<&'v Value>; MATCHED_FIELDS],
+        slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
     ) -> bool {
-        if self.fields.len() > MATCHED_FIELDS {
-            return false;
-        }
-        let Some(by_name) = self.by_name() else {
+        let Some(mut names) = self.names() else {
             return false;
         };
-        let mut entries = map.iter().peekable();
-        for &i in by_name.iter() {
-            let name = self.fields[i].name;
-            while let Some((key, value)) = entries.peek() {
-                match key.as_str().cmp(name) {
-                    std::cmp::Ordering::Less => {
-                        entries.next();
-                    }
-                    std::cmp::Ordering::Equal => {
-                        slots[i] = Some(*value);
-                        entries.next();
-                        break;
-                    }
-                    std::cmp::Ordering::Greater => break,
-                }
+        for (key, value) in map {
+            if let Some(i) = names.field(key) {
+                slots[i] = Some(value);
             }
         }
         true
     }
 
+    /// The fields, to be found by the keys of a map in their order; `None` for structs of
+    /// more than [`FIELDS_BY_NAME`] fields, or if maps keep insertion order in this build.
+    pub(crate) fn names(&'static self) -> Option<Names> {
+        if self.fields.len() > FIELDS_BY_NAME {
+            return None;
+        }
+        Some(Names {
+            spec: self,
+            by_name: self.by_name()?,
+            cursor: 0,
+        })
+    }
+
     /// The fields' indices in the order of their names, which is the order of a JSON
     /// map's keys; `None` if maps keep insertion order in this build.
-    pub(crate) fn by_name(&'static self) -> Option<&'static [usize]> {
+    fn by_name(&'static self) -> Option<&'static [usize]> {
         if !maps_are_sorted() {
             return None;
         }

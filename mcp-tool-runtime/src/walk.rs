@@ -16,21 +16,15 @@ use serde_json::map::Iter;
 use serde_json::{Map, Value};
 
 use crate::check::Checker;
-use crate::spec::ToolSpec;
-
-/// Structs of up to this many fields are walked (the fields sent are bits of a `u64`);
-/// bigger ones take the slower path.
-const WALKED_FIELDS: usize = u64::BITS as usize;
+use crate::spec::{Names, ToolSpec};
 
 /// One pass over an arguments object, checking and handing values to serde.
 pub(crate) struct Walk<'v, 'c, 'x> {
     spec: &'static ToolSpec,
-    /// The fields' indices in name order, the order of the map's keys.
-    by_name: &'static [usize],
+    /// The fields, found by the keys as they come.
+    names: Names,
     map: &'v Map<String, Value>,
     entries: Iter<'v>,
-    /// Where the next key's field is looked for in `by_name`.
-    cursor: usize,
     cx: &'x mut Checker<'c>,
     /// The fields sent, as bits of their indices.
     sent: u64,
@@ -68,21 +62,18 @@ impl de::Error for Stop {
 }
 
 impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
-    /// A walk of `map`, or `None` when `spec` is not one a walk can follow.
+    /// A walk of `map`, or `None` when `spec` is not one a walk can follow (too many
+    /// fields for the bits of `sent`, or maps not in key order: [`ToolSpec::names`]).
     pub(crate) fn new(
         spec: &'static ToolSpec,
         map: &'v Map<String, Value>,
         cx: &'x mut Checker<'c>,
     ) -> Option<Self> {
-        if spec.fields.len() > WALKED_FIELDS {
-            return None;
-        }
         Some(Walk {
             spec,
-            by_name: spec.by_name()?,
+            names: spec.names()?,
             map,
             entries: map.iter(),
-            cursor: 0,
             cx,
             sent: 0,
             value: None,
@@ -98,35 +89,12 @@ impl<'v, 'c, 'x> Walk<'v, 'c, 'x> {
         self.finished && !self.stopped
     }
 
-    /// The index of the field named `key`, walking the names in step with the keys.
-    fn field(&mut self, key: &str) -> Option<usize> {
-        let fields = self.spec.fields;
-        // Most calls send every field, or most: the next name is the likeliest.
-        if let Some(&i) = self.by_name.get(self.cursor)
-            && fields[i].name == key
-        {
-            self.cursor += 1;
-            return Some(i);
-        }
-        while let Some(&i) = self.by_name.get(self.cursor) {
-            match fields[i].name.cmp(key) {
-                std::cmp::Ordering::Less => self.cursor += 1,
-                std::cmp::Ordering::Equal => {
-                    self.cursor += 1;
-                    return Some(i);
-                }
-                std::cmp::Ordering::Greater => return None,
-            }
-        }
-        None
-    }
-
     /// Checks one entry; true if serde may read it.
     fn check_entry(&mut self, key: &'v str, value: &'v Value) -> bool {
         let listed = self.cx.listed();
         let count = self.cx.count();
         let floats = self.cx.integral_floats().len();
-        let order = match self.field(key) {
+        let order = match self.names.field(key) {
             Some(i) => {
                 self.sent |= 1 << i;
                 self.spec.check_value(&self.spec.fields[i], value, self.cx);
