@@ -18,11 +18,7 @@ pub const MAX_LISTED: usize = 50;
 #[derive(Debug)]
 pub struct Checker<'a> {
     context: &'a Context,
-    /// The first step of the path, kept apart so that checking the fields of the
-    /// arguments object allocates nothing.
-    head: Option<&'static str>,
-    /// Where the checker is past `head`; turned into a JSON pointer only when a
-    /// violation needs it.
+    /// Where the checker is; turned into a JSON pointer only when a violation needs it.
     path: Steps,
     violations: Vec<Violation>,
     omitted: usize,
@@ -31,9 +27,6 @@ pub struct Checker<'a> {
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
 }
-
-/// The mark of the path's first step, when it is a field.
-const HEAD: usize = usize::MAX;
 
 /// One step of a path: kept as is while checking, written out only for a violation.
 #[derive(Debug, Clone, Copy)]
@@ -153,7 +146,6 @@ impl<'a> Checker<'a> {
     pub fn new(context: &'a Context) -> Self {
         Checker {
             context,
-            head: None,
             path: Steps::new(),
             violations: Vec::new(),
             omitted: 0,
@@ -196,28 +188,8 @@ impl<'a> Checker<'a> {
 
     /// The JSON pointer of the value being checked, in the names the client sent.
     pub fn path(&self) -> String {
-        // A field of the arguments object, the common case: its name.
-        if self.path.is_empty() {
-            let Some(name) = self.head else {
-                return String::new();
-            };
-            let mut pointer = String::with_capacity(name.len() + 1);
-            pointer.push('/');
-            push_escaped(&mut pointer, name);
-            return pointer;
-        }
-        let mut pointer = String::with_capacity(
-            self.head.map_or(0, |h| h.len() + 1)
-                + self
-                    .path
-                    .iter()
-                    .map(|step| self.path.name(step).map_or(4, |name| name.len() + 1))
-                    .sum::<usize>(),
-        );
-        if let Some(name) = self.head {
-            pointer.push('/');
-            push_escaped(&mut pointer, name);
-        }
+        // Room for most pointers; a deep one grows.
+        let mut pointer = String::with_capacity(32);
         for step in self.path.iter() {
             pointer.push('/');
             match (step, self.path.name(step)) {
@@ -231,15 +203,11 @@ impl<'a> Checker<'a> {
 
     /// True at the arguments object itself.
     pub fn is_root(&self) -> bool {
-        self.head.is_none() && self.path.is_empty()
+        self.path.is_empty()
     }
 
     /// Enters the field `name` of a struct; returns the mark to [`Checker::leave`] with.
     pub fn enter_field(&mut self, name: &'static str) -> usize {
-        if self.is_root() {
-            self.head = Some(name);
-            return HEAD;
-        }
         self.path.push(Step::Field(name))
     }
 
@@ -259,12 +227,7 @@ impl<'a> Checker<'a> {
     /// Leaves what was entered at `mark`.
     #[inline]
     pub fn leave(&mut self, mark: usize) {
-        if mark == HEAD {
-            self.head = None;
-            self.path.truncate(0);
-        } else {
-            self.path.truncate(mark);
-        }
+        self.path.truncate(mark);
     }
 
     /// Runs `f` with values echoed as hidden: for fields marked sensitive.
