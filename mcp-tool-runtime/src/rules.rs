@@ -80,13 +80,16 @@ pub struct Pattern {
     compiled: OnceLock<Result<Matcher, String>>,
 }
 
-/// A compiled pattern: a dense DFA when it is small, else `regex`'s own engines (which
-/// also answer when the DFA cannot, such as a search that gives up).
+/// A compiled pattern, in the cheapest engine that answers for it.
 #[derive(Debug)]
-struct Matcher {
-    fixed: Option<Fixed>,
-    dfa: Option<Dfa>,
-    regex: Regex,
+enum Matcher {
+    /// A fixed run of ASCII classes: a length check and a lookup per byte.
+    Fixed(Fixed),
+    /// A small pattern: a dense DFA (boxed: it is most of a kilobyte), and `regex` for
+    /// the searches it gives up on.
+    Dfa(Box<Dfa>, Regex),
+    /// Any other: `regex`'s own engines.
+    Regex(Regex),
 }
 
 /// A pattern that is a fixed run of ASCII classes anchored at both ends, the commonest
@@ -198,24 +201,22 @@ const DFA_SIZE_LIMIT: usize = 64 * 1024;
 
 impl Matcher {
     fn new(pattern: &str) -> Result<Matcher, String> {
+        // Compiled first in every case: it is what says whether the pattern is valid.
         let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
-        let fixed = Fixed::new(pattern);
-        // A fixed run needs no DFA.
-        let dfa = if fixed.is_none() {
-            Dfa::build(pattern)
-        } else {
-            None
-        };
-        Ok(Matcher { fixed, dfa, regex })
+        if let Some(fixed) = Fixed::new(pattern) {
+            return Ok(Matcher::Fixed(fixed));
+        }
+        Ok(match Dfa::build(pattern) {
+            Some(dfa) => Matcher::Dfa(Box::new(dfa), regex),
+            None => Matcher::Regex(regex),
+        })
     }
 
     fn is_match(&self, s: &str) -> bool {
-        if let Some(fixed) = &self.fixed {
-            return fixed.is_match(s);
-        }
-        match &self.dfa {
-            Some(dfa) => dfa.is_match(s).unwrap_or_else(|| self.regex.is_match(s)),
-            None => self.regex.is_match(s),
+        match self {
+            Matcher::Fixed(fixed) => fixed.is_match(s),
+            Matcher::Dfa(dfa, regex) => dfa.is_match(s).unwrap_or_else(|| regex.is_match(s)),
+            Matcher::Regex(regex) => regex.is_match(s),
         }
     }
 }
@@ -1034,9 +1035,9 @@ mod tests {
     #[test]
     fn each_pattern_gets_the_cheapest_engine_that_can_answer() {
         let iata = Matcher::new(r"^[A-Z]{3}$").unwrap();
-        assert!(iata.fixed.is_some() && iata.dfa.is_none());
+        assert!(matches!(iata, Matcher::Fixed(_)));
         let variable = Matcher::new(r"^[A-Z]{2,3}$").unwrap();
-        assert!(variable.fixed.is_none() && variable.dfa.is_some());
+        assert!(matches!(variable, Matcher::Dfa(..)));
         assert!(variable.is_match("CDG") && !variable.is_match("C"));
     }
 
@@ -1044,7 +1045,7 @@ mod tests {
     fn a_large_pattern_keeps_regex() {
         // Unicode word characters, many times over: too big for a small DFA.
         let matcher = Matcher::new(r"^[\p{L}\p{N}]{20}x[\p{L}]{20}$").unwrap();
-        assert!(matcher.dfa.is_none() && matcher.fixed.is_none());
+        assert!(matches!(matcher, Matcher::Regex(_)));
         assert!(matcher.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
     }
 }
