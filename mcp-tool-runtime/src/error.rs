@@ -505,6 +505,18 @@ mod tests {
     }
 
     #[test]
+    fn a_violation_moved_into_json_is_what_it_serializes_to() {
+        // `into_value` writes the fields by hand so as not to copy them: it must keep
+        // to the derived `Serialize`, which the public type also offers.
+        let sent = violation("/origin");
+        let mut missing = violation("/destination");
+        missing.received = None;
+        for v in [sent, missing] {
+            assert_eq!(v.clone().into_value(), serde_json::to_value(&v).unwrap());
+        }
+    }
+
+    #[test]
     fn the_structured_message_is_the_summary_when_violations_carry_the_details() {
         let err = ToolError::invalid_arguments(
             "book_flight",
