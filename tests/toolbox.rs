@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mcp_tool::{CallError, Context, McpTool, ToolError, Toolbox};
+use mcp_tool::{CallError, Content, Context, McpTool, ToolError, Toolbox};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -292,7 +292,7 @@ fn many_threads_through_one_toolbox_get_what_one_thread_gets() {
 }
 
 #[test]
-fn the_result_is_the_same_whether_the_error_is_moved_or_borrowed() {
+fn the_result_moved_out_of_an_error_is_made_of_its_text_and_structured_content() {
     let today = Context::on(2026, 11, 30).unwrap();
     let Err(invalid) = Lookup::from_arguments_in(
         &json!({"kind": "objet", "token": "ab", "extra": [1, 2], "kind2": null}),
@@ -305,13 +305,14 @@ fn the_result_is_the_same_whether_the_error_is_moved_or_borrowed() {
         .with_partial_results(json!({"seen": [1, 2]}))
         .retry_after(std::time::Duration::from_secs(3))
         .for_call("get_one", json!({"id": 3}));
+    // `into_call_result` moves the error's parts into the result; `text` and
+    // `structured_content` render them from a borrow, by other code.
     for error in [invalid, by_hand, ToolError::business("No.")] {
-        let borrowed = error.to_call_result();
-        assert_eq!(
-            borrowed.structured_content,
-            Some(error.structured_content())
-        );
-        assert_eq!(error.into_call_result(), borrowed);
+        let (text, structured) = (error.text(), error.structured_content());
+        let result = error.into_call_result();
+        assert!(result.is_error);
+        assert_eq!(result.content, [Content::text(text)]);
+        assert_eq!(result.structured_content, Some(structured));
     }
 }
 
