@@ -791,12 +791,7 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
     let mut expectation =
         String::with_capacity(16 + values.iter().map(|v| v.len() + 4).sum::<usize>());
     expectation.push_str("must be one of ");
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            expectation.push_str(", ");
-        }
-        push_quoted(&mut expectation, v);
-    }
+    push_quoted_list(&mut expectation, values.iter().copied());
     let mut f = Failure::new(
         "enum",
         expectation,
@@ -804,9 +799,7 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
     );
     f.detail = suggest::nearest(got, values.iter().copied()).map(|near| {
         let mut detail = String::with_capacity(near.len() + 16);
-        detail.push_str("Did you mean ");
-        push_quoted(&mut detail, near);
-        detail.push('?');
+        suggest::push_did_you_mean(&mut detail, near);
         Cow::Owned(detail)
     });
     f
@@ -823,6 +816,16 @@ pub(crate) fn push_quoted(out: &mut String, s: &str) {
         out.push('"');
     } else {
         let _ = write!(out, "{s:?}");
+    }
+}
+
+/// Each item quoted (see [`push_quoted`]), separated by commas.
+pub(crate) fn push_quoted_list<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_quoted(out, item);
     }
 }
 

@@ -480,14 +480,18 @@ impl ToolSpec {
         // The names are listed with the first unknown name that is not a slip of one.
         let first = near.is_some() || cx.first_listing(self.name);
         let detail = match near {
-            Some(near) => format!("Did you mean {near:?}? Send the value under that name."),
-            None if first => format!(
-                "Remove it; the arguments are {}.",
-                known()
-                    .map(|n| format!("{n:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Some(near) => {
+                let mut detail = String::new();
+                suggest::push_did_you_mean(&mut detail, near);
+                detail.push_str(" Send the value under that name.");
+                detail
+            }
+            None if first => {
+                let mut detail = String::from("Remove it; the arguments are ");
+                rules::push_quoted_list(&mut detail, known());
+                detail.push('.');
+                detail
+            }
             None => "Remove it.".to_owned(),
         };
         // The names, as data, once per object (and with each slip): 50 copies say

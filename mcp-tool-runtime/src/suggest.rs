@@ -37,6 +37,13 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     best.map(|(_, c)| c)
 }
 
+/// `Did you mean "near"?`, written at the end of `out`.
+pub(crate) fn push_did_you_mean(out: &mut String, near: &str) {
+    out.push_str("Did you mean ");
+    crate::rules::push_quoted(out, near);
+    out.push('?');
+}
+
 /// The longest name compared.
 const MAX_LEN: usize = 256;
 

@@ -325,7 +325,8 @@ pub(crate) fn unknown_tool_message(name: &str, names: &[&str]) -> String {
     let shown = echo::truncate(&Value::from(name), echo::RECEIVED);
     let mut message = format!("Unknown tool: {shown}.");
     if let Some(near) = suggest::nearest(name, names.iter().copied()) {
-        message.push_str(&format!(" Did you mean \"{near}\"?"));
+        message.push(' ');
+        suggest::push_did_you_mean(&mut message, near);
     }
     if names.len() <= 20 {
         message.push_str(&format!(" Tools: {}.", names.join(", ")));
