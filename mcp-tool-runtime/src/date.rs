@@ -91,15 +91,24 @@ pub fn format_date(format: &str, date: Date) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'%' => {
-                let (value, width) = match bytes.get(i + 1) {
-                    Some(b'd') => (i32::from(date.day()), 2),
-                    Some(b'm') => (i32::from(date.month()), 2),
-                    Some(b'Y') if (1000..=9999).contains(&date.year()) => {
-                        (i32::from(date.year()), 4)
+                // jiff pads a year below 1000 its own way: it writes those.
+                let year = (1000..=9999)
+                    .contains(&date.year())
+                    .then(|| i32::from(date.year()));
+                let (month, day) = (i32::from(date.month()), i32::from(date.day()));
+                match (bytes.get(i + 1), year) {
+                    (Some(b'd'), _) => push_padded(&mut out, day, 2),
+                    (Some(b'm'), _) => push_padded(&mut out, month, 2),
+                    (Some(b'Y'), Some(year)) => push_padded(&mut out, year, 4),
+                    (Some(b'F'), Some(year)) => {
+                        push_padded(&mut out, year, 4);
+                        out.push('-');
+                        push_padded(&mut out, month, 2);
+                        out.push('-');
+                        push_padded(&mut out, day, 2);
                     }
                     _ => return format_with_jiff(format, date),
-                };
-                push_padded(&mut out, value, width);
+                }
                 i += 2;
             }
             b if b.is_ascii() => {
