@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "target" / "compile-time"
 TOOLS = 100
 
-OURS_HEAD = """use mcp_tool_runtime::{Invalid, McpTool};
+OURS_HEAD = """use mcp_tool::{Invalid, McpTool};
 use serde::Deserialize;
 
 pub const CABINS: &[&str] = &["economy", "premium_economy", "business", "first"];
@@ -96,7 +96,7 @@ CRATES = {
     "ours": (
         OURS_HEAD,
         OURS_STRUCT,
-        f'mcp-tool-runtime = {{ path = "{ROOT / "mcp-tool-runtime"}" }}\n'
+        f'mcp-tool = {{ path = "{ROOT}", default-features = false }}\n'
         'serde = { version = "1", features = ["derive"] }\n',
     ),
     "garde": (

@@ -1,2 +1,82 @@
-//! Examples and integration tests of mcp-tool; the API lives in `mcp_tool_runtime`.
+//! One annotated struct gives an MCP tool's advertised `inputSchema` and the runtime
+//! checks of exactly that schema, plus the rules a schema cannot express; every failure
+//! becomes a tool execution error (`isError: true`) that tells the model which field,
+//! what was expected, what came and what to do.
+//!
+//! ```
+//! use mcp_tool::{Context, McpTool};
+//! use serde::Deserialize;
+//! use serde_json::json;
+//!
+//! /// Book a flight.
+//! #[derive(McpTool, Deserialize, Debug)]
+//! struct BookFlight {
+//!     /// Departure airport, IATA code.
+//!     #[validate(regex = r"^[A-Z]{3}$")]
+//!     origin: String,
+//!     #[validate(future_date(format = "%d/%m/%Y"))]
+//!     departure_date: String,
+//!     #[validate(enum = ["economy", "premium_economy", "business", "first"])]
+//!     cabin: String,
+//! }
+//!
+//! // What the model is told:
+//! let schema = BookFlight::input_schema();
+//! assert_eq!(schema["properties"]["origin"]["pattern"], "^[A-Z]{3}$");
+//! assert_eq!(schema["additionalProperties"], false);
+//!
+//! // What the server enforces, with "today" fixed for the example:
+//! let today = Context::on(2026, 11, 30).unwrap();
+//! let args = json!({"origin": "CDG", "departure_date": "12/12/2024", "cabin": "PROCESSING"});
+//! let err = BookFlight::from_arguments_in(&args, &today).unwrap_err();
+//! let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
+//! assert_eq!(paths, ["/departure_date", "/cabin"]);
+//! assert!(err.text().contains("Current date is 30/11/2026."));
+//!
+//! // What the client receives:
+//! let result = err.to_call_result();
+//! assert!(result.is_error);
+//! assert_eq!(result.structured_content.unwrap()["errorCategory"], "validation");
+//! ```
+//!
+//! See the [`McpTool`](macro@McpTool) derive for the attribute language, and
+//! [`Toolbox`] for serving tools.
+
+//! # Features
+//!
+//! - `rmcp`: [`Toolbox`] is an rmcp `ServerHandler`, and the [`rmcp`]
+//!   module adapts rmcp's own `#[tool]` methods.
+//! - `agent`: the [`agent`] module, for the client side of a tool call.
+
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub use mcp_tool_runtime::*;
+
+#[doc = include_str!("derive.md")]
+pub use mcp_tool_derive::McpTool;
+
+/// Derives [`Argument`] for an enum of unit variants, so that it can be the type of a
+/// tool's field: its serde names become the schema's `enum`, and a value outside them
+/// is a violation that lists them and suggests the nearest.
+///
+/// ```
+/// use mcp_tool::{McpEnum, McpTool};
+/// use serde::Deserialize;
+///
+/// /// Travel class.
+/// #[derive(McpEnum, Deserialize)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Cabin { Economy, PremiumEconomy, Business, First }
+///
+/// #[derive(McpTool, Deserialize)]
+/// struct Upgrade { cabin: Cabin }
+///
+/// let schema = Upgrade::input_schema();
+/// assert_eq!(
+///     schema["properties"]["cabin"]["enum"],
+///     serde_json::json!(["economy", "premium_economy", "business", "first"])
+/// );
+/// assert_eq!(<Cabin as mcp_tool::McpEnum>::VALUES.len(), 4);
+/// ```
+pub use mcp_tool_derive::McpEnum;

@@ -2,7 +2,7 @@
 //! allocates exactly what serde allocates reading the same JSON into the same fields
 //! unchecked. Counted by a global allocator, per thread (`support/counting.rs`).
 
-use mcp_tool_runtime::{Context, McpTool};
+use mcp_tool::{Context, McpTool};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

@@ -14,7 +14,7 @@ mod judge;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use judge::{Verdict, agree, judge};
-use mcp_tool_runtime::{Context, McpEnum, McpTool};
+use mcp_tool::{Context, McpEnum, McpTool};
 use serde_json::{Value, json};
 
 fn base() -> Value {

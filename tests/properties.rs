@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use judge::{agree, judge};
-use mcp_tool_runtime::{Context, McpEnum, McpTool, Toolbox};
+use mcp_tool::{Context, McpEnum, McpTool, Toolbox};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};

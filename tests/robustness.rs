@@ -7,7 +7,7 @@ mod everything;
 
 use std::sync::LazyLock;
 
-use mcp_tool_runtime::{MAX_LISTED, Toolbox};
+use mcp_tool::{MAX_LISTED, Toolbox};
 use serde_json::{Map, Value, json};
 
 static TOOLS: LazyLock<Toolbox> = LazyLock::new(everything::toolbox);

@@ -2,7 +2,7 @@
 //! violation paths alike.
 #![allow(dead_code)] // the fields exist for the derive to read
 
-use mcp_tool_runtime::{Context, McpTool};
+use mcp_tool::{Context, McpTool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -2,7 +2,7 @@
 //! Any change to them shows in review.
 #![allow(dead_code)] // the fields exist for the derive to read
 
-use mcp_tool_runtime::{Context, McpEnum, McpTool};
+use mcp_tool::{Context, McpEnum, McpTool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -142,7 +142,7 @@ fn hostile_sizes_give_a_small_result() {
     let err = BookFlight::from_arguments_in(&Value::Object(args), &today()).unwrap_err();
     let text = serde_json::to_string(&err.to_call_result()).unwrap();
     assert!(text.len() < 40_000, "result is {} bytes", text.len());
-    assert_eq!(err.violations().len(), mcp_tool_runtime::MAX_LISTED);
+    assert_eq!(err.violations().len(), mcp_tool::MAX_LISTED);
     assert!(err.omitted_violations() > 99_000);
     assert!(err.text().contains("more problems not listed"));
 }
@@ -174,8 +174,8 @@ struct Booking {
     sent_to: Option<String>,
 }
 
-async fn book(args: BookFlight) -> Result<Booking, mcp_tool_runtime::ToolError> {
-    use mcp_tool_runtime::ToolError;
+async fn book(args: BookFlight) -> Result<Booking, mcp_tool::ToolError> {
+    use mcp_tool::ToolError;
     use std::time::Duration;
     match args.origin.as_str() {
         "LHR" => Err(
@@ -197,9 +197,7 @@ async fn book(args: BookFlight) -> Result<Booking, mcp_tool_runtime::ToolError> 
 }
 
 fn served(origin: &str) -> Value {
-    let tools = mcp_tool_runtime::Toolbox::new()
-        .in_context(today())
-        .tool(book);
+    let tools = mcp_tool::Toolbox::new().in_context(today()).tool(book);
     let arguments = json!({
         "origin": origin, "destination": "CDG", "departure_date": "15/01/2027",
         "cabin": "first", "passengers": 1
@@ -215,7 +213,7 @@ fn served(origin: &str) -> Value {
 
 #[test]
 fn served_tool_with_output_schema() {
-    let tools = mcp_tool_runtime::Toolbox::new().tool(book);
+    let tools = mcp_tool::Toolbox::new().tool(book);
     insta::assert_json_snapshot!(tools.list());
 }
 

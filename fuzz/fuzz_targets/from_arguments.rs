@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use everything::Everything;
 use libfuzzer_sys::fuzz_target;
-use mcp_tool_runtime::{Context, McpTool};
+use mcp_tool::{Context, McpTool};
 use serde_json::Value;
 
 static JUDGE: LazyLock<jsonschema::Validator> = LazyLock::new(|| {

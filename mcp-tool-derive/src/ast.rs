@@ -116,7 +116,7 @@ fn krate(attrs: &ContainerAttrs) -> syn::Path {
     attrs
         .krate
         .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::mcp_tool_runtime))
+        .unwrap_or_else(|| syn::parse_quote!(::mcp_tool))
 }
 
 fn reject_generics(input: &DeriveInput, what: &str, errors: &mut Errors) {

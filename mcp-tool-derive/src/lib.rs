@@ -1,5 +1,5 @@
 //! The derives of `mcp-tool-runtime`. Use them through that crate, which documents
-//! the attribute language: `mcp_tool_runtime::McpTool` and `mcp_tool_runtime::McpEnum`.
+//! the attribute language: `mcp_tool::McpTool` and `mcp_tool::McpEnum`.
 //!
 //! The derive reads in three steps, each in its own file: [`ast`] builds a model of the
 //! struct from serde's own reading of `#[serde(...)]` and ours of `#[mcp_tool(...)]` and
@@ -16,7 +16,7 @@ mod expand;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// See `mcp_tool_runtime::McpTool`.
+/// See `mcp_tool::McpTool`.
 #[proc_macro_derive(McpTool, attributes(mcp_tool, validate))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -27,7 +27,7 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     .into()
 }
 
-/// See `mcp_tool_runtime::McpEnum`.
+/// See `mcp_tool::McpEnum`.
 #[proc_macro_derive(McpEnum, attributes(mcp_tool))]
 pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -4,7 +4,7 @@
 //! "isError"}`), which every MCP client library can produce.
 //!
 //! ```
-//! use mcp_tool_runtime::agent::{Attempts, Next, Stop};
+//! use mcp_tool::agent::{Attempts, Next, Stop};
 //! use serde_json::json;
 //!
 //! let mut attempts = Attempts::new(); // 3 failed attempts per tool, then stop

@@ -12,7 +12,7 @@ use jiff::tz::TimeZone;
 /// and only if a date rule asks for it.
 ///
 /// ```
-/// use mcp_tool_runtime::Context;
+/// use mcp_tool::Context;
 ///
 /// let fixed = Context::on(2026, 11, 30).unwrap();
 /// assert_eq!(fixed.today().to_string(), "2026-11-30");

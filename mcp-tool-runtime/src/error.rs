@@ -99,7 +99,7 @@ impl Violation {
 /// error channel instead.
 ///
 /// ```
-/// use mcp_tool_runtime::{ErrorCategory, ToolError};
+/// use mcp_tool::{ErrorCategory, ToolError};
 ///
 /// let err = ToolError::business("Order ORD-2026-00042 is already shipped; it cannot be cancelled.")
 ///     .with_hint("Offer the customer a return instead.");

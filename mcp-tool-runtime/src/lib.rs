@@ -1,48 +1,11 @@
-//! One annotated struct gives an MCP tool's advertised `inputSchema` and the runtime
-//! checks of exactly that schema, plus the rules a schema cannot express; every failure
-//! becomes a tool execution error (`isError: true`) that tells the model which field,
-//! what was expected, what came and what to do.
-//!
-//! ```
-//! use mcp_tool_runtime::{Context, McpTool};
-//! use serde::Deserialize;
-//! use serde_json::json;
-//!
-//! /// Book a flight.
-//! #[derive(McpTool, Deserialize, Debug)]
-//! struct BookFlight {
-//!     /// Departure airport, IATA code.
-//!     #[validate(regex = r"^[A-Z]{3}$")]
-//!     origin: String,
-//!     #[validate(future_date(format = "%d/%m/%Y"))]
-//!     departure_date: String,
-//!     #[validate(enum = ["economy", "premium_economy", "business", "first"])]
-//!     cabin: String,
-//! }
-//!
-//! // What the model is told:
-//! let schema = BookFlight::input_schema();
-//! assert_eq!(schema["properties"]["origin"]["pattern"], "^[A-Z]{3}$");
-//! assert_eq!(schema["additionalProperties"], false);
-//!
-//! // What the server enforces, with "today" fixed for the example:
-//! let today = Context::on(2026, 11, 30).unwrap();
-//! let args = json!({"origin": "CDG", "departure_date": "12/12/2024", "cabin": "PROCESSING"});
-//! let err = BookFlight::from_arguments_in(&args, &today).unwrap_err();
-//! let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
-//! assert_eq!(paths, ["/departure_date", "/cabin"]);
-//! assert!(err.text().contains("Current date is 30/11/2026."));
-//!
-//! // What the client receives:
-//! let result = err.to_call_result();
-//! assert!(result.is_error);
-//! assert_eq!(result.structured_content.unwrap()["errorCategory"], "validation");
-//! ```
-//!
-//! See the [`McpTool`](macro@McpTool) derive for the attribute language.
+//! The runtime of [`mcp-tool`](https://docs.rs/mcp-tool): the description of a tool's
+//! arguments that `#[derive(McpTool)]` emits, the schema and the checks built from it,
+//! the error results, and the serving of tools. Depend on `mcp-tool`, which re-exports
+//! this crate with its derives; the items here are documented there for users.
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "agent")]
 pub mod agent;
 mod argument;
 mod check;
@@ -73,34 +36,6 @@ pub use toolbox::{CallError, Handler, Toolbox};
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.
 pub use jiff;
-
-#[doc = include_str!("../derive.md")]
-pub use mcp_tool_derive::McpTool;
-
-/// Derives [`Argument`] for an enum of unit variants, so that it can be the type of a
-/// tool's field: its serde names become the schema's `enum`, and a value outside them
-/// is a violation that lists them and suggests the nearest.
-///
-/// ```
-/// use mcp_tool_runtime::{McpEnum, McpTool};
-/// use serde::Deserialize;
-///
-/// /// Travel class.
-/// #[derive(McpEnum, Deserialize)]
-/// #[serde(rename_all = "snake_case")]
-/// enum Cabin { Economy, PremiumEconomy, Business, First }
-///
-/// #[derive(McpTool, Deserialize)]
-/// struct Upgrade { cabin: Cabin }
-///
-/// let schema = Upgrade::input_schema();
-/// assert_eq!(
-///     schema["properties"]["cabin"]["enum"],
-///     serde_json::json!(["economy", "premium_economy", "business", "first"])
-/// );
-/// assert_eq!(<Cabin as mcp_tool_runtime::McpEnum>::VALUES.len(), 4);
-/// ```
-pub use mcp_tool_derive::McpEnum;
 
 /// A tool whose arguments are this struct. Implemented by `#[derive(McpTool)]`.
 pub trait McpTool: Argument + DeserializeOwned {

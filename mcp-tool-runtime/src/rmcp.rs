@@ -6,7 +6,7 @@
 //! [`Toolbox`] implements [`rmcp::ServerHandler`]:
 //!
 //! ```no_run
-//! use mcp_tool_runtime::{McpTool, Toolbox, ToolError};
+//! use mcp_tool::{McpTool, Toolbox, ToolError};
 //! use rmcp::ServiceExt;
 //! use serde::Deserialize;
 //!
@@ -34,8 +34,8 @@
 //! before the method runs; the method may return `Result<T, ToolError>`.
 //!
 //! ```no_run
-//! use mcp_tool_runtime::rmcp::Parameters; // was rmcp::handler::server::wrapper::Parameters
-//! use mcp_tool_runtime::{McpTool, ToolError};
+//! use mcp_tool::rmcp::Parameters; // was rmcp::handler::server::wrapper::Parameters
+//! use mcp_tool::{McpTool, ToolError};
 //! use rmcp::handler::server::wrapper::Json;
 //! use rmcp::{tool, tool_router};
 //! use serde::{Deserialize, Serialize};
@@ -61,16 +61,16 @@
 //! }
 //! ```
 //!
-//! Keep the name: `use mcp_tool_runtime::rmcp::Parameters as Checked` would hide the
+//! Keep the name: `use mcp_tool::rmcp::Parameters as Checked` would hide the
 //! type from rmcp's macro, which then advertises an empty schema. Where both types are
-//! needed in one module, write the path instead: `mcp_tool_runtime::rmcp::Parameters<T>`
+//! needed in one module, write the path instead: `mcp_tool::rmcp::Parameters<T>`
 //! (the macro looks only at the last segment).
 //!
 //! What rmcp's router does with a failed extraction limits what reaches the client: it
 //! turns it into an `isError` result with the text only, prefixed by rmcp's "failed to
 //! deserialize parameters: ". The text carries every violation; the `structuredContent`
 //! is lost on that path. To keep it, give `#[tool_handler]` the router through
-//! [`structured`]: `#[tool_handler(router = mcp_tool_runtime::rmcp::structured(&self.tool_router))]`.
+//! [`structured`]: `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]`.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -241,8 +241,8 @@ fn extraction_error(error: ToolError) -> ErrorData {
 /// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
 ///
 /// ```
-/// use mcp_tool_runtime::rmcp::Parameters;
-/// use mcp_tool_runtime::{McpTool, ToolError};
+/// use mcp_tool::rmcp::Parameters;
+/// use mcp_tool::{McpTool, ToolError};
 /// use rmcp::handler::server::tool::ToolRouter;
 /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 /// use serde::Deserialize;
@@ -267,7 +267,7 @@ fn extraction_error(error: ToolError) -> ErrorData {
 ///     }
 /// }
 ///
-/// #[tool_handler(router = mcp_tool_runtime::rmcp::structured(&self.tool_router))]
+/// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
 /// impl ServerHandler for Desk {}
 ///
 /// let desk = Desk { tool_router: Desk::tool_router() };

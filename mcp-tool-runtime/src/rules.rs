@@ -293,7 +293,7 @@ impl Pattern {
 /// A custom rule's verdict on a value: what was wrong, as the model should read it.
 ///
 /// ```
-/// use mcp_tool_runtime::Invalid;
+/// use mcp_tool::Invalid;
 ///
 /// fn weekday(date: &str) -> Result<(), Invalid> {
 ///     if date.ends_with("Sat") || date.ends_with("Sun") {

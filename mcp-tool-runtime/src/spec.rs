@@ -142,7 +142,7 @@ impl Annotations {
 /// A tool as `tools/list` lists it.
 ///
 /// ```
-/// use mcp_tool_runtime::McpTool;
+/// use mcp_tool::McpTool;
 /// use serde::Deserialize;
 ///
 /// /// Look up the weather.

@@ -55,7 +55,7 @@ struct Entry<S> {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use mcp_tool_runtime::{McpTool, Toolbox, ToolError};
+/// use mcp_tool::{McpTool, Toolbox, ToolError};
 /// use serde::{Deserialize, Serialize};
 /// use serde_json::json;
 ///

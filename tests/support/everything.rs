@@ -3,7 +3,7 @@
 //! them hold the same struct against the advertised schema.
 #![allow(dead_code)] // the fields exist for the derive to read
 
-use mcp_tool_runtime::{Invalid, McpEnum, McpTool};
+use mcp_tool::{Invalid, McpEnum, McpTool};
 use serde::Deserialize;
 
 pub const STATUSES: &[&str] = &["PENDING", "PAID", "SHIPPED", "CLOSED"];
@@ -85,11 +85,11 @@ pub const BEYOND_SCHEMA: &[&str] = &["future_date", "past_date", "not_blank"];
 
 /// A toolbox serving `Everything` as the tool `everything`, with "today" fixed at
 /// 30/11/2026; its handler answers `{"ok": true}`.
-pub fn toolbox() -> mcp_tool_runtime::Toolbox {
-    async fn everything(_: Everything) -> Result<serde_json::Value, mcp_tool_runtime::ToolError> {
+pub fn toolbox() -> mcp_tool::Toolbox {
+    async fn everything(_: Everything) -> Result<serde_json::Value, mcp_tool::ToolError> {
         Ok(serde_json::json!({"ok": true}))
     }
-    mcp_tool_runtime::Toolbox::new()
-        .in_context(mcp_tool_runtime::Context::on(2026, 11, 30).unwrap())
+    mcp_tool::Toolbox::new()
+        .in_context(mcp_tool::Context::on(2026, 11, 30).unwrap())
         .tool(everything)
 }

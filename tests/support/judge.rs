@@ -1,7 +1,7 @@
 //! The independent judge: the `jsonschema` crate (formats on) holding the advertised
 //! schema against the runtime, for one arguments object.
 
-use mcp_tool_runtime::{Context, McpTool};
+use mcp_tool::{Context, McpTool};
 use serde_json::Value;
 
 /// A validator of `T`'s advertised schema.

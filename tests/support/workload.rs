@@ -3,7 +3,7 @@
 //! workload to allocating nothing beyond its value.
 #![allow(dead_code)] // most fields exist only for the derive and serde to read
 
-use mcp_tool_runtime::McpTool;
+use mcp_tool::McpTool;
 use serde::Deserialize;
 
 pub const CABINS: &[&str] = &["economy", "premium_economy", "business", "first"];

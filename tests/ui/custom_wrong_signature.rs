@@ -1,4 +1,4 @@
-use mcp_tool_runtime::McpTool;
+use mcp_tool::McpTool;
 use serde::Deserialize;
 
 fn positive(n: &i64) -> Result<(), String> {

@@ -1,0 +1,83 @@
+//! The README's quick start, built as a new user builds it: a crate of its own whose
+//! `Cargo.toml` has exactly the README's dependency lines (with `mcp-tool` taken from
+//! this checkout), and whose `main.rs` is the README's first Rust block.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The body of the first fenced block in `markdown` opened with "```" + `lang`.
+fn first_block(markdown: &str, lang: &str) -> String {
+    let fence = format!("```{lang}\n");
+    let start = markdown
+        .find(&fence)
+        .unwrap_or_else(|| panic!("the README has a ```{lang} block"))
+        + fence.len();
+    let end = start + markdown[start..].find("```").expect("the block is closed");
+    markdown[start..end].to_owned()
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_readme_quick_start_builds_as_a_crate_of_its_own() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let dependencies = first_block(&readme, "toml");
+    assert!(
+        dependencies.starts_with("[dependencies]\n"),
+        "the README's first toml block is the dependency section:\n{dependencies}"
+    );
+    for line in ["mcp-tool", "rmcp", "tokio", "serde"] {
+        assert!(
+            dependencies
+                .lines()
+                .any(|l| l.starts_with(&format!("{line} = "))),
+            "the README's dependencies name {line}"
+        );
+    }
+    let main = first_block(&readme, "rust");
+
+    let dir = root().join("target/tests/readme-quick-start");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    // The README's lines as they are; only where mcp-tool comes from is added, since
+    // this checkout is not published. The workspace's lock file keeps the versions
+    // that the rest of the tests were built with.
+    let manifest = format!(
+        "[package]\nname = \"quick-start\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         {dependencies}\n\
+         [patch.crates-io]\n\
+         mcp-tool = {{ path = {root:?} }}\n\
+         mcp-tool-runtime = {{ path = {runtime:?} }}\n\
+         mcp-tool-derive = {{ path = {derive:?} }}\n\n\
+         [workspace]\n",
+        root = root(),
+        runtime = root().join("mcp-tool-runtime"),
+        derive = root().join("mcp-tool-derive"),
+    );
+    write_if_changed(&dir.join("Cargo.toml"), &manifest);
+    write_if_changed(&dir.join("src/main.rs"), &main);
+    if !dir.join("Cargo.lock").exists() {
+        std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    }
+
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--quiet"])
+        .current_dir(&dir)
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the README's quick start does not build with the README's dependencies:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).unwrap();
+    }
+}
