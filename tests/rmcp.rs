@@ -192,6 +192,12 @@ impl<const STRUCTURED: bool> Desk<STRUCTURED> {
         greeting(&args).map(Json)
     }
 
+    /// Named after the method, not after `Greet`: the errors must say `reserve`.
+    #[tool(description = "Reserve a greeting.")]
+    async fn reserve(&self, Parameters(args): Parameters<Greet>) -> Result<String, ToolError> {
+        Ok(args.name)
+    }
+
     #[tool(description = "Always busy.")]
     async fn busy(&self, Parameters(_): Parameters<Explode>) -> Result<String, ToolError> {
         Err(ToolError::transient("Busy.")
@@ -207,7 +213,15 @@ impl ServerHandler for Desk<false> {}
 /// The same tools through `structured`, which keeps the structuredContent of argument
 /// errors.
 #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
-impl ServerHandler for Desk<true> {}
+impl ServerHandler for Desk<true> {
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, rmcp::ErrorData> {
+        mcp_tool::rmcp::reject_malformed_call(request)
+    }
+}
 
 #[tokio::test]
 async fn an_rmcp_tool_method_advertises_the_derived_schema() {
@@ -284,5 +298,97 @@ async fn tool_errors_returned_by_rmcp_methods_keep_the_contract() {
 
         let unknown = call_err(&client, "nope").await;
         assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+    }
+}
+
+#[tokio::test]
+async fn an_rmcp_method_s_errors_name_the_tool_the_client_called() {
+    for client in [
+        connect(Desk::<false>::new()).await,
+        connect(Desk::<true>::new()).await,
+    ] {
+        let bad = call(&client, "reserve", json!({"name": "Ada", "tims": 1})).await;
+        let text = text(&bad);
+        assert!(text.contains("reserve was not run"), "{text}");
+        assert!(text.contains("is not an argument of reserve"), "{text}");
+        assert!(!text.contains("greet"), "{text}");
+        if let Some(structured) = bad.structured_content {
+            assert_eq!(structured["attempted_query"]["tool"], "reserve");
+        }
+    }
+}
+
+/// Sends `requests` as JSON-RPC lines to `server` after the initialization handshake;
+/// returns the responses to them, in order.
+async fn raw_exchange<S: ServerHandler>(server: S, requests: &[Value]) -> Vec<Value> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    let (read, mut write) = tokio::io::split(client_io);
+    let mut lines = BufReader::new(read).lines();
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    let mut send = vec![
+        initialize,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ];
+    send.extend(requests.iter().cloned());
+    for message in send {
+        write
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let mut responses = Vec::new();
+    while responses.len() < requests.len() + 1 {
+        let line = lines.next_line().await.unwrap().expect("a response");
+        responses.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    responses.remove(0);
+    responses
+}
+
+#[tokio::test]
+async fn a_malformed_tools_call_is_invalid_params_over_rmcp() {
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "greet", "arguments": [1, 2]}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "greet", "arguments": "hello"}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "no/such/method"}),
+    ];
+    let toolbox = raw_exchange(Toolbox::new().tool(greet), &requests).await;
+    let desk = raw_exchange(Desk::<true>::new(), &requests).await;
+    for responses in [toolbox, desk] {
+        let codes: Vec<&Value> = responses.iter().map(|r| &r["error"]["code"]).collect();
+        assert_eq!(
+            codes,
+            [
+                &json!(-32602),
+                &json!(-32602),
+                &json!(-32602),
+                &json!(-32601)
+            ]
+        );
+        assert_eq!(
+            responses[0]["error"]["message"],
+            "greet: `arguments` must be a JSON object; got an array."
+        );
+        assert_eq!(
+            responses[1]["error"]["message"],
+            "greet: `arguments` must be a JSON object; got a string."
+        );
+        assert!(
+            responses[2]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`name`")
+        );
     }
 }

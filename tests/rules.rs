@@ -573,7 +573,30 @@ fn null_for_an_optional_field_says_to_leave_it_out() {
     let err = check::<Worded>(json!({"order_id": "ORD-2026-00042", "choice": null})).unwrap_err();
     assert_eq!(
         err.violations()[0].message,
-        "must be a string; got null. Leave an optional argument out rather than sending null."
+        "must be a string; got null. It is optional: leave it out rather than sending null."
+    );
+}
+
+#[test]
+fn null_for_a_required_field_says_it_is_required() {
+    let err = check::<Worded>(json!({"order_id": null})).unwrap_err();
+    assert_eq!(
+        err.violations()[0].message,
+        "must be a string; got null. It is required: send a string, not null."
+    );
+    // Inside an optional object, its own required fields are still required.
+    let err = check::<Search>(json!({"origin": null, "destination": null})).unwrap_err();
+    let messages: Vec<&str> = err
+        .violations()
+        .iter()
+        .map(|v| v.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "must be a string; got null. It is required: send a string, not null.",
+            "must be a string; got null. It is optional: leave it out rather than sending null.",
+        ]
     );
 }
 

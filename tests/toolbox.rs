@@ -182,6 +182,51 @@ fn a_panic_is_an_error_result_that_tells_nothing_and_the_next_call_works() {
         call(&tools, "lookup", json!({"kind": "object"}))["isError"],
         false
     );
+    // `lookup` says nothing of its effects: it may have written before it failed, so
+    // the same call is not offered as safe to repeat.
+    assert_eq!(result["structuredContent"]["isRetryable"], false);
+    assert!(shown.contains("check whether it did before calling it again"));
+}
+
+/// Look things up, read-only.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(read_only)]
+struct Peek {}
+
+/// Set a value; setting it twice is setting it once.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(idempotent)]
+struct SetValue {}
+
+/// Charge a card.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(destructive, idempotent = false)]
+struct Charge {}
+
+#[test]
+fn a_panic_is_retryable_only_for_a_tool_that_is_safe_to_call_again() {
+    async fn peek(_: Peek) -> Result<(), ToolError> {
+        panic!("boom")
+    }
+    async fn set_value(_: SetValue) -> Result<(), ToolError> {
+        panic!("boom")
+    }
+    async fn charge(_: Charge) -> Result<(), ToolError> {
+        panic!("boom")
+    }
+    let tools = Toolbox::new().tool(peek).tool(set_value).tool(charge);
+    for (tool, retryable) in [("peek", true), ("set_value", true), ("charge", false)] {
+        let result = call(&tools, tool, json!({}));
+        let structured = &result["structuredContent"];
+        assert_eq!(structured["errorCategory"], "transient", "{tool}");
+        assert_eq!(structured["isRetryable"], retryable, "{tool}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            text.contains("may have taken effect"),
+            !retryable,
+            "{tool}: {text}"
+        );
+    }
 }
 
 #[test]

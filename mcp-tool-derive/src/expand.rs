@@ -246,6 +246,9 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
             out.extend(
                 quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);),
             );
+            let name = crate::attr::path_name(path);
+            let p = respan(p.clone(), span);
+            out.extend(quote_spanned!(span=> const _: () = #p::assert_distinct(#path, #name);));
         }
     }
     // `items(...)` with only custom rules: still needs a type with items.

@@ -62,6 +62,9 @@ pub enum Stop {
     Permission,
     /// The tool failed as many times in a row as the budget allows.
     AttemptsSpent,
+    /// The tool failed and may have taken effect (`transient` with `isRetryable`
+    /// false): find out whether it did before calling it again.
+    MayHaveTakenEffect,
 }
 
 /// Reads one result: what it asks for, ignoring any budget.
@@ -77,7 +80,17 @@ pub fn next_step(result: &Value) -> Next {
     let category = structured
         .and_then(|s| s.get("errorCategory"))
         .and_then(Value::as_str);
+    let retryable = structured
+        .and_then(|s| s.get("isRetryable"))
+        .and_then(Value::as_bool);
     match category {
+        // A failure that may have taken effect: repeating it could do it twice.
+        Some("transient") if retryable == Some(false) => Next::Stop {
+            reason: Stop::MayHaveTakenEffect,
+            message: format!(
+                "The tool failed and may have taken effect; check before trying again: {text}"
+            ),
+        },
         Some("transient") => Next::RetryLater {
             after: structured
                 .and_then(|s| s.get("retryAfterSeconds"))
@@ -221,6 +234,17 @@ mod tests {
             panic!("permission must stop")
         };
         assert_eq!(reason, Stop::Permission);
+    }
+
+    #[test]
+    fn a_failure_that_may_have_taken_effect_stops() {
+        let mut result = error("transient", "book_flight failed with an internal error");
+        result["structuredContent"]["isRetryable"] = json!(false);
+        let Next::Stop { reason, message } = next_step(&result) else {
+            panic!("a call that may have taken effect is not repeated blindly")
+        };
+        assert_eq!(reason, Stop::MayHaveTakenEffect);
+        assert!(message.contains("check before trying again"));
     }
 
     #[test]

@@ -207,7 +207,7 @@ impl<T: Argument> Argument for Option<T> {
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        T::check(value, rules, cx)
+        cx.optional(|cx| T::check(value, rules, cx))
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {

@@ -26,6 +26,11 @@ pub struct Checker<'a> {
     integral_floats: Vec<String>,
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
+    /// The depth of the path at which the value being checked is an `Option`'s: a
+    /// `null` there is advice to leave it out; elsewhere, to send a value.
+    optional_at: Option<usize>,
+    /// The tool's name as the client called it, when it differs from the derived one.
+    tool: Option<&'a str>,
 }
 
 /// One step of a path: kept as is while checking, written out only for a violation.
@@ -152,7 +157,30 @@ impl<'a> Checker<'a> {
             sensitive: 0,
             integral_floats: Vec::new(),
             names_listed: Vec::new(),
+            optional_at: None,
+            tool: None,
         }
+    }
+
+    /// A checker for the arguments of the tool the client called `tool`: the name its
+    /// violations use for the tool.
+    pub(crate) fn for_tool(context: &'a Context, tool: &'a str) -> Self {
+        let mut cx = Checker::new(context);
+        cx.tool = Some(tool);
+        cx
+    }
+
+    /// The name the client called the tool by, if not the derived one.
+    pub(crate) fn tool(&self) -> Option<&'a str> {
+        self.tool
+    }
+
+    /// Runs `f` on the value of an `Option`: a `null` there may be left out.
+    pub fn optional<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = self.optional_at.replace(self.path.len);
+        let out = f(self);
+        self.optional_at = outer;
+        out
     }
 
     /// True the first time it is asked for `object` (a struct's name) in this check:
@@ -257,9 +285,17 @@ impl<'a> Checker<'a> {
     /// Reports a value of the wrong JSON type; `expected` names the right one with its
     /// article: "a string", "an integer from 1 to 9".
     pub fn type_mismatch(&mut self, expected: &str, value: &Value) {
-        let detail = value.is_null().then_some(Cow::Borrowed(
-            "Leave an optional argument out rather than sending null.",
-        ));
+        let detail = if !value.is_null() {
+            None
+        } else if self.optional_at == Some(self.path.len) {
+            Some(Cow::Borrowed(
+                "It is optional: leave it out rather than sending null.",
+            ))
+        } else {
+            Some(Cow::Owned(format!(
+                "It is required: send {expected}, not null."
+            )))
+        };
         let mut expectation = String::with_capacity(8 + expected.len());
         expectation.push_str("must be ");
         expectation.push_str(expected);

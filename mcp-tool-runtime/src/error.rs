@@ -124,6 +124,8 @@ struct Inner {
     violations: Vec<Violation>,
     omitted: usize,
     retry_after: Option<Duration>,
+    /// The call may have changed something before it failed.
+    may_have_taken_effect: bool,
     malformed: bool,
 }
 
@@ -140,6 +142,7 @@ impl ToolError {
                 violations: Vec::new(),
                 omitted: 0,
                 retry_after: None,
+                may_have_taken_effect: false,
                 malformed: false,
             }),
         }
@@ -175,14 +178,14 @@ impl ToolError {
 
     /// Invalid arguments found by the derive's checks.
     pub(crate) fn invalid_arguments(
-        tool: &'static str,
+        tool: Cow<'static, str>,
         violations: Vec<Violation>,
         omitted: usize,
         arguments: Value,
     ) -> Self {
         let total = violations.len() + omitted;
         let mut message = String::with_capacity(tool.len() + 80);
-        message.push_str(tool);
+        message.push_str(&tool);
         message.push_str(" was not run: ");
         crate::number::push_int(&mut message, total as i128);
         message.push_str(if total == 1 {
@@ -230,6 +233,15 @@ impl ToolError {
         self
     }
 
+    /// Says that the call may have changed something before it failed (a write that
+    /// may have happened, a payment that may have gone through): the identical call is
+    /// then not safe to repeat, so `isRetryable` is false whatever the category, and the
+    /// text asks to check whether it took effect first.
+    pub fn may_have_taken_effect(mut self) -> Self {
+        self.inner.may_have_taken_effect = true;
+        self
+    }
+
     /// Adds a violation (for a validation error built by hand, such as "no order has
     /// this ID").
     pub fn with_violation(mut self, violation: Violation) -> Self {
@@ -242,12 +254,17 @@ impl ToolError {
         self.inner.category
     }
 
-    /// Whether the identical call can succeed later: true only for transient errors.
+    /// Whether the identical call can succeed later, and is safe to make: true for
+    /// transient errors, unless the call [may have taken
+    /// effect](ToolError::may_have_taken_effect).
     pub fn is_retryable(&self) -> bool {
-        self.inner.category.is_retryable()
+        self.inner.category.is_retryable() && !self.inner.may_have_taken_effect
     }
 
-    /// The first sentence of the error.
+    /// The message the error was made with, or for invalid arguments the summary line
+    /// ("book_flight was not run: 2 problems in the arguments. ..."). It is the
+    /// `message` of the `structuredContent` and the first line of the text; the
+    /// violations, hint, partial results and retry time have fields of their own.
     pub fn message(&self) -> &str {
         &self.inner.message
     }
@@ -296,6 +313,12 @@ impl ToolError {
                 }
             ));
         }
+        if inner.may_have_taken_effect {
+            text.push_str(
+                "\nIt may have taken effect before it failed: check whether it did before \
+                 calling it again.",
+            );
+        }
         if let Some(hint) = &inner.hint {
             text.push('\n');
             text.push_str(hint);
@@ -321,31 +344,19 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
-        // With violations the structured message is the summary line: no text needed.
-        let text = if self.inner.violations.is_empty() {
-            self.text()
-        } else {
-            String::new()
-        };
-        self.clone().into_structured(text)
+        self.clone().into_structured()
     }
 
     /// The `structuredContent`, made from this error's own parts without copying them.
-    ///
-    /// With violations, `message` is the summary line only: each violation carries its
-    /// own message, and the text block has them all, so the details are not sent a
-    /// third time. Without, `message` is the whole text.
-    fn into_structured(self, text: String) -> Value {
+    /// `message` is [`ToolError::message`] in every category: the details have fields
+    /// of their own, and the text block has them all.
+    fn into_structured(self) -> Value {
+        let retryable = self.is_retryable();
         let inner = *self.inner;
         let mut out = Map::new();
         out.insert("errorCategory".into(), inner.category.as_str().into());
-        out.insert("isRetryable".into(), inner.category.is_retryable().into());
-        let message = if inner.violations.is_empty() {
-            text
-        } else {
-            inner.message
-        };
-        out.insert("message".into(), message.into());
+        out.insert("isRetryable".into(), retryable.into());
+        out.insert("message".into(), inner.message.into());
         let attempted = match (inner.tool, inner.arguments) {
             (None, None) => Value::Null,
             (tool, arguments) => {
@@ -387,15 +398,9 @@ impl ToolError {
     /// without copying the error's parts (see [`ToolError::to_call_result`]).
     pub fn into_call_result(self) -> CallToolResult {
         let text = self.text();
-        let (content, structured) = if self.inner.violations.is_empty() {
-            (text.clone(), self.into_structured(text))
-        } else {
-            // The structured message is the summary line: the text is not copied.
-            (text, self.into_structured(String::new()))
-        };
         CallToolResult {
-            content: vec![Content::text(content)],
-            structured_content: Some(structured),
+            content: vec![Content::text(text)],
+            structured_content: Some(self.into_structured()),
             is_error: true,
         }
     }
@@ -517,33 +522,60 @@ mod tests {
     }
 
     #[test]
-    fn the_structured_message_is_the_summary_when_violations_carry_the_details() {
-        let err = ToolError::invalid_arguments(
-            "book_flight",
+    fn the_structured_message_is_the_errors_message_in_every_category() {
+        let invalid = ToolError::invalid_arguments(
+            "book_flight".into(),
             vec![violation("/origin")],
             0,
             json!({"origin": "Paris"}),
         );
-        let structured = err.structured_content();
         assert_eq!(
-            Some(&structured),
-            err.to_call_result().structured_content.as_ref()
-        );
-        let message = structured["message"].as_str().unwrap();
-        assert_eq!(
-            message,
+            invalid.message(),
             "book_flight was not run: 1 problem in the arguments. Correct it and call again."
         );
-        assert!(err.text().starts_with(message));
-        assert!(err.text().contains("- origin: must match"));
-        // Without violations, the message is the whole text.
-        let err = ToolError::business("Order ORD-2026-00042 is already shipped.")
+        let business = ToolError::business("Order ORD-2026-00042 is already shipped.")
             .with_hint("Offer a return.");
-        let structured = err.structured_content();
-        assert_eq!(structured["message"], err.text());
-        assert_eq!(
-            Some(&structured),
-            err.to_call_result().structured_content.as_ref()
+        let transient = ToolError::transient("The carrier is not answering.")
+            .with_partial_results(json!({"order": "ORD-2026-00050"}))
+            .retry_after(Duration::from_secs(30));
+        for err in [invalid, business, transient] {
+            let structured = err.structured_content();
+            assert_eq!(
+                Some(&structured),
+                err.to_call_result().structured_content.as_ref()
+            );
+            assert_eq!(structured["message"], err.message());
+            assert!(err.text().starts_with(err.message()));
+        }
+        let transient = ToolError::transient("The carrier is not answering.")
+            .with_hint("Tell the user it may take a while.")
+            .retry_after(Duration::from_secs(30));
+        let structured = transient.structured_content();
+        // The details in fields of their own, and in the text.
+        assert_eq!(structured["hint"], "Tell the user it may take a while.");
+        assert_eq!(structured["retryAfterSeconds"], 30);
+        assert!(
+            transient
+                .text()
+                .contains("Tell the user it may take a while.")
         );
+        assert!(
+            transient
+                .text()
+                .contains("Retry the same call in 30 seconds.")
+        );
+    }
+
+    #[test]
+    fn a_call_that_may_have_taken_effect_is_not_retryable() {
+        let err = ToolError::transient("The payment service failed.").may_have_taken_effect();
+        assert_eq!(err.category(), ErrorCategory::Transient);
+        assert!(!err.is_retryable());
+        assert_eq!(err.structured_content()["isRetryable"], false);
+        assert!(
+            err.text()
+                .contains("check whether it did before calling it again")
+        );
+        assert!(ToolError::transient("Busy.").is_retryable());
     }
 }

@@ -107,6 +107,90 @@ pub mod __private {
         }
     }
 
+    /// Fails the build, naming the value, when a shared `enum` whitelist repeats one:
+    /// the schema would advertise it twice, which JSON Schema forbids. `name` is the
+    /// constant's name. Called in a `const` by the derive.
+    pub const fn assert_distinct(values: &[&str], name: &str) {
+        let mut i = 0;
+        while i < values.len() {
+            let mut j = i + 1;
+            while j < values.len() {
+                if str_eq(values[i], values[j]) {
+                    let mut message = ConstText::new();
+                    message.push("the `enum` whitelist `");
+                    message.push(name);
+                    message.push("` repeats \"");
+                    message.push(values[i]);
+                    message.push("\": each value must be listed once");
+                    panic!("{}", message.as_str());
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+    }
+
+    const fn str_eq(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// A message written at compile time, cut short at a character boundary.
+    struct ConstText {
+        bytes: [u8; 256],
+        len: usize,
+    }
+
+    impl ConstText {
+        const fn new() -> Self {
+            ConstText {
+                bytes: [0; 256],
+                len: 0,
+            }
+        }
+
+        /// Appends `s`, whole characters only, as far as there is room.
+        const fn push(&mut self, s: &str) {
+            let s = s.as_bytes();
+            let mut i = 0;
+            while i < s.len() {
+                let width = match s[i] {
+                    b if b < 0x80 => 1,
+                    b if b >= 0xF0 => 4,
+                    b if b >= 0xE0 => 3,
+                    _ => 2,
+                };
+                if self.len + width > self.bytes.len() {
+                    return;
+                }
+                let mut k = 0;
+                while k < width {
+                    self.bytes[self.len + k] = s[i + k];
+                    k += 1;
+                }
+                self.len += width;
+                i += width;
+            }
+        }
+
+        const fn as_str(&self) -> &str {
+            match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+                Ok(s) => s,
+                Err(_) => "the `enum` whitelist repeats a value",
+            }
+        }
+    }
+
     /// Asserts at compile time that a rule applies to `T`; the derive spans the call
     /// at the rule, so a mismatch points there.
     pub const fn text_rule<T: TextRule + ?Sized>() {}

@@ -79,8 +79,8 @@ use rmcp::ErrorData;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext, ToolRouter};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ContentBlock, ErrorCode, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, ContentBlock, CustomRequest, CustomResult, ErrorCode,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -173,6 +173,77 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             Err(error) => Err(to_rmcp_error(&error)),
         }
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        reject_malformed_call(request)
+    }
+}
+
+/// The answer to a request that rmcp could not read as any request it knows: for a
+/// `tools/call`, a JSON-RPC -32602 that says what is wrong with it; for another
+/// method, rmcp's own "method not found" (-32601).
+///
+/// rmcp reads a `tools/call` whose `arguments` is not an object, or that has no
+/// `name`, as a request of an unknown method, and answers -32601 "tools/call": the
+/// client, and the model behind it, learn nothing of what to fix. [`Toolbox`] answers
+/// through this function; an rmcp `#[tool_handler]` server can do the same by adding
+/// one method to its `ServerHandler` impl:
+///
+/// ```
+/// # use mcp_tool::rmcp::Parameters;
+/// # use mcp_tool::{McpTool, ToolError};
+/// # use rmcp::handler::server::tool::ToolRouter;
+/// # use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use rmcp::model::{CustomRequest, CustomResult};
+/// use rmcp::service::{RequestContext, RoleServer};
+/// # /// Say hello.
+/// # #[derive(McpTool, serde::Deserialize)]
+/// # struct Greet { name: String }
+/// # #[derive(Clone)]
+/// # struct Desk { tool_router: ToolRouter<Self> }
+/// # #[tool_router]
+/// # impl Desk {
+/// #     #[tool(description = "Say hello")]
+/// #     async fn greet(&self, Parameters(a): Parameters<Greet>) -> Result<String, ToolError> {
+/// #         Ok(a.name)
+/// #     }
+/// # }
+///
+/// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+/// impl ServerHandler for Desk {
+///     async fn on_custom_request(
+///         &self,
+///         request: CustomRequest,
+///         _: RequestContext<RoleServer>,
+///     ) -> Result<CustomResult, rmcp::ErrorData> {
+///         mcp_tool::rmcp::reject_malformed_call(request)
+///     }
+/// }
+/// ```
+pub fn reject_malformed_call(request: CustomRequest) -> Result<CustomResult, ErrorData> {
+    if request.method != "tools/call" {
+        return Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            request.method,
+            None,
+        ));
+    }
+    let params = request.params.unwrap_or(Value::Null);
+    let message = match (params.get("name"), params.get("arguments")) {
+        (_, _) if !params.is_object() => {
+            "tools/call needs params {\"name\": string, \"arguments\": object}".to_owned()
+        }
+        (Some(Value::String(name)), Some(arguments)) => format!(
+            "{name}: `arguments` must be a JSON object; got {}.",
+            crate::echo::json_type(arguments)
+        ),
+        _ => "tools/call needs a string `name`: the name of the tool to call.".to_owned(),
+    };
+    Err(ErrorData::invalid_params(message, None))
 }
 
 /// A handler's `ToolError` becomes an `isError` result with the contract's
@@ -211,7 +282,10 @@ impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
 impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T> {
     fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
         let arguments = context.arguments.take().map_or(Value::Null, Value::Object);
-        match T::from_arguments_in(&arguments, &Context::now()) {
+        // The tool as the client called it: rmcp names a `#[tool]` method's tool after
+        // the method (or its `name = "..."`), which need not be `T::NAME`.
+        let tool = context.name();
+        match T::spec().from_arguments_as(tool, &arguments, &Context::now()) {
             Ok(args) => Ok(Parameters(args)),
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))

@@ -502,7 +502,7 @@ impl ToolSpec {
             Value::from("a name listed in an earlier violation")
         };
         let expectation = if cx.is_root() {
-            format!("is not an argument of {}", self.name)
+            format!("is not an argument of {}", cx.tool().unwrap_or(self.name))
         } else {
             "is not a property of this object".to_owned()
         };
@@ -557,6 +557,24 @@ impl ToolSpec {
         arguments: &Value,
         context: &Context,
     ) -> Result<T, ToolError> {
+        self.from_arguments_as(self.name, arguments, context)
+    }
+
+    /// [`ToolSpec::from_arguments`] for a tool the client knows as `tool`: an rmcp
+    /// `#[tool]` method is named after the method, not the struct.
+    pub fn from_arguments_as<T: DeserializeOwned>(
+        &'static self,
+        tool: &str,
+        arguments: &Value,
+        context: &Context,
+    ) -> Result<T, ToolError> {
+        let checker = || {
+            if tool == self.name {
+                Checker::new(context)
+            } else {
+                Checker::for_tool(context, tool)
+            }
+        };
         let empty;
         let arguments = match arguments {
             Value::Object(_) => arguments,
@@ -567,7 +585,7 @@ impl ToolSpec {
             other => {
                 return Err(ToolError::malformed_request(format!(
                     "{}: `arguments` must be a JSON object; got {}.",
-                    self.name,
+                    tool,
                     echo::json_type(other)
                 )));
             }
@@ -575,7 +593,7 @@ impl ToolSpec {
         let Value::Object(map) = arguments else {
             unreachable!("null was replaced by an empty object")
         };
-        let mut cx = Checker::new(context);
+        let mut cx = checker();
         // One walk: each value checked as serde reads it.
         if let Some(mut walk) = Walk::new(self, map, &mut cx) {
             let read = T::deserialize(walk.deserializer());
@@ -588,7 +606,7 @@ impl ToolSpec {
             // Past the cap, which violations are listed depends on the order they were
             // found in: unless that was declaration order, check again in it.
             if cx.is_full() && !in_order {
-                cx = Checker::new(context);
+                cx = checker();
                 self.check(arguments, &mut cx);
             }
         } else {
@@ -596,7 +614,7 @@ impl ToolSpec {
         }
         if !cx.is_clean() {
             let (violations, omitted) = cx.finish();
-            return Err(self.invalid(violations, omitted, arguments));
+            return Err(self.invalid(tool, violations, omitted, arguments));
         }
         // Clean, yet serde was stopped or refused: read again, as the checks allow.
         let result = if cx.integral_floats().is_empty() {
@@ -614,18 +632,24 @@ impl ToolSpec {
                 expected: Value::String("arguments matching the input schema".into()),
                 received: None,
             };
-            self.invalid(vec![violation], 0, arguments)
+            self.invalid(tool, vec![violation], 0, arguments)
         })
     }
 
     fn invalid(
         &'static self,
+        tool: &str,
         violations: Vec<Violation>,
         omitted: usize,
         arguments: &Value,
     ) -> ToolError {
+        let tool = if tool == self.name {
+            Cow::Borrowed(self.name)
+        } else {
+            Cow::Owned(tool.to_owned())
+        };
         ToolError::invalid_arguments(
-            self.name,
+            tool,
             violations,
             omitted,
             self.echo(arguments, echo::ARGUMENTS),

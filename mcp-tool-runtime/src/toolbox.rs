@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::echo::{self, Limits};
-use crate::{CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
+use crate::{Annotations, CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
@@ -209,12 +209,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             // Both creating and polling the handler's future may panic.
             let future = CatchUnwind(Box::pin(async move {
                 let output = handler.call(state, args).await?;
-                Ok(output_result(T::NAME, &output))
+                Ok(output_result(T::NAME, T::spec().annotations, &output))
             }));
             Ok(Box::pin(async move {
                 match future.await {
                     Ok(result) => result,
-                    Err(_panic) => Err(internal_failure(T::NAME)),
+                    Err(_panic) => Err(internal_failure(T::NAME, T::spec().annotations)),
                 }
             }) as BoxFuture<_>)
         };
@@ -428,7 +428,11 @@ where
 }
 
 /// The success result for a handler's output (see [`Toolbox`]).
-pub(crate) fn output_result<O: Serialize + ?Sized>(tool: &str, output: &O) -> CallToolResult {
+pub(crate) fn output_result<O: Serialize + ?Sized>(
+    tool: &str,
+    annotations: Annotations,
+    output: &O,
+) -> CallToolResult {
     match serde_json::to_value(output) {
         Ok(Value::Null) => CallToolResult::empty(),
         Ok(Value::Array(items)) if items.is_empty() => CallToolResult::empty(),
@@ -444,7 +448,7 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(tool: &str, output: &O) -> Ca
             is_error: false,
         },
         // A map with non-string keys, or a Serialize impl that fails: the server's bug.
-        Err(_) => internal_failure(tool).into_call_result(),
+        Err(_) => internal_failure(tool, annotations).into_call_result(),
     }
 }
 
@@ -478,14 +482,28 @@ pub(crate) fn output_schema<O: JsonSchema>() -> Option<Value> {
 
 /// What the caller learns when a handler panics or its output cannot be serialized:
 /// that it failed, not why (the panic message stays in the server's log).
-fn internal_failure(tool: &str) -> ToolError {
-    ToolError::transient(format!(
+///
+/// Whether to try again depends on the tool. One that only reads, or that is
+/// idempotent, can be called again safely. Any other may have written, booked or paid
+/// before it failed, so calling it again could do it twice: the error is not retryable
+/// and asks for a check first.
+fn internal_failure(tool: &str, annotations: Annotations) -> ToolError {
+    let error = ToolError::transient(format!(
         "{tool} failed with an internal error; nothing more can be said about it."
-    ))
-    .with_hint(
-        "It may or may not have taken effect. Retry once; if it fails again, tell the user \
-         that this tool is not working.",
-    )
+    ));
+    let safe_to_repeat =
+        annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true);
+    if safe_to_repeat {
+        error.with_hint(
+            "Calling it again is safe. Retry once; if it fails again, tell the user that \
+             this tool is not working.",
+        )
+    } else {
+        error.may_have_taken_effect().with_hint(
+            "If it did not take effect, retry once; if it fails again, tell the user that \
+             this tool is not working.",
+        )
+    }
 }
 
 /// Polls a future, turning a panic into an `Err`.
