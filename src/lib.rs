@@ -56,6 +56,39 @@ pub use mcp_tool_runtime::*;
 #[doc = include_str!("derive.md")]
 pub use mcp_tool_derive::McpTool;
 
+/// Derives [`Argument`](trait@Argument) for a struct with named fields used *inside* a
+/// tool's arguments: a nested object, or the items of a list. It reads the same
+/// attributes as [`McpTool`](macro@McpTool), and its fields' rules are checked at their
+/// full path, but it is not a tool: it has no name and is not listed.
+///
+/// ```
+/// use mcp_tool::{Argument, McpTool};
+/// use serde::Deserialize;
+///
+/// /// Hours during which nothing is sent.
+/// #[derive(Argument, Deserialize)]
+/// struct QuietHours {
+///     #[validate(range(max = 23))]
+///     from: u8,
+///     #[validate(range(max = 23))]
+///     to: u8,
+/// }
+///
+/// /// Set the notification preferences.
+/// #[derive(McpTool, Deserialize)]
+/// struct SetPreferences {
+///     quiet_hours: Option<QuietHours>,
+/// }
+///
+/// let err = SetPreferences::from_arguments(&serde_json::json!({
+///     "quiet_hours": {"from": 22, "to": 31}
+/// }))
+/// .err()
+/// .expect("31 is no hour");
+/// assert_eq!(err.violations()[0].path, "/quiet_hours/to");
+/// ```
+pub use mcp_tool_derive::Argument;
+
 /// Derives [`Argument`] for an enum of unit variants, so that it can be the type of a
 /// tool's field: its serde names become the schema's `enum`, and a value outside them
 /// is a violation that lists them and suggests the nearest.

@@ -302,9 +302,11 @@ fn runtime_and_schema_agree_on_every_case() {
             Err(disagreement) => panic!("{disagreement}"),
         }
     }
-    // The date and custom cases are in the list: the test sees them.
+    // The date and custom cases are in the list: the test sees them. (A date written
+    // in the wrong shape is the schema's too, through the format's pattern: only the
+    // well-written dates on the wrong side of today, and the custom rules, are left.)
     assert!(
-        runtime_stricter >= 8,
+        runtime_stricter >= 6,
         "only {runtime_stricter} runtime-only rejections"
     );
 }

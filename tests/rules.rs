@@ -177,6 +177,49 @@ fn date_messages_give_the_current_date_and_format() {
 }
 
 #[test]
+fn a_date_written_right_that_is_no_day_says_so_once() {
+    let err = check::<Dates>(json!({"born": "2026-02-30"})).unwrap_err();
+    assert_eq!(
+        err.violations()[0].message,
+        "must be a real date; got \"2026-02-30\". There is no such day in the calendar. Current date is 2026-11-30."
+    );
+    let err = check::<Dates>(json!({"departure": "29/02/2027"})).unwrap_err();
+    assert!(
+        err.violations()[0]
+            .message
+            .starts_with("must be a real date;")
+    );
+}
+
+/// Plan a trip.
+#[derive(McpTool, Deserialize, Debug)]
+struct PlanTrip {
+    /// Day of departure
+    #[validate(future_date(format = "%d/%m/%Y"))]
+    departure: String,
+    #[validate(past_date(format = "%d %B %Y"))]
+    booked: Option<String>,
+}
+
+#[test]
+fn a_date_format_s_shape_is_the_schema_s_pattern() {
+    let schema = PlanTrip::input_schema();
+    let departure = &schema["properties"]["departure"];
+    assert_eq!(departure["pattern"], "^[0-9]{2}/[0-9]{2}/[0-9]{4}$");
+    // Sentences stay sentences: the doc comment had no full stop.
+    assert_eq!(
+        departure["description"],
+        "Day of departure. Must be a date after the current date, written dd/mm/yyyy."
+    );
+    // Month names have no fixed shape: the description alone says it.
+    assert_eq!(schema["properties"]["booked"].get("pattern"), None);
+    assert_eq!(
+        Dates::input_schema()["properties"]["born"]["pattern"],
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    );
+}
+
+#[test]
 fn past_date_is_strictly_before_today() {
     ok::<Dates>(json!({"born": "1990-05-17"}));
     ok::<Dates>(json!({"born": "2026-11-29"}));
@@ -295,6 +338,18 @@ fn length_counts_items_of_arrays() {
     ok::<Lengths>(json!({"tags": []}));
     ok::<Lengths>(json!({"tags": ["a", "b"]}));
     fails::<Lengths>(json!({"tags": ["a", "b", "c"]}), "/tags", "length");
+    // The count is said once, where what came is described.
+    let err = check::<Lengths>(json!({"tags": ["a", "b", "c", "d"]})).unwrap_err();
+    let message = &err.violations()[0].message;
+    assert_eq!(message.matches("4 items").count(), 1, "{message}");
+    assert!(!message.contains("It has"), "{message}");
+    // A string's count is not visible in it: it is said.
+    let err = check::<Lengths>(json!({"name": "abcde"})).unwrap_err();
+    assert!(
+        err.violations()[0]
+            .message
+            .ends_with("It has 5 characters.")
+    );
     let schema = Lengths::input_schema();
     assert_eq!(schema["properties"]["tags"]["maxItems"], 2);
     assert_eq!(schema["properties"]["name"]["minLength"], 2);

@@ -71,6 +71,63 @@ fn container_default_makes_every_field_optional() {
     assert_eq!(paths::<Defaults>(json!({"c": 1})), ["unknown /c"]);
 }
 
+fn defaults() -> FromFunction {
+    FromFunction {
+        a: "all".into(),
+        b: 7,
+    }
+}
+
+/// List things.
+#[derive(McpTool, Deserialize, Debug)]
+struct Paged {
+    #[serde(default = "default_limit")]
+    limit: u32,
+    #[serde(default)]
+    include_archived: bool,
+    #[serde(default)]
+    tags: Vec<String>,
+    /// No default to show: `None` is "left out".
+    #[serde(default)]
+    cursor: Option<String>,
+    #[serde(default)]
+    nested: Option<Defaults>,
+}
+
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(default = "defaults")]
+struct FromFunction {
+    a: String,
+    b: u8,
+}
+
+#[test]
+fn serde_defaults_are_the_schema_s_default() {
+    let schema = Paged::input_schema();
+    let defaults: Vec<(&str, Option<&Value>)> =
+        ["limit", "include_archived", "tags", "cursor", "nested"]
+            .into_iter()
+            .map(|name| (name, schema["properties"][name].get("default")))
+            .collect();
+    assert_eq!(
+        defaults,
+        [
+            ("limit", Some(&json!(20))),
+            ("include_archived", Some(&json!(false))),
+            ("tags", Some(&json!([]))),
+            ("cursor", None),
+            ("nested", None),
+        ]
+    );
+    // A container's default gives each field the value of that field in it.
+    let schema = Defaults::input_schema();
+    assert_eq!(schema["properties"]["a"]["default"], "");
+    assert_eq!(schema["properties"]["b"]["default"], 0);
+    let schema = FromFunction::input_schema();
+    assert_eq!(schema["properties"]["a"]["default"], "all");
+    assert_eq!(schema["properties"]["b"]["default"], 7);
+}
+
 /// Search the web.
 #[derive(McpTool, Deserialize, Debug)]
 #[mcp_tool(allow_unknown_fields)]

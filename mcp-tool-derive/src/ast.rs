@@ -1,7 +1,8 @@
 //! The model between parsing and expansion: the struct as the client sees it (serde's
 //! names, defaults and skips), with each rule checked.
 
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 use serde_derive_internals::{Ctxt, Derive, ast as serde_ast, attr as serde_attr};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
@@ -26,6 +27,9 @@ pub struct Field<'a> {
     pub ty: &'a syn::Type,
     pub description: Option<String>,
     pub has_default: bool,
+    /// Where serde takes the value from when it is not sent, written as an expression
+    /// of the field's type: it becomes the schema's `default`.
+    pub default: Option<TokenStream>,
     pub sensitive: bool,
     pub own: Vec<Rule>,
     pub items: Vec<Rule>,
@@ -171,6 +175,14 @@ impl<'a> Tool<'a> {
             );
         }
         let container_default = !container.attrs.default().is_none();
+        let ident = &input.ident;
+        let struct_default = match container.attrs.default() {
+            serde_attr::Default::None => None,
+            serde_attr::Default::Default => {
+                Some(quote!(<#ident as ::core::default::Default>::default()))
+            }
+            serde_attr::Default::Path(path) => Some(quote!(#path())),
+        };
         let serde_ast::Data::Struct(_, serde_fields) = &container.data else {
             return Err(errors);
         };
@@ -205,6 +217,17 @@ impl<'a> Tool<'a> {
                 ty: field.ty,
                 description: doc_comment(&field.original.attrs),
                 has_default: container_default || !field.attrs.default().is_none(),
+                default: match field.attrs.default() {
+                    serde_attr::Default::Default => {
+                        let ty = field.ty;
+                        Some(quote!(<#ty as ::core::default::Default>::default()))
+                    }
+                    serde_attr::Default::Path(path) => Some(quote!(#path())),
+                    serde_attr::Default::None => struct_default.as_ref().map(|value| {
+                        let member = &field.member;
+                        quote!(#value.#member)
+                    }),
+                },
                 sensitive: rules.sensitive.is_some(),
                 own,
                 items,

@@ -329,12 +329,35 @@ impl FieldRules {
     }
 }
 
+/// What a rule of garde or validator is called here, for an author who knows theirs.
+fn foreign_rule(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "pattern" => "a pattern is `regex` here: `regex = r\"^[A-Z]{3}$\"`",
+        "inner" => "rules on the items of a list are `items(...)` here: `items(length(max = 20))`",
+        "dive" | "nested" => {
+            "a nested struct needs no rule here: derive `mcp_tool::Argument` on it (or \
+             `McpTool`) and its own fields' rules are checked, at their full path"
+        }
+        "one_of" | "oneof" | "in" | "options" => {
+            "a whitelist is `enum` here: `enum = [\"a\", \"b\"]` or `enum = CONSTANT`"
+        }
+        "required" => {
+            "a field is required unless it is an `Option` or has `#[serde(default)]`; no rule \
+             is needed"
+        }
+        _ => return None,
+    })
+}
+
 fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Rule> {
     let span = meta.path.span();
     let name = match RULES.iter().find(|r| **r == key) {
         Some(name) => *name,
         None => {
             let list = RULES.join(", ");
+            if let Some(advice) = foreign_rule(key) {
+                return Err(meta.error(format!("unknown rule `{key}`; {advice}")));
+            }
             return Err(match did_you_mean(key, RULES) {
                 Some(near) => meta.error(format!(
                     "unknown rule `{key}`; did you mean `{near}`? Rules: {list}"

@@ -53,17 +53,39 @@ pub fn did_you_mean<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, k)| k)
 }
 
+/// Edits between `a` and `b`, a swap of two neighbours counting as one (`emial` is one
+/// edit from `email`): optimal string alignment.
 fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = Vec::new();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for i in 1..=a.len() {
         let mut cur = vec![i; b.len() + 1];
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swap_of_neighbours_is_one_edit() {
+        assert_eq!(distance("emial", "email"), 1);
+        assert_eq!(distance("regx", "regex"), 1);
+        assert_eq!(distance("abc", "abc"), 0);
+        assert_eq!(distance("ab", "ba"), 1);
+        assert_eq!(distance("", "url"), 3);
+        assert_eq!(did_you_mean("emial", &["email", "url"]), Some("email"));
+        assert_eq!(did_you_mean("lenght", &["length", "range"]), Some("length"));
+    }
 }

@@ -22,7 +22,17 @@ fn opt_bool(value: Option<bool>) -> TokenStream {
     }
 }
 
+/// `McpTool`: the struct is a tool's arguments.
 pub fn tool(tool: &Tool) -> TokenStream {
+    expand_struct(tool, true)
+}
+
+/// `Argument`: the struct is a value inside a tool's arguments, with no tool of its own.
+pub fn argument(tool: &Tool) -> TokenStream {
+    expand_struct(tool, false)
+}
+
+fn expand_struct(tool: &Tool, is_tool: bool) -> TokenStream {
     let krate = &tool.krate;
     let p = quote!(#krate::__private);
     let ident = tool.ident;
@@ -45,6 +55,18 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let allow_unknown_fields = tool.allow_unknown_fields;
     let fields = tool.fields.iter().map(|f| field(f, &p));
     let assertions = tool.fields.iter().map(|f| assertions(f, &p));
+    let tool_impl = is_tool.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #krate::McpTool for #ident {
+                const NAME: &'static str = #name;
+
+                fn spec() -> &'static #p::ToolSpec {
+                    &__SPEC
+                }
+            }
+        }
+    });
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -58,14 +80,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 cache: #p::SpecCache::new(),
             };
 
-            #[automatically_derived]
-            impl #krate::McpTool for #ident {
-                const NAME: &'static str = #name;
-
-                fn spec() -> &'static #p::ToolSpec {
-                    &__SPEC
-                }
-            }
+            #tool_impl
 
             #[automatically_derived]
             impl #krate::Argument for #ident {
@@ -101,6 +116,13 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         quote!(!<#ty as #p::Argument>::OPTIONAL)
     };
     let sensitive = field.sensitive;
+    // A closure that captures nothing: a plain function, called once for the schema.
+    let default = match &field.default {
+        Some(value) => {
+            quote!(::core::option::Option::Some(|| <#ty as #p::Argument>::to_json(&#value)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let own_target = quote!(<#ty as #p::Argument>::Target);
     let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
     let own = field.own.iter().map(|r| rule(r, p, &own_target));
@@ -111,6 +133,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
             description: #description,
             required: #required,
             sensitive: #sensitive,
+            default: #default,
             ty: #p::ArgType::of::<#ty>(),
             rules: #p::Rules {
                 own: &[#(#own),*],

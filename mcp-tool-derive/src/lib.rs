@@ -27,6 +27,17 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     .into()
 }
 
+/// See `mcp_tool::Argument`.
+#[proc_macro_derive(Argument, attributes(mcp_tool, validate))]
+pub fn derive_argument(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match ast::Tool::from_input(&input) {
+        Ok(tool) => expand::argument(&tool),
+        Err(errors) => errors.into_compile_errors(),
+    }
+    .into()
+}
+
 /// See `mcp_tool::McpEnum`.
 #[proc_macro_derive(McpEnum, attributes(mcp_tool))]
 pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {

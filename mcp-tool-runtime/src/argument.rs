@@ -17,6 +17,11 @@ use crate::rules::{self, Kind, Rules};
 /// `#[derive(McpEnum)]` (enums of unit variants). The schema a type gives and the
 /// values its `check` accepts must agree: every value `check` accepts is valid against
 /// `schema`, and every value `schema` rejects, `check` rejects.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument: it does not implement `mcp_tool::Argument`",
+    label = "the type of a field of a tool's arguments",
+    note = "derive `mcp_tool::Argument` on a struct used inside a tool's arguments (and `Deserialize`), or `mcp_tool::McpEnum` on an enum of unit variants"
+)]
 pub trait Argument {
     /// The type rules and custom functions see: `T` for `Option<T>`, `Self` otherwise.
     type Target;
@@ -35,6 +40,25 @@ pub trait Argument {
     fn echo(value: &Value, limits: Limits) -> Value {
         echo::truncate(value, limits)
     }
+
+    /// A Rust value of this type as JSON, for the schema's `default`; `None` where the
+    /// type cannot say (a derived struct or enum), and the schema then has none.
+    fn to_json(value: &Self) -> Option<Value>
+    where
+        Self: Sized,
+    {
+        let _ = value;
+        None
+    }
+}
+
+/// `to_json` for the types whose JSON is what serde_json makes of them.
+macro_rules! as_json {
+    () => {
+        fn to_json(value: &Self) -> Option<Value> {
+            Some(Value::from(value.clone()))
+        }
+    };
 }
 
 fn typed(ty: &str) -> Map<String, Value> {
@@ -45,6 +69,7 @@ fn typed(ty: &str) -> Map<String, Value> {
 
 impl Argument for String {
     type Target = String;
+    as_json!();
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = typed("string");
@@ -64,6 +89,10 @@ impl Argument for String {
 
 impl Argument for char {
     type Target = char;
+
+    fn to_json(value: &Self) -> Option<Value> {
+        Some(Value::from(value.to_string()))
+    }
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = typed("string");
@@ -89,6 +118,7 @@ impl Argument for char {
 
 impl Argument for bool {
     type Target = bool;
+    as_json!();
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = typed("boolean");
@@ -110,6 +140,10 @@ macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Argument for $t {
             type Target = $t;
+
+            fn to_json(value: &Self) -> Option<Value> {
+                Some(json!(value))
+            }
 
             fn schema(rules: Rules) -> Map<String, Value> {
                 let mut schema = typed("integer");
@@ -162,6 +196,11 @@ macro_rules! floats {
         impl Argument for $t {
             type Target = $t;
 
+            fn to_json(value: &Self) -> Option<Value> {
+                // NaN and the infinities have no JSON: no default is better than null.
+                serde_json::Number::from_f64(f64::from(*value)).map(Value::Number)
+            }
+
             fn schema(rules: Rules) -> Map<String, Value> {
                 let mut schema = typed("number");
                 rules::apply_schema(rules.own, Kind::Number, &mut schema);
@@ -184,6 +223,7 @@ floats!(f32, f64);
 
 impl Argument for Value {
     type Target = Value;
+    as_json!();
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = Map::new();
@@ -213,11 +253,20 @@ impl<T: Argument> Argument for Option<T> {
     fn echo(value: &Value, limits: Limits) -> Value {
         T::echo(value, limits)
     }
+
+    /// `None` has no default to show: the field is simply left out.
+    fn to_json(value: &Self) -> Option<Value> {
+        value.as_ref().and_then(T::to_json)
+    }
 }
 
 impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
+
+    fn to_json(value: &Self) -> Option<Value> {
+        T::to_json(value)
+    }
 
     fn schema(rules: Rules) -> Map<String, Value> {
         T::schema(rules)
@@ -234,6 +283,10 @@ impl<T: Argument> Argument for Box<T> {
 
 impl<T: Argument> Argument for Vec<T> {
     type Target = Vec<T>;
+
+    fn to_json(value: &Self) -> Option<Value> {
+        value.iter().map(T::to_json).collect()
+    }
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = typed("array");

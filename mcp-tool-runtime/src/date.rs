@@ -135,6 +135,79 @@ fn push_padded(out: &mut String, value: i32, width: u32) {
     }
 }
 
+/// One piece of a date format's shape: a run of digits, or a character as is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Piece {
+    Digits(usize),
+    Literal(char),
+}
+
+/// The shape of every date written in `format`, when it is made only of zero-padded
+/// numbers and literal characters: `%d/%m/%Y` is 2 digits, `/`, 2 digits, `/`, 4 digits.
+/// `None` for a format with other directives (month names, unpadded numbers).
+fn shape(format: &str) -> Option<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            pieces.push(Piece::Literal(c));
+            continue;
+        }
+        match chars.next()? {
+            'Y' => pieces.push(Piece::Digits(4)),
+            'd' | 'm' | 'y' | 'H' | 'M' | 'S' => pieces.push(Piece::Digits(2)),
+            'j' => pieces.push(Piece::Digits(3)),
+            'F' => pieces.extend([
+                Piece::Digits(4),
+                Piece::Literal('-'),
+                Piece::Digits(2),
+                Piece::Literal('-'),
+                Piece::Digits(2),
+            ]),
+            '%' => pieces.push(Piece::Literal('%')),
+            _ => return None,
+        }
+    }
+    Some(pieces)
+}
+
+/// The shape of `format` as a JSON Schema `pattern` (`^[0-9]{2}/[0-9]{2}/[0-9]{4}$`),
+/// written in the syntax ECMA-262 and Rust's `regex` read alike; `None` when the format
+/// has no fixed shape (see [`shape`]).
+pub fn pattern(format: &str) -> Option<String> {
+    let mut out = String::from("^");
+    for piece in shape(format)? {
+        match piece {
+            Piece::Digits(n) => {
+                out.push_str("[0-9]{");
+                out.push_str(&n.to_string());
+                out.push('}');
+            }
+            Piece::Literal(c) => {
+                if "\\.+*?()|[]{}^$".contains(c) {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+        }
+    }
+    out.push('$');
+    Some(out)
+}
+
+/// Whether `input` has the shape of a date in `format` (digits where the numbers go),
+/// whatever the numbers: `2026-02-30` has the shape of `%Y-%m-%d` and is no date.
+pub fn has_shape(format: &str, input: &str) -> bool {
+    let Some(pieces) = shape(format) else {
+        return false;
+    };
+    let mut chars = input.chars();
+    pieces.iter().all(|piece| match *piece {
+        Piece::Digits(n) => (0..n).all(|_| chars.next().is_some_and(|c| c.is_ascii_digit())),
+        Piece::Literal(l) => chars.next() == Some(l),
+    }) && chars.next().is_none()
+}
+
 /// The format as a person writes it: `%d/%m/%Y` is `dd/mm/yyyy`.
 pub fn human_format(format: &str) -> String {
     let mut out = String::with_capacity(2 * format.len());
@@ -268,6 +341,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_numeric_format_has_a_pattern_that_every_date_written_in_it_matches() {
+        assert_eq!(
+            pattern("%d/%m/%Y").as_deref(),
+            Some("^[0-9]{2}/[0-9]{2}/[0-9]{4}$")
+        );
+        assert_eq!(
+            pattern("%F").as_deref(),
+            Some("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+        );
+        assert_eq!(
+            pattern("%m.%d.%y").as_deref(),
+            Some("^[0-9]{2}\\.[0-9]{2}\\.[0-9]{2}$")
+        );
+        assert_eq!(pattern("%Y%j").as_deref(), Some("^[0-9]{4}[0-9]{3}$"));
+        assert_eq!(pattern("%d %B %Y"), None);
+        assert_eq!(pattern("%e/%m/%Y"), None);
+        let formats = [
+            "%d/%m/%Y", ISO_DATE, "%F", "%Y%m%d", "%m.%d.%y", "%Y%j", "(%d)",
+        ];
+        for (y, m, d) in [
+            (2026, 11, 30),
+            (2027, 1, 5),
+            (10, 2, 3),
+            (0, 1, 1),
+            (9999, 12, 31),
+        ] {
+            let date = jiff::civil::date(y, m, d);
+            for format in formats {
+                let written = format_date(format, date);
+                let regex = regex::Regex::new(&pattern(format).unwrap()).unwrap();
+                assert!(regex.is_match(&written), "{format} {written}");
+                assert!(has_shape(format, &written), "{format} {written}");
+            }
+        }
+        assert!(has_shape(ISO_DATE, "2026-02-30"));
+        assert!(!has_shape(ISO_DATE, "2026-2-3"));
+        assert!(!has_shape(ISO_DATE, "2026-02-300"));
+        assert!(!has_shape("%d %B %Y", "05 January 2027"));
     }
 
     #[test]

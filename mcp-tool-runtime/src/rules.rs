@@ -528,6 +528,13 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
                 if *format == date::ISO_DATE {
                     schema.insert("format".into(), "date".into());
                 }
+                // The shape, for clients and models that read keywords, not prose; a
+                // `regex` rule's own pattern, if any, says more.
+                if let Some(pattern) = date::pattern(format)
+                    && !schema.contains_key("pattern")
+                {
+                    schema.insert("pattern".into(), pattern.into());
+                }
                 notes.push(format!(
                     "Must be a date {} the current date, written {}.",
                     if *future { "after" } else { "before" },
@@ -591,13 +598,24 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
             _ => String::new(),
         };
         for note in notes {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(&note);
+            push_sentence(&mut text, &note);
         }
         schema.insert("description".into(), text.into());
     }
+}
+
+/// Appends `sentence` to `text`, ending `text`'s own sentence first: a doc comment
+/// written without a full stop ("Day of departure") does not run into the next.
+pub(crate) fn push_sentence(text: &mut String, sentence: &str) {
+    let trimmed = text.trim_end().len();
+    text.truncate(trimmed);
+    if !text.is_empty() {
+        if !text.ends_with(['.', '!', '?', ':', ';']) {
+            text.push('.');
+        }
+        text.push(' ');
+    }
+    text.push_str(sentence);
 }
 
 /// "must be a weekday" as a sentence: "Must be a weekday."
@@ -702,8 +720,9 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
             bad.then(|| {
                 let text = length_text(*min, *max, unit);
                 let mut f = Failure::new("length", concat(&["must have ", &text]), text.into());
-                // The length of a secret is a clue to it.
-                if !cx.is_sensitive() {
+                // The length of a secret is a clue to it. An array's count is said
+                // already where what came is described.
+                if !cx.is_sensitive() && value.is_string() {
                     f.detail = Some(format!("It has {len} {unit}.").into());
                 }
                 f
@@ -712,21 +731,21 @@ fn check_one(rule: &Rule, value: &Value, cx: &mut Checker<'_>) {
         (RuleKind::Email, Value::String(s)) => (!formats::is_email(s)).then(|| {
             Failure::new(
                 "email",
-                "must be an email address such as name@example.com".into(),
+                "must be an email address such as name@example.com",
                 "email".into(),
             )
         }),
         (RuleKind::Url, Value::String(s)) => (!formats::is_uri(s)).then(|| {
             Failure::new(
                 "url",
-                "must be an absolute URL such as https://example.com/page".into(),
+                "must be an absolute URL such as https://example.com/page",
                 "uri".into(),
             )
         }),
         (RuleKind::Uuid, Value::String(s)) => (!formats::is_uuid(s)).then(|| {
             Failure::new(
                 "uuid",
-                "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000".into(),
+                "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000",
                 "uuid".into(),
             )
         }),
@@ -759,7 +778,7 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
-    fn new(rule: &'static str, expectation: String, expected: Value) -> Self {
+    fn new(rule: &'static str, expectation: impl Into<Cow<'static, str>>, expected: Value) -> Self {
         Failure {
             rule: Cow::Borrowed(rule),
             expectation: expectation.into(),
@@ -862,12 +881,27 @@ fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Optio
         &human,
         ")",
     ]));
-    let expectation = match parsed {
-        None => concat(&["must be a date written ", &human]),
-        Some(_) => concat(&["must be a date in the ", word, ", as ", &human]),
+    let (expectation, detail) = match parsed {
+        // Written as the format says, yet no day of the calendar (2026-02-30).
+        None if date::has_shape(format, s) => (
+            Cow::Borrowed("must be a real date"),
+            concat(&[
+                "There is no such day in the calendar. Current date is ",
+                &today_text,
+                ".",
+            ]),
+        ),
+        None => (
+            Cow::Owned(concat(&["must be a date written ", &human])),
+            concat(&["Current date is ", &today_text, "."]),
+        ),
+        Some(_) => (
+            Cow::Owned(concat(&["must be a date in the ", word, ", as ", &human])),
+            concat(&["Current date is ", &today_text, "."]),
+        ),
     };
     let mut failure = Failure::new(rule, expectation, expected);
-    failure.detail = Some(concat(&["Current date is ", &today_text, "."]).into());
+    failure.detail = Some(detail.into());
     Some(failure)
 }
 

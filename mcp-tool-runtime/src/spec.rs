@@ -79,6 +79,9 @@ pub struct Field {
     pub required: bool,
     /// Never echoed back.
     pub sensitive: bool,
+    /// The value serde takes when the field is not sent (`#[serde(default)]`), as
+    /// JSON: the schema's `default`.
+    pub default: Option<fn() -> Option<Value>>,
     /// The field type's schema and check.
     pub ty: ArgType,
     /// `#[validate(...)]`.
@@ -717,11 +720,14 @@ impl Field {
     pub fn schema(&self) -> Map<String, Value> {
         let mut schema = (self.ty.schema)(self.rules);
         if let Some(doc) = self.description {
-            let text = match schema.get("description").and_then(Value::as_str) {
-                Some(notes) => format!("{doc} {notes}"),
-                None => doc.to_owned(),
-            };
+            let mut text = doc.to_owned();
+            if let Some(notes) = schema.get("description").and_then(Value::as_str) {
+                rules::push_sentence(&mut text, notes);
+            }
             schema.insert("description".into(), text.into());
+        }
+        if let Some(value) = self.default.and_then(|default| default()) {
+            schema.insert("default".into(), value);
         }
         schema
     }
