@@ -12,6 +12,8 @@ use mcp_tool::rmcp::Parameters; // was: rmcp::handler::server::wrapper::Paramete
 use mcp_tool::{McpTool, ToolError};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Json;
+use rmcp::model::{CustomRequest, CustomResult};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -125,7 +127,17 @@ impl TravelDesk {
 // `structured` keeps the structuredContent of argument errors, which rmcp's own router
 // drops; without it (`#[tool_handler]` alone) the text still lists every violation.
 #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
-impl ServerHandler for TravelDesk {}
+impl ServerHandler for TravelDesk {
+    // rmcp reads a tools/call whose arguments are not an object as a request of an
+    // unknown method (-32601); this answers it as a malformed request (-32602).
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, rmcp::ErrorData> {
+        mcp_tool::rmcp::reject_malformed_call(request)
+    }
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

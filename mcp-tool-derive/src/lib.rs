@@ -1,10 +1,10 @@
-//! The derives of `mcp-tool-runtime`. Use them through that crate, which documents
+//! The derives of `mcp-tool`. Use them through that crate, which documents
 //! the attribute language: `mcp_tool::McpTool` and `mcp_tool::McpEnum`.
 //!
-//! The derive reads in three steps, each in its own file: [`ast`] builds a model of the
+//! The derive reads in three steps, each in its own file: `ast.rs` builds a model of the
 //! struct from serde's own reading of `#[serde(...)]` and ours of `#[mcp_tool(...)]` and
-//! `#[validate(...)]` (in [`attr`]), [`check`] rejects at compile time what the model
-//! could not keep (bad regexes, formats, bounds), and [`expand`] writes the data and
+//! `#[validate(...)]` (in `attr.rs`), `check.rs` rejects at compile time what the model
+//! could not keep (bad regexes, formats, bounds), and `expand.rs` writes the data and
 //! trait impls that the runtime turns into a schema and checks.
 
 mod ast;
