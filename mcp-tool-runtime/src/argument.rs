@@ -8,6 +8,7 @@ use crate::check::Checker;
 use crate::echo::{self, Limits};
 use crate::number;
 use crate::rules::{self, Kind, Rules};
+use crate::spec::reaches_cut;
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
 /// value against it, applying the field's rules.
@@ -290,8 +291,14 @@ impl<T: Argument> Argument for Vec<T> {
 
     fn schema(rules: Rules) -> Map<String, Value> {
         let mut schema = typed("array");
-        schema.insert("items".into(), Value::Object(T::schema(rules.for_items())));
+        let (items, cut) = reaches_cut(|| T::schema(rules.for_items()));
+        schema.insert("items".into(), Value::Object(items));
         rules::apply_schema(rules.own, Kind::Array, &mut schema);
+        if cut {
+            // An item here would nest a recursive struct too deep: the list stays empty.
+            schema.insert("items".into(), Value::Object(typed("object")));
+            schema.insert("maxItems".into(), 0.into());
+        }
         schema
     }
 
@@ -333,11 +340,17 @@ fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
 
 fn map_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
     let mut schema = typed("object");
-    schema.insert(
-        "additionalProperties".into(),
-        Value::Object(T::schema(rules.for_items())),
-    );
+    let (values, cut) = reaches_cut(|| T::schema(rules.for_items()));
+    schema.insert("additionalProperties".into(), Value::Object(values));
     rules::apply_schema(rules.own, Kind::Other, &mut schema);
+    if cut {
+        // A value here would nest a recursive struct too deep: the map stays empty.
+        schema.insert(
+            "additionalProperties".into(),
+            Value::Object(typed("object")),
+        );
+        schema.insert("maxProperties".into(), 0.into());
+    }
     schema
 }
 

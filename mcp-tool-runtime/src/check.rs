@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::context::Context;
 use crate::echo;
 use crate::error::Violation;
+use crate::spec::ToolSpec;
 
 /// At most this many violations are listed in one result; the rest are counted.
 pub const MAX_LISTED: usize = 50;
@@ -31,6 +32,9 @@ pub struct Checker<'a> {
     optional_at: Option<usize>,
     /// The tool's name as the client called it, when it differs from the derived one.
     tool: Option<&'a str>,
+    /// The recursive structs the value being checked is inside, outermost first: how
+    /// many levels of each it is nested in.
+    specs: Vec<&'static ToolSpec>,
 }
 
 /// One step of a path: kept as is while checking, written out only for a violation.
@@ -159,7 +163,26 @@ impl<'a> Checker<'a> {
             names_listed: Vec::new(),
             optional_at: None,
             tool: None,
+            specs: Vec::new(),
         }
+    }
+
+    /// How many levels of `spec` the value being checked is inside.
+    pub(crate) fn levels_of(&self, spec: &'static ToolSpec) -> usize {
+        self.specs
+            .iter()
+            .filter(|s| std::ptr::eq(**s, spec))
+            .count()
+    }
+
+    /// Enters one level of the recursive struct `spec`.
+    pub(crate) fn enter_spec(&mut self, spec: &'static ToolSpec) {
+        self.specs.push(spec);
+    }
+
+    /// Leaves the level entered last.
+    pub(crate) fn leave_spec(&mut self) {
+        self.specs.pop();
     }
 
     /// A checker for the arguments of the tool the client called `tool`: the name its

@@ -31,7 +31,7 @@ pub use check::{Checker, MAX_LISTED, Report};
 pub use context::{Context, ContextError};
 pub use error::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use rules::Invalid;
-pub use spec::{Annotations, Tool};
+pub use spec::{Annotations, MAX_RECURSION, Tool};
 pub use toolbox::{CallError, Handler, Toolbox};
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.

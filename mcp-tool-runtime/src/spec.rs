@@ -3,8 +3,9 @@
 //! and the error results, so that both come from one description of each field.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -48,6 +49,9 @@ pub struct SpecCache {
     by_name: OnceLock<Box<[usize]>>,
     /// Each field's schema in a few words, for "is required but was not sent".
     summaries: OnceLock<Box<[String]>>,
+    /// The struct holds itself, directly or through others: set while the schema is
+    /// built.
+    recursive: AtomicBool,
 }
 
 impl SpecCache {
@@ -58,6 +62,7 @@ impl SpecCache {
             tool: OnceLock::new(),
             by_name: OnceLock::new(),
             summaries: OnceLock::new(),
+            recursive: AtomicBool::new(false),
         }
     }
 }
@@ -184,8 +189,25 @@ pub struct Tool {
     pub annotations: Annotations,
 }
 
+/// How many times one struct may hold itself, counting itself: a recursive argument
+/// type (a filter of filters) is inlined to this many levels, and the runtime accepts
+/// exactly those levels. Portable schemas have no `$ref` to say "and so on".
+pub const MAX_RECURSION: usize = 4;
+
 thread_local! {
-    static SCHEMA_DEPTH: Cell<usize> = const { Cell::new(0) };
+    /// The structs whose schema is being built on this thread, outermost first.
+    static BUILDING: RefCell<Vec<&'static ToolSpec>> = const { RefCell::new(Vec::new()) };
+    /// Set when a struct was asked for beyond [`MAX_RECURSION`]: the container that
+    /// asked (a field, a list, a map) then allows no such value.
+    static CUT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `build` and says whether it reached past [`MAX_RECURSION`] (see `CUT`).
+pub(crate) fn reaches_cut<R>(build: impl FnOnce() -> R) -> (R, bool) {
+    let outer = CUT.with(|c| c.replace(false));
+    let out = build();
+    let cut = CUT.with(|c| c.replace(outer));
+    (out, cut)
 }
 
 /// Structs of up to this many fields find their values in one walk of the map (the
@@ -241,9 +263,6 @@ impl Names {
     }
 }
 
-/// Nesting beyond this in a schema means a recursive type: it is cut off there.
-const MAX_SCHEMA_DEPTH: usize = 32;
-
 impl ToolSpec {
     /// The object schema of this struct: `type`, `properties`, `required`,
     /// `additionalProperties`. Built once.
@@ -253,32 +272,70 @@ impl ToolSpec {
             .get_or_init(|| Value::Object(self.build_schema()))
     }
 
-    fn build_schema(&self) -> Map<String, Value> {
-        let depth = SCHEMA_DEPTH.with(|d| {
-            d.set(d.get() + 1);
-            d.get()
-        });
-        let mut schema = Map::new();
-        schema.insert("type".into(), "object".into());
-        if depth <= MAX_SCHEMA_DEPTH {
-            let mut properties = Map::new();
-            let mut required = Vec::new();
-            for field in self.fields {
-                properties.insert(field.name.into(), Value::Object(field.schema()));
-                if field.required {
-                    required.push(Value::from(field.name));
+    /// The object schema of this struct where it stands inside the structs being built:
+    /// a struct that holds itself is inlined again, level by level, and past
+    /// [`MAX_RECURSION`] levels it is cut (`None`).
+    fn nested_schema(&'static self) -> Option<Map<String, Value>> {
+        let levels = BUILDING.with(|b| {
+            let building = b.borrow();
+            let first = building.iter().position(|s| std::ptr::eq(*s, self));
+            // Every struct from its first appearance on holds itself, by way of the others.
+            if let Some(first) = first {
+                for spec in &building[first..] {
+                    spec.cache.recursive.store(true, Ordering::Relaxed);
                 }
             }
-            schema.insert("properties".into(), Value::Object(properties));
-            if !required.is_empty() {
-                schema.insert("required".into(), Value::Array(required));
-            }
-            if !self.allow_unknown_fields {
-                schema.insert("additionalProperties".into(), false.into());
+            let levels = building.iter().filter(|s| std::ptr::eq(**s, self)).count();
+            (levels, building.is_empty())
+        });
+        match levels {
+            // Standing alone: built once. Inside other structs, built where it stands:
+            // what lies below may count levels of the structs above.
+            (0, true) => match self.object_schema() {
+                Value::Object(map) => Some(map.clone()),
+                _ => None,
+            },
+            (n, _) if n < MAX_RECURSION => Some(self.build_schema()),
+            _ => {
+                CUT.with(|c| c.set(true));
+                None
             }
         }
-        SCHEMA_DEPTH.with(|d| d.set(d.get() - 1));
+    }
+
+    fn build_schema(&'static self) -> Map<String, Value> {
+        BUILDING.with(|b| b.borrow_mut().push(self));
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for field in self.fields {
+            // A field whose value would nest past the limit is left out: with
+            // `additionalProperties: false`, sending it is invalid, as the runtime says.
+            let (property, cut) = reaches_cut(|| field.schema());
+            if !cut {
+                properties.insert(field.name.into(), Value::Object(property));
+            }
+            if field.required {
+                required.push(Value::from(field.name));
+            }
+        }
+        schema.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            schema.insert("required".into(), Value::Array(required));
+        }
+        if !self.allow_unknown_fields {
+            schema.insert("additionalProperties".into(), false.into());
+        }
+        BUILDING.with(|b| b.borrow_mut().pop());
         schema
+    }
+
+    /// Whether this struct holds itself, directly or through others.
+    pub(crate) fn is_recursive(&'static self) -> bool {
+        // Building the schema finds out.
+        self.object_schema();
+        self.cache.recursive.load(Ordering::Relaxed)
     }
 
     /// The tool's `inputSchema`. Built once; later calls return the same value.
@@ -301,9 +358,8 @@ impl ToolSpec {
     /// The schema of this struct as a field's type: the object schema with the
     /// struct's doc comment as description, and the notes of custom `rules`.
     pub fn field_schema(&'static self, rules: Rules) -> Map<String, Value> {
-        let mut schema = match self.object_schema() {
-            Value::Object(map) => map.clone(),
-            _ => Map::new(),
+        let Some(mut schema) = self.nested_schema() else {
+            return Map::new();
         };
         if let Some(description) = self.description {
             schema.insert("description".into(), description.into());
@@ -322,12 +378,52 @@ impl ToolSpec {
     /// Checks this struct as a field's value: its fields, then the field's custom
     /// `rules` if the fields passed. Returns whether `value` was an object.
     pub fn check_field(&'static self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let recursive = self.is_recursive();
+        if recursive {
+            if cx.levels_of(self) >= MAX_RECURSION {
+                self.too_deep(value, cx);
+                return value.is_object();
+            }
+            cx.enter_spec(self);
+        }
         let before = cx.count();
         let is_object = self.check(value, cx);
         if is_object && cx.count() == before {
             rules::check(rules.own, value, cx);
         }
+        if recursive {
+            cx.leave_spec();
+        }
         is_object
+    }
+
+    /// Reports a value that nests this struct past [`MAX_RECURSION`] levels: the schema
+    /// inlines that many and no more.
+    fn too_deep(&'static self, value: &Value, cx: &mut Checker<'_>) {
+        let mut levels = String::new();
+        crate::number::push_int(&mut levels, MAX_RECURSION as i128);
+        let expectation = rules::concat(&[
+            "is nested too deep: a ",
+            self.name,
+            " may hold others to ",
+            &levels,
+            " levels, counting the outermost",
+        ]);
+        cx.report(Report {
+            rule: Cow::Borrowed("depth"),
+            expected: Value::String(rules::concat(&[
+                "at most ",
+                &levels,
+                " levels of ",
+                self.name,
+            ])),
+            expectation: Cow::Owned(expectation),
+            received: Some(value),
+            detail: Some(Cow::Borrowed(
+                "Flatten this part, or split the request into several calls.",
+            )),
+            hint: None,
+        });
     }
 
     /// Checks an arguments object: every field in declaration order, then the names
@@ -597,6 +693,9 @@ impl ToolSpec {
             unreachable!("null was replaced by an empty object")
         };
         let mut cx = checker();
+        if self.is_recursive() {
+            cx.enter_spec(self);
+        }
         // One walk: each value checked as serde reads it.
         if let Some(mut walk) = Walk::new(self, map, &mut cx) {
             let read = T::deserialize(walk.deserializer());
@@ -610,6 +709,9 @@ impl ToolSpec {
             // found in: unless that was declaration order, check again in it.
             if cx.is_full() && !in_order {
                 cx = checker();
+                if self.is_recursive() {
+                    cx.enter_spec(self);
+                }
                 self.check(arguments, &mut cx);
             }
         } else {
