@@ -15,6 +15,7 @@ mod echo;
 mod error;
 mod formats;
 mod number;
+pub mod output;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod rules;

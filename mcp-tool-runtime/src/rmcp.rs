@@ -382,9 +382,20 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         ErrorData::invalid_params(crate::toolbox::unknown_tool_message(name, &names), None)
     }
 
-    /// The tools, as [`ToolRouter::list_all`].
+    /// The tools, as [`ToolRouter::list_all`], each `outputSchema` made portable and
+    /// joined with the error envelope (see [`crate::output`]): rmcp writes schemars'
+    /// schema as is (`format: "uint8"`, type arrays), and an error result's
+    /// `structuredContent` would not match it, which the MCP Inspector reports as a
+    /// failed call.
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
-        self.0.list_all()
+        let mut tools = self.0.list_all();
+        for tool in &mut tools {
+            if let Some(schema) = tool.output_schema.take() {
+                let schema = crate::output::with_error_envelope(Value::Object((*schema).clone()));
+                tool.output_schema = Some(Arc::new(as_object(&schema)));
+            }
+        }
+        tools
     }
 
     /// One tool, as [`ToolRouter::get`].

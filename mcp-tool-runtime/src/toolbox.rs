@@ -453,7 +453,8 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(
 }
 
 /// The `outputSchema` of a handler returning `O`: `O`'s schema when its root is an
-/// object (MCP requires that), inline, without `$schema` or `title`.
+/// object (MCP requires that), made portable and joined with the error envelope (see
+/// [`crate::output`]).
 pub(crate) fn output_schema<O: JsonSchema>() -> Option<Value> {
     let generator = schemars::generate::SchemaSettings::draft2020_12()
         .for_serialize()
@@ -462,22 +463,11 @@ pub(crate) fn output_schema<O: JsonSchema>() -> Option<Value> {
             s.meta_schema = None;
         })
         .into_generator();
-    let schema = generator.into_root_schema_for::<O>();
-    let Value::Object(mut schema) = schema.to_value() else {
-        return None;
-    };
+    let schema = generator.into_root_schema_for::<O>().to_value();
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return None;
     }
-    schema.remove("title");
-    // A recursive type keeps its `$defs` for the `$ref`s that inlining cannot remove.
-    if schema
-        .get("$defs")
-        .is_some_and(|d| d.as_object().is_some_and(Map::is_empty))
-    {
-        schema.remove("$defs");
-    }
-    Some(Value::Object(schema))
+    Some(crate::output::with_error_envelope(schema))
 }
 
 /// What the caller learns when a handler panics or its output cannot be serialized:
