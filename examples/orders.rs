@@ -420,7 +420,20 @@ async fn main() -> Result<(), Box<dyn Error>> {
 
     // The printed demo works on a fresh database in memory.
     let tools = toolbox(Desk::open(":memory:", &customer)?);
-    let calls = [
+    for (name, arguments) in demo_calls() {
+        let result: Value = match tools.call(name, &arguments).await {
+            Ok(result) => result.to_value(),
+            Err(error) => error.to_jsonrpc_error(),
+        };
+        println!("== {name} {arguments}");
+        println!("{}\n", serde_json::to_string_pretty(&result)?);
+    }
+    Ok(())
+}
+
+/// The calls of the printed session: every tool, every kind of failure.
+fn demo_calls() -> [(&'static str, Value); 9] {
+    [
         ("find_orders", json!({"status": "SHIPPED"})),
         ("find_orders", json!({"status": "RETURNED"})),
         ("find_orders", json!({"status": "CANCELLED"})),
@@ -442,17 +455,12 @@ async fn main() -> Result<(), Box<dyn Error>> {
         ),
         ("cancel_order", json!({"orderId": "42", "reason": "x"})),
         ("track_order", json!({"orderId": "ORD-2026-00050"})),
-    ];
-    for (name, arguments) in calls {
-        let result: Value = match tools.call(name, &arguments).await {
-            Ok(result) => result.to_value(),
-            Err(error) => error.to_jsonrpc_error(),
-        };
-        println!("== {name} {arguments}");
-        println!("{}\n", serde_json::to_string_pretty(&result)?);
-    }
-    Ok(())
+    ]
 }
+
+#[cfg(test)]
+#[path = "../tests/support/conforms.rs"]
+mod conforms;
 
 #[cfg(test)]
 mod tests {
@@ -484,6 +492,25 @@ mod tests {
         result["structuredContent"]["errorCategory"]
             .as_str()
             .unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_result_matches_the_advertised_output_schema() {
+        let tools = desk();
+        let listed = serde_json::to_value(tools.list()).unwrap();
+        let mut calls = demo_calls().to_vec();
+        calls.push(("track_order", json!({"orderId": "ORD-2026-00043"})));
+        calls.push(("find_orders", json!({"status": "paid"})));
+        for (name, arguments) in calls {
+            let tool = listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == name)
+                .unwrap();
+            let result = call(&tools, name, arguments).await;
+            super::conforms::assert_conforms(tool, &result);
+        }
     }
 
     #[tokio::test]

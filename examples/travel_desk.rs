@@ -145,3 +145,54 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     server.waiting().await?;
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "../tests/support/conforms.rs"]
+mod conforms;
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::CallToolRequestParams;
+    use serde_json::Value;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn every_result_matches_the_advertised_output_schema() {
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            let running = TravelDesk::new().serve(server_io).await.unwrap();
+            let _ = running.waiting().await;
+        });
+        let client = ().serve(client_io).await.unwrap();
+        let tools = serde_json::to_value(client.list_all_tools().await.unwrap()).unwrap();
+        let calls = [
+            ("book_flight", json!({"origin": "CDG", "destination": "JFK",
+                "departure_date": "15/01/2099", "cabin": "first", "passengers": 1})),
+            ("book_flight", json!({"origin": "Paris", "passengers": 0})),
+            ("cancel_booking", json!({"bookingRef": "PNR-7XQ2KD"})),
+            ("cancel_booking", json!({"bookingRef": "PNR-FLOWN1"})),
+            ("cancel_booking", json!({"bookingRef": "PNR-OTHER1"})),
+            ("cancel_booking", json!({"booking_ref": "PNR-7XQ2KD"})),
+            ("quote_fares", json!({"origin": "CDG", "destination": "JFK"})),
+        ];
+        let mut errors = 0;
+        for (name, arguments) in calls {
+            let Value::Object(arguments) = arguments else { unreachable!() };
+            let result = client
+                .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
+                .await
+                .unwrap();
+            let result = serde_json::to_value(result).unwrap();
+            errors += usize::from(result["isError"] == true);
+            let tool = tools
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == name)
+                .unwrap();
+            super::conforms::assert_conforms(tool, &result);
+        }
+        assert_eq!(errors, 5);
+    }
+}
