@@ -1,18 +1,20 @@
 //! The tool from the README, served by a [`Toolbox`].
 //!
 //! ```sh
-//! cargo run --example book_flight            # prints what a client receives
-//! cargo run --example book_flight -- --stdio # serves the tool over MCP stdio (rmcp)
+//! cargo run --example book_flight                            # prints what a client receives
+//! cargo run --example book_flight -- --stdio                 # serves it over MCP stdio (rmcp)
+//! cargo run --example book_flight -- --http 127.0.0.1:8080   # over MCP Streamable HTTP, at /mcp
 //! ```
 
 use std::error::Error;
 
 use mcp_tool::{Context, Toolbox};
-use rmcp::ServiceExt;
 use serde_json::{Value, json};
 
 #[path = "common/flight.rs"]
 mod flight;
+#[path = "common/serve.rs"]
+mod serve;
 
 use flight::book_flight;
 
@@ -30,13 +32,13 @@ fn print(title: &str, value: &Value) {
     );
 }
 
-#[tokio::main(flavor = "current_thread")]
+#[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    if std::env::args().any(|arg| arg == "--stdio") {
-        // Dates are judged by the system clock; logs go to stderr, never stdout.
-        let server = toolbox().serve(rmcp::transport::stdio()).await?;
-        server.waiting().await?;
-        return Ok(());
+    // Served, dates are judged by the system clock.
+    match serve::command_line("book_flight", &[]).0 {
+        serve::Mode::Stdio => return serve::stdio(toolbox()).await,
+        serve::Mode::Http(addr) => return serve::http(toolbox(), addr).await,
+        serve::Mode::Demo => {}
     }
 
     // Fixed so that the output is the same every day; a server uses the system clock

@@ -9,8 +9,9 @@
 //!    and what is allowed). Only then is anything written.
 //!
 //! ```sh
-//! cargo run --example orders            # prints a session of calls and their results
-//! cargo run --example orders -- --stdio # serves the desk over MCP stdio (rmcp)
+//! cargo run --example orders                           # prints a session of calls and results
+//! cargo run --example orders -- --stdio                 # serves the desk over MCP stdio (rmcp)
+//! cargo run --example orders -- --http 127.0.0.1:8080   # over MCP Streamable HTTP, at /mcp
 //! ```
 //!
 //! The database is a file in the system's temporary directory, created and seeded on
@@ -22,10 +23,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mcp_tool::{McpTool, ToolError, Toolbox, Violation};
-use rmcp::ServiceExt;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+
+#[path = "common/serve.rs"]
+mod serve;
 
 /// Every state an order can be in: the whitelist `find_orders` advertises and enforces,
 /// and the database's `CHECK` constraint.
@@ -399,23 +402,24 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
         .tool(Desk::track_order)
 }
 
-fn flag(name: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    let at = args.iter().position(|a| a == name)?;
-    args.get(at + 1).cloned()
-}
-
-#[tokio::main(flavor = "current_thread")]
+#[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let customer = flag("--customer").unwrap_or_else(|| "C-1001".into());
-    if std::env::args().any(|arg| arg == "--stdio") {
+    let (mode, values) = serve::command_line("orders", &[("--db", "PATH"), ("--customer", "ID")]);
+    let [db, customer] = <[Option<String>; 2]>::try_from(values).expect("two flags");
+    let customer = customer.unwrap_or_else(|| "C-1001".into());
+    let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
         let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
-        let path = flag("--db").unwrap_or_else(|| default_db.display().to_string());
+        let path = db
+            .clone()
+            .unwrap_or_else(|| default_db.display().to_string());
         let desk = Desk::open(&path, &customer)?;
         eprintln!("orders: serving customer {customer} from {path}");
-        let server = toolbox(desk).serve(rmcp::transport::stdio()).await?;
-        server.waiting().await?;
-        return Ok(());
+        Ok(toolbox(desk))
+    };
+    match mode {
+        serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
+        serve::Mode::Http(addr) => return serve::http(serve_desk()?, addr).await,
+        serve::Mode::Demo => {}
     }
 
     // The printed demo works on a fresh database in memory.

@@ -3,7 +3,8 @@
 //! `Result<_, ToolError>`.
 //!
 //! ```sh
-//! cargo run --example travel_desk   # serves over MCP stdio
+//! cargo run --example travel_desk                           # serves over MCP stdio
+//! cargo run --example travel_desk -- --http 127.0.0.1:8080  # over MCP Streamable HTTP, at /mcp
 //! ```
 
 use std::time::Duration;
@@ -14,12 +15,14 @@ use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Json;
 use rmcp::model::{CustomRequest, CustomResult};
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 #[path = "common/flight.rs"]
 mod flight;
+#[path = "common/serve.rs"]
+mod serve;
 
 use flight::{BookFlight, Booking};
 
@@ -139,11 +142,13 @@ impl ServerHandler for TravelDesk {
     }
 }
 
-#[tokio::main(flavor = "current_thread")]
+#[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = TravelDesk::new().serve(rmcp::transport::stdio()).await?;
-    server.waiting().await?;
-    Ok(())
+    match serve::command_line("travel_desk", &[]).0 {
+        serve::Mode::Http(addr) => serve::http(TravelDesk::new(), addr).await,
+        // A server in rmcp's style has no printed session: it serves over stdio.
+        serve::Mode::Stdio | serve::Mode::Demo => serve::stdio(TravelDesk::new()).await,
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +157,7 @@ mod conforms;
 
 #[cfg(test)]
 mod tests {
+    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use serde_json::Value;
 
@@ -167,18 +173,26 @@ mod tests {
         let client = ().serve(client_io).await.unwrap();
         let tools = serde_json::to_value(client.list_all_tools().await.unwrap()).unwrap();
         let calls = [
-            ("book_flight", json!({"origin": "CDG", "destination": "JFK",
-                "departure_date": "15/01/2099", "cabin": "first", "passengers": 1})),
+            (
+                "book_flight",
+                json!({"origin": "CDG", "destination": "JFK",
+                "departure_date": "15/01/2099", "cabin": "first", "passengers": 1}),
+            ),
             ("book_flight", json!({"origin": "Paris", "passengers": 0})),
             ("cancel_booking", json!({"bookingRef": "PNR-7XQ2KD"})),
             ("cancel_booking", json!({"bookingRef": "PNR-FLOWN1"})),
             ("cancel_booking", json!({"bookingRef": "PNR-OTHER1"})),
             ("cancel_booking", json!({"booking_ref": "PNR-7XQ2KD"})),
-            ("quote_fares", json!({"origin": "CDG", "destination": "JFK"})),
+            (
+                "quote_fares",
+                json!({"origin": "CDG", "destination": "JFK"}),
+            ),
         ];
         let mut errors = 0;
         for (name, arguments) in calls {
-            let Value::Object(arguments) = arguments else { unreachable!() };
+            let Value::Object(arguments) = arguments else {
+                unreachable!()
+            };
             let result = client
                 .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
                 .await

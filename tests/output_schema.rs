@@ -1,10 +1,10 @@
 //! The `book_flight` example's results, successes and errors, held against its
 //! advertised `outputSchema` (the orders and travel desk examples test theirs).
 
-#[path = "../examples/common/flight.rs"]
-mod flight;
 #[path = "support/conforms.rs"]
 mod conforms;
+#[path = "../examples/common/flight.rs"]
+mod flight;
 
 use mcp_tool::{Context, Toolbox};
 use serde_json::json;
@@ -17,7 +17,10 @@ async fn every_book_flight_result_matches_its_output_schema() {
     let tool = serde_json::to_value(&tools.list()[0]).unwrap();
     let schema = tool["outputSchema"].to_string();
     for word in ["uint8", "$ref", "$defs", "\"type\":[", "$schema"] {
-        assert!(!schema.contains(word), "{word} in the outputSchema: {schema}");
+        assert!(
+            !schema.contains(word),
+            "{word} in the outputSchema: {schema}"
+        );
     }
     let calls = [
         // A success, with and without the optional e-mail.
@@ -32,7 +35,11 @@ async fn every_book_flight_result_matches_its_output_schema() {
     ];
     let mut errors = 0;
     for arguments in calls {
-        let result = tools.call("book_flight", &arguments).await.unwrap().to_value();
+        let result = tools
+            .call("book_flight", &arguments)
+            .await
+            .unwrap()
+            .to_value();
         errors += usize::from(result["isError"] == true);
         conforms::assert_conforms(&tool, &result);
     }

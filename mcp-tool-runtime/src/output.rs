@@ -99,7 +99,10 @@ pub fn with_error_envelope(success: Value) -> Value {
     }
     let mut out = Map::new();
     out.insert("type".into(), "object".into());
-    if let Some(description) = success.as_object_mut().and_then(|s| s.remove("description")) {
+    if let Some(description) = success
+        .as_object_mut()
+        .and_then(|s| s.remove("description"))
+    {
         out.insert("description".into(), description);
     }
     out.insert("anyOf".into(), json!([success, error_envelope()]));

@@ -1,9 +1,9 @@
 """The examples' MCP servers, judged by a client nobody here wrote: the official Python
-SDK (`mcp`, pinned in requirements.txt), over stdio.
+SDK (`mcp`, pinned in requirements.txt), over stdio and over Streamable HTTP.
 
 Run by `.ci/run` after `cargo build --examples`:
 
-    python tests/python/test_stdio_servers.py
+    python tests/python/test_servers.py
 
 EXAMPLES is the folder of the built examples (default: target/debug/examples).
 """
@@ -12,12 +12,16 @@ import asyncio
 import datetime
 import json
 import os
+import socket
+import subprocess
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,6 +233,110 @@ class TravelDesk(unittest.TestCase):
             return caught.exception
 
         self.assertEqual(run("travel_desk", [], go).code, -32602)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class OverHttp(unittest.TestCase):
+    """examples/book_flight.rs --http: the same toolbox over MCP Streamable HTTP, on this
+    machine's loopback only, started and stopped by the test."""
+
+    @classmethod
+    def setUpClass(cls):
+        port = free_port()
+        cls.url = f"http://127.0.0.1:{port}/mcp"
+        cls.server = subprocess.Popen(
+            [str(EXAMPLES / "book_flight"), "--http", f"127.0.0.1:{port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if cls.server.poll() is not None or time.monotonic() > deadline:
+                    cls.server.kill()
+                    raise RuntimeError(f"the server did not listen: {cls.server.stderr.read()!r}")
+                time.sleep(0.1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        try:
+            cls.server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            cls.server.kill()
+            cls.server.wait()
+        cls.server.stderr.close()
+
+    def session(self, session_fn):
+        async def main():
+            async with streamable_http_client(self.url) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await asyncio.wait_for(session_fn(session), timeout=60)
+
+        return asyncio.run(main())
+
+    def test_tools_list_and_a_valid_call(self):
+        date = future_date(30)
+        arguments = dict(MISTAKES, origin="CDG", departure_date=date, cabin="first", passengers=2)
+
+        async def go(session):
+            tools = (await session.list_tools()).tools
+            return tools, await session.call_tool("book_flight", arguments)
+
+        tools, result = self.session(go)
+        self.assertEqual([t.name for t in tools], ["book_flight"])
+        self.assertEqual(tools[0].input_schema["properties"]["origin"]["pattern"], "^[A-Z]{3}$")
+        self.assertFalse(result.is_error)
+        self.assertEqual(result.structured_content["date"], date)
+
+    def test_every_mistake_comes_back_as_a_tool_error(self):
+        async def go(session):
+            return await session.call_tool("book_flight", MISTAKES)
+
+        result = self.session(go)
+        self.assertTrue(result.is_error)
+        paths = [v["path"] for v in result.structured_content["violations"]]
+        self.assertEqual(paths, ["/origin", "/departure_date", "/cabin", "/passengers"])
+        for field in ["origin", "departure_date", "cabin", "passengers"]:
+            self.assertIn(f"- {field}: ", text(result))
+
+    def test_an_unknown_tool_is_a_jsonrpc_error(self):
+        async def go(session):
+            with self.assertRaises(MCPError) as caught:
+                await session.call_tool("book_flights", {})
+            return caught.exception
+
+        error = self.session(go)
+        self.assertEqual(error.code, -32602)
+        self.assertIn('Did you mean "book_flight"?', error.message)
+
+
+class CommandLine(unittest.TestCase):
+    """An example given a flag it does not know says so, with its usage, and stops."""
+
+    def test_an_unknown_flag_is_an_error_with_usage(self):
+        for example, args in [
+            ("book_flight", ["--htp", "127.0.0.1:8080"]),
+            ("book_flight", ["--http"]),
+            ("book_flight", ["--http", "nowhere"]),
+            ("orders", ["--stdio", "--database", "x"]),
+            ("travel_desk", ["--verbose"]),
+        ]:
+            run = subprocess.run(
+                [str(EXAMPLES / example), *args], capture_output=True, text=True, timeout=30
+            )
+            self.assertEqual(run.returncode, 2, (example, args, run.stderr))
+            self.assertIn("usage: cargo run --example", run.stderr)
+            self.assertEqual(run.stdout, "")
 
 
 if __name__ == "__main__":

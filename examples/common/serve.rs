@@ -1,0 +1,108 @@
+//! How the examples are started: the command line (`--stdio`, `--http ADDR`, and each
+//! example's own flags), and serving a handler over MCP stdio or Streamable HTTP.
+
+use std::error::Error;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ServerHandler, ServiceExt};
+
+/// Where the example's tools go.
+pub enum Mode {
+    /// Print a session to stdout (the default).
+    Demo,
+    /// Serve over MCP stdio.
+    Stdio,
+    /// Serve over MCP Streamable HTTP at `http://ADDR/mcp`.
+    Http(SocketAddr),
+}
+
+/// The command line: the mode, and the values of the example's own `flags` (each takes
+/// one value), in their order. An unknown flag, a missing value or two modes end the
+/// program with the usage, exit code 2.
+pub fn command_line(example: &str, flags: &[(&str, &str)]) -> (Mode, Vec<Option<String>>) {
+    let usage = || {
+        let mut text = format!("usage: cargo run --example {example} -- [--stdio | --http ADDR]");
+        for (flag, value) in flags {
+            text.push_str(&format!(" [{flag} {value}]"));
+        }
+        text.push_str(
+            "\n  (no mode)    print a session with the tools\n  --stdio      serve over MCP stdio\n  --http ADDR  serve over MCP Streamable HTTP at http://ADDR/mcp (ADDR such as 127.0.0.1:8080)",
+        );
+        text
+    };
+    let fail = |problem: String| -> ! {
+        eprintln!("{example}: {problem}\n{}", usage());
+        std::process::exit(2)
+    };
+    let mut mode = None;
+    let mut values = vec![None; flags.len()];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let chosen = match arg.as_str() {
+            "--stdio" => Mode::Stdio,
+            "--http" => {
+                let addr = args
+                    .next()
+                    .unwrap_or_else(|| fail("--http needs an address".into()));
+                match addr.parse() {
+                    Ok(addr) => Mode::Http(addr),
+                    Err(_) => fail(format!(
+                        "--http {addr}: not an address such as 127.0.0.1:8080"
+                    )),
+                }
+            }
+            "-h" | "--help" => {
+                println!("{}", usage());
+                std::process::exit(0)
+            }
+            other => match flags.iter().position(|(flag, _)| *flag == other) {
+                Some(i) => {
+                    let value = args
+                        .next()
+                        .unwrap_or_else(|| fail(format!("{other} needs a value")));
+                    values[i] = Some(value);
+                    continue;
+                }
+                None => fail(format!("unknown argument {other:?}")),
+            },
+        };
+        if mode.replace(chosen).is_some() {
+            fail("--stdio and --http are two ways to serve: choose one".into());
+        }
+    }
+    (mode.unwrap_or(Mode::Demo), values)
+}
+
+/// Serves `handler` over MCP stdio until the client leaves.
+pub async fn stdio<H: ServerHandler>(handler: H) -> Result<(), Box<dyn Error>> {
+    // Logs go to stderr, never stdout: stdout is the protocol's.
+    let server = handler.serve(rmcp::transport::stdio()).await?;
+    server.waiting().await?;
+    Ok(())
+}
+
+/// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` until Ctrl-C, each
+/// session sharing the one handler.
+pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), Box<dyn Error>> {
+    let handler = Arc::new(handler);
+    let service = StreamableHttpService::new(
+        move || Ok(Arc::clone(&handler)),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!(
+        "serving MCP over Streamable HTTP at http://{}/mcp",
+        listener.local_addr()?
+    );
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
