@@ -2,28 +2,33 @@
 //! otherwise. `cargo bench --bench contenders`; `BENCHMARKS.md` has the table and how
 //! it is made.
 //!
-//! Workload: `book_flight` with eight fields, received as a `serde_json::Value`; three
-//! inputs (valid, four semantic errors, two type errors). Every contender produces, for
-//! invalid input, a list of (field path, message), so the work is comparable:
+//! Workload: `book_flight` with eight fields, received as a `serde_json::Value` that the
+//! server owns, as an MCP server does (rmcp hands a tool its arguments by value); three
+//! inputs (valid, four semantic errors, two type errors). Every contender is given its
+//! own copy of the value, made outside the timed region, and consumes it. Every one
+//! produces, for invalid input, a list of (field path, message), so the work is
+//! comparable:
 //!
-//! 1. `floor`: serde alone (`Deserialize` from `&Value`), which checks nothing;
+//! 1. `floor`: serde alone (`serde_json::from_value`), which checks nothing;
 //! 2. `validator`: serde, then `validator`'s derive, a custom function for the date and
 //!    the whitelist;
 //! 3. `garde`: serde, then `garde`'s derive, likewise;
-//! 4. `jsonschema`: the `jsonschema` crate on the raw value against the same schema,
+//! 4. `jsonschema`: the `jsonschema` crate on the value against the same schema,
 //!    compiled once, the date by hand, then serde;
 //! 5. `mcp_tool`: `from_arguments`; and `mcp_tool_result`: the whole `tools/call` path
 //!    through a `Toolbox` to the serialized `CallToolResult`.
 //!
-//! And `by_hand`, not a contender but the bound: the same rules written by hand for
-//! these eight fields after serde. The contenders are in `support/contenders.rs`,
-//! shared with `benches/memory.rs`, which counts their allocations.
+//! And two rows that are not contenders: `by_hand`, the bound (the same rules written by
+//! hand for these eight fields, after serde), and `floor_borrowed`, serde reading a
+//! `&Value` (copying each string), which shows what borrowing the arguments costs. The
+//! contenders are in `support/contenders.rs`, shared with `benches/memory.rs`, which
+//! counts their allocations.
 //!
 //! "Today" is read from the system clock on every call by every contender.
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcp_tool::McpTool;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -34,36 +39,47 @@ mod contenders;
 mod workload;
 
 use contenders::{
-    Booking, TOOLS, by_hand, call_result, inputs, sanity, with_garde, with_jsonschema,
-    with_validator,
+    Booking, TOOLS, by_hand, call_result, floor, floor_borrowed, inputs, sanity, with_garde,
+    with_jsonschema, with_validator,
 };
-use workload::{BookFlight, Plain};
+use workload::BookFlight;
+
+/// Times `consume` on a fresh copy of `args` per iteration, the copy made (and the
+/// copies criterion keeps dropped) outside the timed region.
+fn owned<R>(b: &mut criterion::Bencher<'_>, args: &Value, consume: impl Fn(Value) -> R) {
+    b.iter_batched(
+        || args.clone(),
+        |args| consume(black_box(args)),
+        BatchSize::SmallInput,
+    );
+}
 
 fn contenders(c: &mut Criterion) {
     sanity();
     with_jsonschema::warm();
     for (name, args) in inputs() {
         let mut group = c.benchmark_group(format!("book_flight/{name}"));
-        group.bench_function("floor", |b| {
-            b.iter(|| Plain::deserialize(black_box(&args)).is_ok())
+        group.bench_function("floor", |b| owned(b, &args, |a| floor(a).is_ok()));
+        group.bench_function("floor_borrowed", |b| {
+            b.iter(|| floor_borrowed(black_box(&args)).is_ok())
         });
         group.bench_function("validator", |b| {
-            b.iter(|| with_validator::check(black_box(&args)).is_ok())
+            owned(b, &args, |a| with_validator::check(a).is_ok())
         });
         group.bench_function("garde", |b| {
-            b.iter(|| with_garde::check(black_box(&args)).is_ok())
+            owned(b, &args, |a| with_garde::check(a).is_ok())
         });
         group.bench_function("jsonschema", |b| {
-            b.iter(|| with_jsonschema::check(black_box(&args)).is_ok())
+            owned(b, &args, |a| with_jsonschema::check(a).is_ok())
         });
         group.bench_function("by_hand", |b| {
-            b.iter(|| by_hand::check(black_box(&args)).is_ok())
+            owned(b, &args, |a| by_hand::check(a).is_ok())
         });
         group.bench_function("mcp_tool", |b| {
-            b.iter(|| BookFlight::from_arguments(black_box(&args)).is_ok())
+            owned(b, &args, |a| BookFlight::from_arguments(a).is_ok())
         });
         group.bench_function("mcp_tool_result", |b| {
-            b.iter(|| call_result(black_box(&args)).len())
+            owned(b, &args, |a| call_result(a).len())
         });
         group.finish();
     }
@@ -97,19 +113,6 @@ fn clock(c: &mut Criterion) {
     group.finish();
 }
 
-/// What carrying the arguments costs: a `ToolError` holds a copy of them (redacted and
-/// cut, the contract's `attempted_query`), which `from_arguments` makes for each failed
-/// call and its caller drops. Measured as a deep copy and its drop.
-fn parts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("parts");
-    for (name, args) in inputs().into_iter().skip(1) {
-        group.bench_function(format!("arguments_copy_{name}"), |b| {
-            b.iter(|| black_box(&args).clone())
-        });
-    }
-    group.finish();
-}
-
 /// A list field of 1, 100 and 10 000 items, each checked by a regex.
 #[derive(McpTool, Deserialize)]
 #[allow(dead_code)]
@@ -126,23 +129,21 @@ fn scaling(c: &mut Criterion) {
         let unknown = Value::Object((0..n).map(|i| (format!("x{i}"), json!(i))).collect());
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::new("valid_items", n), &valid, |b, v| {
-            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+            owned(b, v, |a| Bulk::from_arguments(a).is_ok())
         });
         group.bench_with_input(BenchmarkId::new("invalid_items", n), &invalid, |b, v| {
-            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+            owned(b, v, |a| Bulk::from_arguments(a).is_ok())
         });
         group.bench_with_input(BenchmarkId::new("unknown_names", n), &unknown, |b, v| {
-            b.iter(|| Bulk::from_arguments(black_box(v)).is_ok())
+            owned(b, v, |a| Bulk::from_arguments(a).is_ok())
         });
         group.bench_with_input(BenchmarkId::new("floor_valid_items", n), &valid, |b, v| {
-            b.iter(|| {
-                #[derive(Deserialize)]
-                #[allow(dead_code)]
-                struct Ids {
-                    ids: Vec<String>,
-                }
-                Ids::deserialize(black_box(v)).is_ok()
-            })
+            #[derive(Deserialize)]
+            #[allow(dead_code)]
+            struct Ids {
+                ids: Vec<String>,
+            }
+            owned(b, v, |a| serde_json::from_value::<Ids>(a).is_ok())
         });
     }
     group.finish();
@@ -168,10 +169,10 @@ fn hostile(c: &mut Criterion) {
         ("unknown_names_100000", &many_names),
         ("items_100000", &many_items),
     ] {
-        group.bench_function(name, |b| b.iter(|| call_result(black_box(args)).len()));
+        group.bench_function(name, |b| owned(b, args, |a| call_result(a).len()));
     }
     group.finish();
 }
 
-criterion_group!(benches, contenders, schema, clock, parts, scaling, hostile);
+criterion_group!(benches, contenders, schema, clock, scaling, hostile);
 criterion_main!(benches);

@@ -14,7 +14,6 @@
 use std::hint::black_box;
 
 use mcp_tool::McpTool;
-use serde::Deserialize;
 use serde_json::Value;
 
 #[path = "support/contenders.rs"]
@@ -25,33 +24,39 @@ mod counting;
 mod workload;
 
 use contenders::{
-    by_hand, call_result, inputs, sanity, with_garde, with_jsonschema, with_validator,
+    by_hand, call_result, floor, floor_borrowed, inputs, sanity, with_garde, with_jsonschema,
+    with_validator,
 };
-use workload::{BookFlight, Plain};
+use workload::BookFlight;
 
 /// Calls per measurement: the counts are the same on every call once warm, but a
 /// contender may allocate on some calls only (a cache refilled, a buffer grown).
 const CALLS: usize = 1000;
 
-/// Allocations and bytes per call of `f`, after two calls to warm it.
-fn per_call<R>(mut f: impl FnMut() -> R) -> (f64, f64) {
-    black_box(f());
-    black_box(f());
+/// Allocations and bytes per call of `f`, each call given its own copy of `args` (made
+/// before counting, dropped after), after two calls to warm it.
+fn per_call<R>(args: &Value, f: impl Fn(Value) -> R) -> (f64, f64) {
+    black_box(f(args.clone()));
+    black_box(f(args.clone()));
+    let copies: Vec<Value> = (0..CALLS).map(|_| args.clone()).collect();
+    let mut results = Vec::with_capacity(CALLS);
     let (n0, b0) = counting::counts();
-    for _ in 0..CALLS {
-        black_box(f());
+    for copy in copies {
+        results.push(black_box(f(copy)));
     }
     let (n1, b1) = counting::counts();
+    drop(results);
     (
         (n1 - n0) as f64 / CALLS as f64,
         (b1 - b0) as f64 / CALLS as f64,
     )
 }
 
-type Contender = (&'static str, fn(&Value) -> bool);
+type Contender = (&'static str, fn(Value) -> bool);
 
 const CONTENDERS: &[Contender] = &[
-    ("floor", |args| Plain::deserialize(args).is_ok()),
+    ("floor", |args| floor(args).is_ok()),
+    ("floor_borrowed", |args| floor_borrowed(&args).is_ok()),
     ("validator", |args| with_validator::check(args).is_ok()),
     ("garde", |args| with_garde::check(args).is_ok()),
     ("jsonschema", |args| with_jsonschema::check(args).is_ok()),
@@ -70,14 +75,14 @@ fn main() {
     println!("|---|{}", "---|".repeat(header.len()));
     let floors: Vec<f64> = inputs
         .iter()
-        .map(|(_, args)| per_call(|| Plain::deserialize(args).is_ok()).0)
+        .map(|(_, args)| per_call(args, |a| floor(a).is_ok()).0)
         .collect();
     for (name, check) in CONTENDERS {
         let cells: Vec<String> = inputs
             .iter()
             .zip(&floors)
             .map(|((_, args), floor)| {
-                let (allocations, bytes) = per_call(|| check(args));
+                let (allocations, bytes) = per_call(args, check);
                 format!(
                     "{allocations:.0} ({bytes:.0} B, {:.1}x)",
                     allocations / floor

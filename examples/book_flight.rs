@@ -54,7 +54,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         "cabin": "business",
         "passengers": 2,
     });
-    let result = tools.call("book_flight", &valid).await?;
+    let result = tools.call("book_flight", valid.clone()).await?;
     print("tools/call with valid arguments", &result.to_value());
 
     let mistakes = json!({
@@ -65,10 +65,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
         "passengers": "two",
         "email": "not-an-address",
     });
-    let result = tools.call("book_flight", &mistakes).await?;
+    let result = tools.call("book_flight", mistakes).await?;
     print("tools/call with several mistakes", &result.to_value());
 
-    let error = tools.call("book_flights", &valid).await.unwrap_err();
+    let error = tools.call("book_flights", valid).await.unwrap_err();
     print(
         "tools/call of an unknown tool: a JSON-RPC error",
         &error.to_jsonrpc_error(),

@@ -425,7 +425,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     // The printed demo works on a fresh database in memory.
     let tools = toolbox(Desk::open(":memory:", &customer)?);
     for (name, arguments) in demo_calls() {
-        let result: Value = match tools.call(name, &arguments).await {
+        let result: Value = match tools.call(name, arguments.clone()).await {
             Ok(result) => result.to_value(),
             Err(error) => error.to_jsonrpc_error(),
         };
@@ -488,7 +488,7 @@ mod tests {
     }
 
     async fn call(tools: &Toolbox<Desk>, name: &str, arguments: Value) -> Value {
-        tools.call(name, &arguments).await.unwrap().to_value()
+        tools.call(name, arguments).await.unwrap().to_value()
     }
 
     fn category(result: &Value) -> &str {

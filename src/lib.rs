@@ -28,7 +28,7 @@
 //! // What the server enforces, with "today" fixed for the example:
 //! let today = Context::on(2026, 11, 30).unwrap();
 //! let args = json!({"origin": "CDG", "departure_date": "12/12/2024", "cabin": "PROCESSING"});
-//! let err = BookFlight::from_arguments_in(&args, &today).unwrap_err();
+//! let err = BookFlight::from_arguments_in(args, &today).unwrap_err();
 //! let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
 //! assert_eq!(paths, ["/departure_date", "/cabin"]);
 //! assert!(err.text().contains("Current date is 30/11/2026."));
@@ -80,7 +80,7 @@ pub use mcp_tool_derive::McpTool;
 ///     quiet_hours: Option<QuietHours>,
 /// }
 ///
-/// let err = SetPreferences::from_arguments(&serde_json::json!({
+/// let err = SetPreferences::from_arguments(serde_json::json!({
 ///     "quiet_hours": {"from": 22, "to": 31}
 /// }))
 /// .err()

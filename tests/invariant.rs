@@ -334,12 +334,12 @@ fn rust_enum_and_whitelist_constants_are_advertised_as_accepted() {
     assert_eq!(props["status"]["enum"], json!(STATUSES));
     let today = Context::on(2026, 11, 30).unwrap();
     for value in <Priority as McpEnum>::VALUES {
-        assert!(Everything::from_arguments_in(&with("prio", json!(value)), &today).is_ok());
+        assert!(Everything::from_arguments_in(with("prio", json!(value)), &today).is_ok());
         // Serde reads exactly the advertised names.
         assert!(serde_json::from_value::<Priority>(json!(value)).is_ok());
     }
     for value in STATUSES {
-        assert!(Everything::from_arguments_in(&with("status", json!(value)), &today).is_ok());
+        assert!(Everything::from_arguments_in(with("status", json!(value)), &today).is_ok());
     }
 }
 

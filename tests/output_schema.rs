@@ -36,7 +36,7 @@ async fn every_book_flight_result_matches_its_output_schema() {
     let mut errors = 0;
     for arguments in calls {
         let result = tools
-            .call("book_flight", &arguments)
+            .call("book_flight", arguments)
             .await
             .unwrap()
             .to_value();

@@ -315,7 +315,7 @@ proptest! {
         let with = |key: &str| {
             let mut args = json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": 2});
             args[key] = json!(value);
-            Everything::from_arguments_in(&args, &TODAY).is_ok()
+            Everything::from_arguments_in(args, &TODAY).is_ok()
         };
         prop_assert_eq!(advertised("prio"), with("prio"));
         prop_assert_eq!(advertised("status"), with("status"));
@@ -326,14 +326,14 @@ proptest! {
     /// and from `tools/call` through a toolbox.
     #[test]
     fn any_json_gets_a_well_formed_answer(args in any_json(6), params in any_json(3)) {
-        match Everything::from_arguments_in(&args, &TODAY) {
+        match Everything::from_arguments_in(args.clone(), &TODAY) {
             Ok(_) => {}
             Err(error) if error.is_malformed_request() => prop_assert!(!args.is_object() && !args.is_null()),
             Err(error) => well_formed(&error.to_call_result().to_value())?,
         }
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         for request in [json!({"name": "everything", "arguments": args}), params] {
-            match runtime.block_on(TOOLS.call_request(&request)) {
+            match runtime.block_on(TOOLS.call_request(request)) {
                 Ok(result) if result.is_error => well_formed(&result.to_value())?,
                 Ok(result) => prop_assert_eq!(result.structured_content, Some(json!({"ok": true}))),
                 Err(error) => prop_assert_eq!(error.code(), -32602),
@@ -355,7 +355,7 @@ proptest! {
         let mut others = args.clone();
         others.as_object_mut().unwrap().remove(key);
         prop_assume!(!others.to_string().contains(&secret));
-        if let Err(error) = Everything::from_arguments_in(&args, &TODAY) {
+        if let Err(error) = Everything::from_arguments_in(args, &TODAY) {
             let shown = error.to_call_result().to_value().to_string();
             prop_assert!(!shown.contains(&secret), "{} in {}", secret, shown);
             let debug = format!("{error:?}");

@@ -90,11 +90,11 @@ fn the_schema_of_a_recursive_type_is_built_and_inlines_every_level() {
 #[test]
 fn a_tree_three_levels_deep_is_read_and_a_bad_value_there_is_at_its_full_pointer() {
     let three = tree(3, json!({"field": "price", "op": "lt"}));
-    let filter = Filter::from_arguments_in(&three, &today()).unwrap();
+    let filter = Filter::from_arguments_in(three, &today()).unwrap();
     assert_eq!(filter.any_of[0].any_of[0].field, "price");
 
     let bad = tree(3, json!({"field": "Price", "op": "le"}));
-    let err = Filter::from_arguments_in(&bad, &today()).unwrap_err();
+    let err = Filter::from_arguments_in(bad, &today()).unwrap_err();
     let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
     assert_eq!(paths, ["/any_of/0/any_of/0/field", "/any_of/0/any_of/0/op"]);
 }
@@ -102,10 +102,10 @@ fn a_tree_three_levels_deep_is_read_and_a_bad_value_there_is_at_its_full_pointer
 #[test]
 fn past_the_last_level_the_runtime_says_so_where_the_schema_does() {
     let deepest = tree(MAX_RECURSION, json!({"field": "a"}));
-    assert!(Filter::from_arguments_in(&deepest, &today()).is_ok());
+    assert!(Filter::from_arguments_in(deepest.clone(), &today()).is_ok());
 
     let too_deep = tree(MAX_RECURSION + 1, json!({"field": "a"}));
-    let err = Filter::from_arguments_in(&too_deep, &today()).unwrap_err();
+    let err = Filter::from_arguments_in(too_deep.clone(), &today()).unwrap_err();
     let v = &err.violations()[0];
     assert_eq!(v.rule, "depth");
     // The fifth filter, inside four.

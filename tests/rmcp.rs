@@ -128,7 +128,7 @@ async fn a_toolbox_served_by_rmcp_keeps_the_whole_contract() {
         *Greet::input_schema()
     );
     let output = listed.output_schema.as_ref().expect("outputSchema");
-    assert_eq!(output["properties"]["text"]["type"], "string");
+    assert_eq!(output["anyOf"][0]["properties"]["text"]["type"], "string");
 
     let ok = call(&client, "greet", json!({"name": "Ada", "times": 2})).await;
     assert_eq!(ok.is_error, Some(false));

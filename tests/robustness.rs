@@ -16,12 +16,10 @@ fn call(arguments: Value) -> Value {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    let result = runtime
-        .block_on(TOOLS.call("everything", &arguments))
+    runtime
+        .block_on(TOOLS.call("everything", arguments))
         .unwrap()
-        .to_value();
-    std::mem::forget(arguments); // some are deep; dropping them is serde's business
-    result
+        .to_value()
 }
 
 fn base() -> Value {
@@ -99,4 +97,24 @@ fn the_deepest_value_serde_json_parses_gets_an_answer() {
     args["firstLeg"] = deeper;
     let result = call(args);
     assert_eq!(result["isError"], true);
+}
+
+#[test]
+fn arguments_of_any_depth_that_are_not_an_object_are_refused_safely() {
+    let mut deep = json!(1);
+    for _ in 0..100_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let error = runtime
+        .block_on(TOOLS.call("everything", deep))
+        .unwrap_err();
+    assert_eq!(error.code(), -32602);
+    assert!(
+        error
+            .message()
+            .contains("must be a JSON object; got an array")
+    );
 }

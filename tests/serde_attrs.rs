@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 fn paths<T: McpTool + std::fmt::Debug>(args: Value) -> Vec<String> {
-    match T::from_arguments_in(&args, &Context::on(2026, 11, 30).unwrap()) {
+    match T::from_arguments_in(args, &Context::on(2026, 11, 30).unwrap()) {
         Ok(_) => Vec::new(),
         Err(e) => e
             .violations()
@@ -41,7 +41,7 @@ fn renames_drive_names_required_and_paths() {
     assert_eq!(props, ["customerName", "orderID", "pageSize"]);
     assert_eq!(schema["required"], json!(["customerName"]));
 
-    let found = FindOrders::from_arguments(&json!({"customerName": "Ada"})).unwrap();
+    let found = FindOrders::from_arguments(json!({"customerName": "Ada"})).unwrap();
     assert_eq!(found.page_size, 20);
     assert_eq!(
         paths::<FindOrders>(json!({"customerName": "Ada", "pageSize": 0, "internal": [1]})),
@@ -67,7 +67,7 @@ struct Defaults {
 #[test]
 fn container_default_makes_every_field_optional() {
     assert_eq!(Defaults::input_schema().get("required"), None);
-    assert!(Defaults::from_arguments(&json!({})).is_ok());
+    assert!(Defaults::from_arguments(json!({})).is_ok());
     assert_eq!(paths::<Defaults>(json!({"c": 1})), ["unknown /c"]);
 }
 
@@ -138,7 +138,7 @@ struct Lenient {
 #[test]
 fn allow_unknown_fields_ignores_them_and_the_schema_says_so() {
     assert_eq!(Lenient::input_schema().get("additionalProperties"), None);
-    assert!(Lenient::from_arguments(&json!({"query": "x", "extra": 1})).is_ok());
+    assert!(Lenient::from_arguments(json!({"query": "x", "extra": 1})).is_ok());
 }
 
 #[derive(McpTool, Deserialize, Debug)]
@@ -146,10 +146,10 @@ struct Ping {}
 
 #[test]
 fn absent_arguments_are_an_empty_object() {
-    assert!(Ping::from_arguments(&Value::Null).is_ok());
-    assert!(Ping::from_arguments(&json!({})).is_ok());
+    assert!(Ping::from_arguments(Value::Null).is_ok());
+    assert!(Ping::from_arguments(json!({})).is_ok());
     for bad in [json!([]), json!("x"), json!(1), json!(true)] {
-        let err = Ping::from_arguments(&bad).unwrap_err();
+        let err = Ping::from_arguments(bad.clone()).unwrap_err();
         assert!(err.is_malformed_request(), "{bad}");
         assert_eq!(err.to_jsonrpc_error()["code"], -32602);
     }
@@ -222,19 +222,19 @@ fn wide_problems<T: McpTool + std::fmt::Debug>(n: usize) -> Vec<String> {
     let mut args = wide_arguments(n);
     args.insert("f07".into(), json!(10));
     args.remove("last");
-    let err = T::from_arguments(&Value::Object(args)).unwrap_err();
+    let err = T::from_arguments(Value::Object(args)).unwrap_err();
     err.violations().iter().map(|v| v.path.clone()).collect()
 }
 
 #[test]
 fn a_struct_of_many_fields_finds_every_value() {
-    let wide = Wide::from_arguments(&Value::Object(wide_arguments(34))).unwrap();
+    let wide = Wide::from_arguments(Value::Object(wide_arguments(34))).unwrap();
     assert_eq!(
         (wide.f00, wide.f19, wide.f33, wide.last.as_str()),
         (Some(0), Some(9), Some(3), "x")
     );
     assert_eq!(wide_problems::<Wide>(34), ["/f07", "/last"]);
-    let wider = Wider::from_arguments(&Value::Object(wide_arguments(70))).unwrap();
+    let wider = Wider::from_arguments(Value::Object(wide_arguments(70))).unwrap();
     assert_eq!(
         (
             wider.f00,
@@ -260,12 +260,12 @@ fn fields_declared_out_of_name_order_are_matched() {
         a: bool,
     }
     let ok =
-        Backwards::from_arguments(&json!({"zeta": 1, "Alpha": 2, "a": true, "mid": "m"})).unwrap();
+        Backwards::from_arguments(json!({"zeta": 1, "Alpha": 2, "a": true, "mid": "m"})).unwrap();
     assert_eq!(
         (ok.zeta, ok.alpha, ok.mid.as_deref(), ok.a),
         (1, 2, Some("m"), true)
     );
-    let err = Backwards::from_arguments(&json!({"Alpha": "x", "b": 1, "zeta": 300})).unwrap_err();
+    let err = Backwards::from_arguments(json!({"Alpha": "x", "b": 1, "zeta": 300})).unwrap_err();
     let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
     assert_eq!(paths, ["/zeta", "/Alpha", "/a", "/b"]);
 }

@@ -76,7 +76,7 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 }
 
 fn call<S: Send + Sync + 'static>(tools: &Toolbox<S>, name: &str, arguments: Value) -> Value {
-    block_on(tools.call(name, &arguments)).unwrap().to_value()
+    block_on(tools.call(name, arguments)).unwrap().to_value()
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn outputs_become_the_right_result() {
     async fn clear(_: Clear) -> Result<(), ToolError> {
         Ok(())
     }
-    let cleared = block_on(Toolbox::new().tool(clear).call("clear", &json!({}))).unwrap();
+    let cleared = block_on(Toolbox::new().tool(clear).call("clear", json!({}))).unwrap();
     assert_eq!(cleared.to_value(), empty);
     // An empty object is a result that happens to be empty, not "no match".
     assert_eq!(lookup("map")["structuredContent"], json!({}));
@@ -123,7 +123,10 @@ fn the_output_schema_is_advertised_only_for_object_outputs() {
     assert_eq!(schema("find_one"), None, "Option<Found> may be null");
     let found = schema("get_one").expect("a struct is an object");
     assert_eq!(found["type"], "object");
-    assert_eq!(found["properties"]["id"]["type"], "integer");
+    // The success shape, or the error envelope: an error result matches it too.
+    let success = &found["anyOf"][0];
+    assert_eq!(success["properties"]["id"]["type"], "integer");
+    assert_eq!(found["anyOf"][1], mcp_tool::output::error_envelope());
     assert!(found.get("$schema").is_none() && found.get("title").is_none());
     // And it is listed, in registration order.
     let names: Vec<&str> = tools.list().iter().map(|t| t.name.as_str()).collect();
@@ -232,7 +235,7 @@ fn a_panic_is_retryable_only_for_a_tool_that_is_safe_to_call_again() {
 #[test]
 fn only_an_unknown_tool_or_a_malformed_request_is_a_protocol_error() {
     let tools = toolbox();
-    let unknown = block_on(tools.call("look_up", &json!({}))).unwrap_err();
+    let unknown = block_on(tools.call("look_up", json!({}))).unwrap_err();
     assert!(matches!(unknown, CallError::UnknownTool { ref name, .. } if name == "look_up"));
     assert_eq!(unknown.code(), -32602);
     assert_eq!(
@@ -242,28 +245,28 @@ fn only_an_unknown_tool_or_a_malformed_request_is_a_protocol_error() {
 
     // A name of any length is cut short in the answer.
     let long = "x".repeat(100_000);
-    let error = block_on(tools.call(&long, &json!({}))).unwrap_err();
+    let error = block_on(tools.call(&long, json!({}))).unwrap_err();
     assert!(error.message().len() < 1_000);
 
     for arguments in [json!([]), json!("{}"), json!(1), json!(true)] {
-        let error = block_on(tools.call("lookup", &arguments)).unwrap_err();
+        let error = block_on(tools.call("lookup", arguments.clone())).unwrap_err();
         assert!(
             matches!(error, CallError::MalformedRequest { .. }),
             "{arguments}"
         );
     }
     // Absent arguments are {}: here, a missing required field, as a result.
-    let missing = block_on(tools.call("lookup", &Value::Null)).unwrap();
+    let missing = block_on(tools.call("lookup", Value::Null)).unwrap();
     assert!(missing.is_error);
 
     for params in [json!({}), json!({"name": 1}), json!([]), json!(null)] {
-        let error = block_on(tools.call_request(&params)).unwrap_err();
+        let error = block_on(tools.call_request(params.clone())).unwrap_err();
         assert!(
             matches!(error, CallError::MalformedRequest { .. }),
             "{params}"
         );
     }
-    let ok = block_on(tools.call_request(&json!({"name": "get_one", "arguments": {"id": 1}})));
+    let ok = block_on(tools.call_request(json!({"name": "get_one", "arguments": {"id": 1}})));
     assert_eq!(ok.unwrap().structured_content, Some(json!({"id": 1})));
 }
 
@@ -325,7 +328,7 @@ fn many_threads_through_one_toolbox_get_what_one_thread_gets() {
         .map(|i| {
             let tools = Arc::clone(&tools);
             let (name, args) = inputs[i % inputs.len()].clone();
-            runtime.spawn(async move { (i, tools.call(name, &args).await.unwrap().to_value()) })
+            runtime.spawn(async move { (i, tools.call(name, args).await.unwrap().to_value()) })
         })
         .collect();
     for handle in handles {
@@ -340,7 +343,7 @@ fn many_threads_through_one_toolbox_get_what_one_thread_gets() {
 fn the_result_moved_out_of_an_error_is_made_of_its_text_and_structured_content() {
     let today = Context::on(2026, 11, 30).unwrap();
     let Err(invalid) = Lookup::from_arguments_in(
-        &json!({"kind": "objet", "token": "ab", "extra": [1, 2], "kind2": null}),
+        json!({"kind": "objet", "token": "ab", "extra": [1, 2], "kind2": null}),
         &today,
     ) else {
         panic!("the arguments are invalid")
@@ -380,7 +383,7 @@ fn a_tie_between_two_names_suggests_the_first_registered() {
     // Each toolbox has its own hash seed: the suggestion must not depend on it.
     for _ in 0..32 {
         let tools = Toolbox::new().tool(ticket_a).tool(ticket_b);
-        let unknown = block_on(tools.call("ticket_c", &json!({}))).unwrap_err();
+        let unknown = block_on(tools.call("ticket_c", json!({}))).unwrap_err();
         assert!(
             unknown.to_jsonrpc_error()["message"]
                 .as_str()

@@ -70,9 +70,9 @@ pub mod with_validator {
         loyalty_ids: Option<Vec<String>>,
     }
 
-    pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
-        let flight =
-            BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+    pub fn check(args: Value) -> Result<BookFlight, Vec<(String, String)>> {
+        let flight = serde_json::from_value::<BookFlight>(args)
+            .map_err(|e| vec![(String::new(), e.to_string())])?;
         match flight.validate() {
             Ok(()) => Ok(flight),
             Err(errors) => Err(errors
@@ -128,9 +128,9 @@ pub mod with_garde {
         loyalty_ids: Option<Vec<String>>,
     }
 
-    pub fn check(args: &Value) -> Result<BookFlight, Vec<(String, String)>> {
-        let flight =
-            BookFlight::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+    pub fn check(args: Value) -> Result<BookFlight, Vec<(String, String)>> {
+        let flight = serde_json::from_value::<BookFlight>(args)
+            .map_err(|e| vec![(String::new(), e.to_string())])?;
         match flight.validate() {
             Ok(()) => Ok(flight),
             Err(report) => Err(report
@@ -151,9 +151,9 @@ pub mod with_jsonschema {
             .unwrap()
     });
 
-    pub fn check(args: &Value) -> Result<Plain, Vec<(String, String)>> {
+    pub fn check(args: Value) -> Result<Plain, Vec<(String, String)>> {
         let mut errors: Vec<(String, String)> = SCHEMA
-            .iter_errors(args)
+            .iter_errors(&args)
             .map(|e| (e.instance_path().to_string(), e.to_string()))
             .collect();
         if let Some(date) = args.get("departure_date").and_then(Value::as_str)
@@ -167,7 +167,7 @@ pub mod with_jsonschema {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Plain::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])
+        serde_json::from_value::<Plain>(args).map_err(|e| vec![(String::new(), e.to_string())])
     }
 
     pub fn warm() {
@@ -266,8 +266,9 @@ pub mod by_hand {
         at > 0 && b[..at].iter().all(u8::is_ascii_graphic) && label > 0 && dots > 0
     }
 
-    pub fn check(args: &Value) -> Result<Plain, Vec<(String, String)>> {
-        let flight = Plain::deserialize(args).map_err(|e| vec![(String::new(), e.to_string())])?;
+    pub fn check(args: Value) -> Result<Plain, Vec<(String, String)>> {
+        let flight = serde_json::from_value::<Plain>(args)
+            .map_err(|e| vec![(String::new(), e.to_string())])?;
         let mut errors = Vec::new();
         let mut fail = |path: &str, message: &str| errors.push((path.into(), message.into()));
         if !is_iata(&flight.origin) {
@@ -336,7 +337,7 @@ pub static TOOLS: LazyLock<Toolbox> = LazyLock::new(|| Toolbox::new().tool(book_
 
 /// The whole `tools/call` path: checks, handler, `CallToolResult` serialized. The
 /// toolbox's futures never wait, so one poll finishes them.
-pub fn call_result(args: &Value) -> String {
+pub fn call_result(args: Value) -> String {
     let mut call = std::pin::pin!(TOOLS.call("book_flight", args));
     match call
         .as_mut()
@@ -375,15 +376,28 @@ pub fn inputs() -> [(&'static str, Value); 3] {
     ]
 }
 
+/// The floor: serde reading the owned arguments into the same fields, unchecked, as a
+/// server would (`serde_json::from_value`).
+pub fn floor(args: Value) -> Result<Plain, serde_json::Error> {
+    serde_json::from_value(args)
+}
+
+/// The floor as it was before the arguments were owned: serde reading a borrowed
+/// `&Value`, which copies every string out of it.
+pub fn floor_borrowed(args: &Value) -> Result<Plain, serde_json::Error> {
+    Plain::deserialize(args)
+}
+
 /// Each contender's answer, checked once so that the benchmark measures working code:
 /// how many problems it reports for each input.
 pub fn sanity() {
     let [valid, four, types] = inputs().map(|(_, v)| v);
-    assert!(Plain::deserialize(&valid).is_ok());
-    assert!(with_validator::check(&valid).is_ok());
-    assert!(with_garde::check(&valid).is_ok());
-    assert!(with_jsonschema::check(&valid).is_ok());
-    assert!(by_hand::check(&valid).is_ok());
+    assert!(floor(valid.clone()).is_ok());
+    assert!(floor_borrowed(&valid).is_ok());
+    assert!(with_validator::check(valid.clone()).is_ok());
+    assert!(with_garde::check(valid.clone()).is_ok());
+    assert!(with_jsonschema::check(valid.clone()).is_ok());
+    assert!(by_hand::check(valid.clone()).is_ok());
     let utc = jiff::Timestamp::now()
         .to_zoned_datetime(jiff::tz::TimeZone::UTC)
         .date();
@@ -392,29 +406,32 @@ pub fn sanity() {
         (y, m, d),
         (utc.year().into(), utc.month().into(), utc.day().into())
     );
-    assert!(BookFlight::from_arguments(&valid).is_ok());
-    assert_eq!(with_validator::check(&four).err().unwrap().len(), 4);
-    assert_eq!(with_garde::check(&four).err().unwrap().len(), 4);
-    assert_eq!(with_jsonschema::check(&four).err().unwrap().len(), 4);
-    assert_eq!(by_hand::check(&four).err().unwrap().len(), 4);
+    assert!(BookFlight::from_arguments(valid.clone()).is_ok());
+    assert_eq!(with_validator::check(four.clone()).err().unwrap().len(), 4);
+    assert_eq!(with_garde::check(four.clone()).err().unwrap().len(), 4);
+    assert_eq!(with_jsonschema::check(four.clone()).err().unwrap().len(), 4);
+    assert_eq!(by_hand::check(four.clone()).err().unwrap().len(), 4);
+    let four_errors = BookFlight::from_arguments(four.clone()).unwrap_err();
+    assert_eq!(four_errors.violations().len(), 4);
+    // The error keeps the arguments for attempted_query.
     assert_eq!(
-        BookFlight::from_arguments(&four)
-            .unwrap_err()
-            .violations()
-            .len(),
-        4
+        four_errors.structured_content()["attempted_query"]["arguments"]["origin"],
+        four["origin"]
     );
     // serde stops at the first type error; the schema and this crate see both.
-    assert_eq!(with_validator::check(&types).err().unwrap().len(), 1);
-    assert_eq!(with_garde::check(&types).err().unwrap().len(), 1);
-    assert_eq!(by_hand::check(&types).err().unwrap().len(), 1);
-    assert_eq!(with_jsonschema::check(&types).err().unwrap().len(), 2);
+    assert_eq!(with_validator::check(types.clone()).err().unwrap().len(), 1);
+    assert_eq!(with_garde::check(types.clone()).err().unwrap().len(), 1);
+    assert_eq!(by_hand::check(types.clone()).err().unwrap().len(), 1);
     assert_eq!(
-        BookFlight::from_arguments(&types)
+        with_jsonschema::check(types.clone()).err().unwrap().len(),
+        2
+    );
+    assert_eq!(
+        BookFlight::from_arguments(types)
             .unwrap_err()
             .violations()
             .len(),
         2
     );
-    assert!(call_result(&valid).contains("PNR-7XQ2KD"));
+    assert!(call_result(valid).contains("PNR-7XQ2KD"));
 }

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(arguments) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    match Everything::from_arguments_in(&arguments, &TODAY) {
+    match Everything::from_arguments_in(arguments.clone(), &TODAY) {
         Ok(_) => assert!(
             JUDGE.is_valid(&arguments),
             "runtime accepted what the schema rejects: {arguments}"

@@ -301,10 +301,6 @@ impl<'a> Checker<'a> {
         self.integral_floats.push(path);
     }
 
-    pub(crate) fn integral_floats(&self) -> &[String] {
-        &self.integral_floats
-    }
-
     /// Reports a value of the wrong JSON type; `expected` names the right one with its
     /// article: "a string", "an integer from 1 to 9".
     pub fn type_mismatch(&mut self, expected: &str, value: &Value) {
@@ -395,38 +391,10 @@ impl<'a> Checker<'a> {
         });
     }
 
-    /// How many violations are listed (not merely counted).
-    pub(crate) fn listed(&self) -> usize {
-        self.violations.len()
-    }
-
-    /// Puts the violations in the order of their keys: `spans` gives the key of each
-    /// range of them. Violations with equal keys keep their order.
-    ///
-    /// The spans are consecutive and cover the listed violations. An insertion sort of
-    /// the spans, rotating each into place: no allocation, and there are few spans.
-    pub(crate) fn reorder(&mut self, spans: &mut [(usize, std::ops::Range<usize>)]) {
-        for j in 1..spans.len() {
-            let key = spans[j].0;
-            let i = spans[..j].partition_point(|(k, _)| *k <= key);
-            if i == j {
-                continue;
-            }
-            let moved = spans[j].1.len();
-            let start = spans[i].1.start;
-            self.violations[start..spans[j].1.end].rotate_right(moved);
-            spans[i..=j].rotate_right(1);
-            let mut at = start;
-            for (_, range) in &mut spans[i..=j] {
-                let len = range.len();
-                *range = at..at + len;
-                at += len;
-            }
-        }
-    }
-
-    pub(crate) fn finish(self) -> (Vec<Violation>, usize) {
-        (self.violations, self.omitted)
+    /// The violations listed, how many more were only counted, and the paths of the
+    /// integers written as floats.
+    pub(crate) fn finish(self) -> (Vec<Violation>, usize, Vec<String>) {
+        (self.violations, self.omitted, self.integral_floats)
     }
 }
 

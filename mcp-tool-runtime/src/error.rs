@@ -7,6 +7,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::echo::{ARGUMENTS, Limits};
+
 /// What kind of failure a [`ToolError`] is, and so what the model should do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,18 +110,43 @@ impl Violation {
 /// assert!(result.is_error);
 /// assert_eq!(result.structured_content.as_ref().unwrap()["errorCategory"], "business");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ToolError {
     inner: Box<Inner>,
 }
 
-#[derive(Debug, Clone)]
+/// As it is shown: the arguments redacted and cut (a sensitive value never reaches a
+/// log through `{:?}`).
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = self.shown();
+        let inner = &*shown.inner;
+        f.debug_struct("ToolError")
+            .field("category", &inner.category)
+            .field("message", &inner.message)
+            .field("hint", &inner.hint)
+            .field("tool", &inner.tool)
+            .field("arguments", &inner.arguments.as_ref().map(|kept| &kept.0))
+            .field("partial_results", &inner.partial_results)
+            .field("violations", &inner.violations)
+            .field("omitted", &inner.omitted)
+            .field("retry_after", &inner.retry_after)
+            .field("may_have_taken_effect", &inner.may_have_taken_effect)
+            .field("malformed", &inner.malformed)
+            .finish()
+    }
+}
+
+#[derive(Clone)]
 struct Inner {
     category: ErrorCategory,
     message: String,
     hint: Option<String>,
     tool: Option<Cow<'static, str>>,
-    arguments: Option<Value>,
+    arguments: Option<Kept>,
+    /// How `arguments` are made safe to show (sensitive fields redacted, long values
+    /// cut), applied when the error is written out; `None` when they were given so.
+    redact: Option<fn(&Value, Limits) -> Value>,
     partial_results: Option<Value>,
     violations: Vec<Violation>,
     omitted: usize,
@@ -127,6 +154,30 @@ struct Inner {
     /// The call may have changed something before it failed.
     may_have_taken_effect: bool,
     malformed: bool,
+}
+
+/// The arguments an error keeps, as they came. A value built in code can nest deeper
+/// than the stack allows `serde_json` to drop it (it drops recursively): this one is
+/// taken apart level by level instead.
+#[derive(Clone)]
+struct Kept(Value);
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        let mut next = std::mem::take(&mut self.0);
+        loop {
+            match next {
+                Value::Array(items) => stack.extend(items),
+                Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+                _ => {}
+            }
+            match stack.pop() {
+                Some(value) => next = value,
+                None => return,
+            }
+        }
+    }
 }
 
 impl ToolError {
@@ -138,6 +189,7 @@ impl ToolError {
                 hint: None,
                 tool: None,
                 arguments: None,
+                redact: None,
                 partial_results: None,
                 violations: Vec::new(),
                 omitted: 0,
@@ -182,6 +234,7 @@ impl ToolError {
         violations: Vec<Violation>,
         omitted: usize,
         arguments: Value,
+        redact: fn(&Value, Limits) -> Value,
     ) -> Self {
         let total = violations.len() + omitted;
         let mut message = String::with_capacity(tool.len() + 80);
@@ -194,6 +247,7 @@ impl ToolError {
             " problems in the arguments. Correct them and call again."
         });
         let mut err = ToolError::validation(message).for_call(tool, arguments);
+        err.inner.redact = Some(redact);
         err.inner.violations = violations;
         err.inner.omitted = omitted;
         err
@@ -210,7 +264,8 @@ impl ToolError {
     /// does this itself, leaving out sensitive fields.
     pub fn for_call(mut self, tool: impl Into<Cow<'static, str>>, arguments: Value) -> Self {
         self.inner.tool = Some(tool.into());
-        self.inner.arguments = Some(arguments);
+        self.inner.arguments = Some(Kept(arguments));
+        self.inner.redact = None;
         self
     }
 
@@ -344,7 +399,7 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
-        self.clone().into_structured()
+        self.shown().into_structured()
     }
 
     /// The `structuredContent`, made from this error's own parts without copying them.
@@ -365,7 +420,12 @@ impl ToolError {
                     "tool".into(),
                     tool.map_or(Value::Null, |t| t.into_owned().into()),
                 );
-                query.insert("arguments".into(), arguments.unwrap_or(Value::Null));
+                let arguments = match (arguments, inner.redact) {
+                    (Some(kept), Some(redact)) => redact(&kept.0, ARGUMENTS),
+                    (Some(mut kept), None) => std::mem::take(&mut kept.0),
+                    (None, _) => Value::Null,
+                };
+                query.insert("arguments".into(), arguments);
                 Value::Object(query)
             }
         };
@@ -407,7 +467,34 @@ impl ToolError {
 
     /// The `CallToolResult` (`isError: true`) a client receives for this error.
     pub fn to_call_result(&self) -> CallToolResult {
-        self.clone().into_call_result()
+        self.shown().into_call_result()
+    }
+
+    /// A copy of this error as it is shown: the arguments already redacted and cut,
+    /// not copied whole.
+    fn shown(&self) -> ToolError {
+        let inner = &*self.inner;
+        let arguments = match (&inner.arguments, inner.redact) {
+            (Some(kept), Some(redact)) => Some(Kept(redact(&kept.0, ARGUMENTS))),
+            (Some(kept), None) => Some(Kept(kept.0.clone())),
+            (None, _) => None,
+        };
+        ToolError {
+            inner: Box::new(Inner {
+                category: inner.category,
+                message: inner.message.clone(),
+                hint: inner.hint.clone(),
+                tool: inner.tool.clone(),
+                arguments,
+                redact: None,
+                partial_results: inner.partial_results.clone(),
+                violations: inner.violations.clone(),
+                omitted: inner.omitted,
+                retry_after: inner.retry_after,
+                may_have_taken_effect: inner.may_have_taken_effect,
+                malformed: inner.malformed,
+            }),
+        }
     }
 }
 
@@ -528,6 +615,7 @@ mod tests {
             vec![violation("/origin")],
             0,
             json!({"origin": "Paris"}),
+            crate::echo::truncate,
         );
         assert_eq!(
             invalid.message(),

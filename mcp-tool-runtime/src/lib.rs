@@ -22,7 +22,6 @@ mod rules;
 mod spec;
 mod suggest;
 mod toolbox;
-mod walk;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -65,12 +64,16 @@ pub trait McpTool: Argument + DeserializeOwned {
     /// `arguments` absent (`null`) counts as `{}`; any other non-object is a malformed
     /// request ([`ToolError::is_malformed_request`]). All problems are reported at once,
     /// in declaration order.
-    fn from_arguments(arguments: &Value) -> Result<Self, ToolError> {
+    ///
+    /// The arguments are taken by value, as a server receives them: valid ones are moved
+    /// into `Self` (no string is copied), and invalid ones are kept in the error as they
+    /// came, for `attempted_query`. A caller that must keep its value passes a clone.
+    fn from_arguments(arguments: Value) -> Result<Self, ToolError> {
         Self::from_arguments_in(arguments, &Context::now())
     }
 
     /// [`McpTool::from_arguments`] with the date rules judged in `context`.
-    fn from_arguments_in(arguments: &Value, context: &Context) -> Result<Self, ToolError> {
+    fn from_arguments_in(arguments: Value, context: &Context) -> Result<Self, ToolError> {
         Self::spec().from_arguments(arguments, context)
     }
 }

@@ -168,7 +168,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        match self.call(&request.name, &arguments).await {
+        match self.call(&request.name, arguments).await {
             Ok(result) => Ok(to_rmcp_result(result).into()),
             Err(error) => Err(to_rmcp_error(&error)),
         }
@@ -285,7 +285,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         // The tool as the client called it: rmcp names a `#[tool]` method's tool after
         // the method (or its `name = "..."`), which need not be `T::NAME`.
         let tool = context.name();
-        match T::spec().from_arguments_as(tool, &arguments, &Context::now()) {
+        match T::spec().from_arguments_as(tool, arguments, &Context::now()) {
             Ok(args) => Ok(Parameters(args)),
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))

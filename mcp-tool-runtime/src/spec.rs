@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::McpTool;
 use crate::argument::Argument;
 use crate::check::{Checker, Report};
 use crate::context::Context;
@@ -18,7 +18,6 @@ use crate::echo::{self, Limits};
 use crate::error::{ToolError, Violation};
 use crate::rules::{self, Rules};
 use crate::suggest;
-use crate::walk::Walk;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
 #[derive(Debug)]
@@ -651,9 +650,9 @@ impl ToolSpec {
 
     /// Checks `arguments` and reads them into `T`. See
     /// [`McpTool::from_arguments`](crate::McpTool::from_arguments).
-    pub fn from_arguments<T: DeserializeOwned>(
+    pub fn from_arguments<T: McpTool>(
         &'static self,
-        arguments: &Value,
+        arguments: Value,
         context: &Context,
     ) -> Result<T, ToolError> {
         self.from_arguments_as(self.name, arguments, context)
@@ -661,75 +660,50 @@ impl ToolSpec {
 
     /// [`ToolSpec::from_arguments`] for a tool the client knows as `tool`: an rmcp
     /// `#[tool]` method is named after the method, not the struct.
-    pub fn from_arguments_as<T: DeserializeOwned>(
+    ///
+    /// The arguments are checked in place, then moved into `T`: serde takes each string
+    /// as it is, copying nothing. A failed check keeps them, as they came, in the error
+    /// (for `attempted_query`, redacted and cut when written out).
+    pub fn from_arguments_as<T: McpTool>(
         &'static self,
         tool: &str,
-        arguments: &Value,
+        arguments: Value,
         context: &Context,
     ) -> Result<T, ToolError> {
-        let checker = || {
-            if tool == self.name {
-                Checker::new(context)
-            } else {
-                Checker::for_tool(context, tool)
-            }
-        };
-        let empty;
-        let arguments = match arguments {
+        let mut arguments = match arguments {
             Value::Object(_) => arguments,
-            Value::Null => {
-                empty = Value::Object(Map::new());
-                &empty
-            }
+            Value::Null => Value::Object(Map::new()),
             other => {
-                return Err(ToolError::malformed_request(format!(
+                let message = format!(
                     "{}: `arguments` must be a JSON object; got {}.",
                     tool,
-                    echo::json_type(other)
-                )));
+                    echo::json_type(&other)
+                );
+                // Kept by the error, so that a value of any depth is dropped safely.
+                return Err(ToolError::malformed_request(message).for_call(tool.to_owned(), other));
             }
         };
-        let Value::Object(map) = arguments else {
-            unreachable!("null was replaced by an empty object")
+        let mut cx = if tool == self.name {
+            Checker::new(context)
+        } else {
+            Checker::for_tool(context, tool)
         };
-        let mut cx = checker();
         if self.is_recursive() {
             cx.enter_spec(self);
         }
-        // One walk: each value checked as serde reads it.
-        if let Some(mut walk) = Walk::new(self, map, &mut cx) {
-            let read = T::deserialize(walk.deserializer());
-            if let Ok(value) = read
-                && walk.is_clean_and_finished()
-            {
-                return Ok(value);
-            }
-            let in_order = walk.finish();
-            // Past the cap, which violations are listed depends on the order they were
-            // found in: unless that was declaration order, check again in it.
-            if cx.is_full() && !in_order {
-                cx = checker();
-                if self.is_recursive() {
-                    cx.enter_spec(self);
-                }
-                self.check(arguments, &mut cx);
-            }
-        } else {
-            self.check(arguments, &mut cx);
-        }
+        self.check(&arguments, &mut cx);
         if !cx.is_clean() {
-            let (violations, omitted) = cx.finish();
-            return Err(self.invalid(tool, violations, omitted, arguments));
+            let (violations, omitted, _) = cx.finish();
+            return Err(self.invalid::<T>(tool, violations, omitted, arguments));
         }
-        // Clean, yet serde was stopped or refused: read again, as the checks allow.
-        let result = if cx.integral_floats().is_empty() {
-            T::deserialize(arguments)
-        } else {
-            T::deserialize(&with_integers(arguments, cx.integral_floats()))
-        };
-        result.map_err(|e| {
+        let (_, _, integral_floats) = cx.finish();
+        for path in &integral_floats {
+            integer_in_place(&mut arguments, path);
+        }
+        T::deserialize(arguments).map_err(|e| {
             // The checks passed and serde still refused: a type whose Deserialize does
-            // more than its schema says. Say what serde said.
+            // more than its schema says. Say what serde said. The arguments went to
+            // serde and are not kept.
             let violation = Violation {
                 path: String::new(),
                 rule: Cow::Borrowed("type"),
@@ -737,47 +711,38 @@ impl ToolSpec {
                 expected: Value::String("arguments matching the input schema".into()),
                 received: None,
             };
-            self.invalid(tool, vec![violation], 0, arguments)
+            self.invalid::<T>(tool, vec![violation], 0, Value::Null)
         })
     }
 
-    fn invalid(
+    fn invalid<T: McpTool>(
         &'static self,
         tool: &str,
         violations: Vec<Violation>,
         omitted: usize,
-        arguments: &Value,
+        arguments: Value,
     ) -> ToolError {
         let tool = if tool == self.name {
             Cow::Borrowed(self.name)
         } else {
             Cow::Owned(tool.to_owned())
         };
-        ToolError::invalid_arguments(
-            tool,
-            violations,
-            omitted,
-            self.echo(arguments, echo::ARGUMENTS),
-        )
+        ToolError::invalid_arguments(tool, violations, omitted, arguments, T::echo)
     }
 }
 
-/// `arguments` with each integral float at `paths` (`3.0`) written as an integer (`3`).
-fn with_integers(arguments: &Value, paths: &[String]) -> Value {
-    let mut copy = arguments.clone();
-    for path in paths {
-        if let Some(slot) = copy.pointer_mut(path)
-            && let Some(f) = slot.as_f64()
-        {
-            // Checked integral and within the field type's range.
-            *slot = if f < 0.0 {
-                Value::from(f as i64)
-            } else {
-                Value::from(f as u64)
-            };
-        }
+/// The integral float at `path` (`3.0`) written as an integer (`3`), which is what
+/// serde reads into an integer type; the checks found it integral and in range.
+fn integer_in_place(arguments: &mut Value, path: &str) {
+    if let Some(slot) = arguments.pointer_mut(path)
+        && let Some(f) = slot.as_f64()
+    {
+        *slot = if f < 0.0 {
+            Value::from(f as i64)
+        } else {
+            Value::from(f as u64)
+        };
     }
-    copy
 }
 
 /// A property schema in a few words: "a string (Departure airport, IATA code.)".

@@ -15,22 +15,15 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::echo::{self, Limits};
+use crate::echo;
 use crate::{Annotations, CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// Checks the arguments, then starts the handler; a failed check is the `Err`.
-type Route<S> = dyn Fn(&Arc<S>, &Value, &Context) -> Result<BoxFuture<Result<CallToolResult, ToolError>>, ToolError>
-    + Send
-    + Sync;
-
-/// One registered tool's call path.
-struct Entry<S> {
-    route: Box<Route<S>>,
-    /// The tool's arguments as `attempted_query` shows them (sensitive fields redacted).
-    echo: fn(&Value, Limits) -> Value,
-}
+/// Checks the arguments, then runs the handler: the `tools/call` result, or the error
+/// of a malformed request.
+type Route<S> =
+    dyn Fn(&Arc<S>, Value, &Context) -> BoxFuture<Result<CallToolResult, ToolError>> + Send + Sync;
 
 /// The tools of a server, each with its async handler: answers `tools/list` and
 /// `tools/call`.
@@ -86,23 +79,24 @@ struct Entry<S> {
 /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
 /// # rt.block_on(async {
 /// let listed = serde_json::to_value(tools.list()).unwrap();
-/// assert_eq!(listed[0]["outputSchema"]["properties"]["sum"]["type"], "integer");
+/// // The success shape, or the error envelope (see `mcp_tool::output`).
+/// assert_eq!(listed[0]["outputSchema"]["anyOf"][0]["properties"]["sum"]["type"], "integer");
 ///
-/// let ok = tools.call("add", &json!({"a": 2, "b": 3})).await.unwrap();
+/// let ok = tools.call("add", json!({"a": 2, "b": 3})).await.unwrap();
 /// assert_eq!(ok.structured_content, Some(json!({"sum": 5})));
 ///
-/// let bad = tools.call("add", &json!({"a": "two"})).await.unwrap();
+/// let bad = tools.call("add", json!({"a": "two"})).await.unwrap();
 /// assert!(bad.is_error); // a "two" for an integer, and b missing: both reported
 /// assert_eq!(bad.structured_content.unwrap()["violations"].as_array().unwrap().len(), 2);
 ///
-/// let unknown = tools.call("ad", &json!({})).await.unwrap_err();
+/// let unknown = tools.call("ad", json!({})).await.unwrap_err();
 /// assert_eq!(unknown.code(), -32602);
 /// # });
 /// ```
 pub struct Toolbox<S = ()> {
     state: Arc<S>,
     tools: Vec<Tool>,
-    routes: Vec<Entry<S>>,
+    routes: Vec<Box<Route<S>>>,
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
@@ -202,30 +196,46 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let mut tool = T::tool().clone();
         tool.output_schema = output_schema::<H::Output>();
         let handler = Arc::new(handler);
-        let route = move |state: &Arc<S>, arguments: &Value, context: &Context| {
-            let args = T::from_arguments_in(arguments, context)?;
-            let handler = Arc::clone(&handler);
-            let state = Arc::clone(state);
-            // Both creating and polling the handler's future may panic.
-            let future = CatchUnwind(Box::pin(async move {
-                let output = handler.call(state, args).await?;
-                Ok(output_result(T::NAME, T::spec().annotations, &output))
-            }));
-            Ok(Box::pin(async move {
-                match future.await {
-                    Ok(result) => result,
-                    Err(_panic) => Err(internal_failure(T::NAME, T::spec().annotations)),
-                }
-            }) as BoxFuture<_>)
+        let route = move |state: &Arc<S>, arguments: Value, context: &Context| {
+            // What `attempted_query` shows of a call the handler fails: taken now, as the
+            // arguments move into `T`.
+            let shown = match &arguments {
+                Value::Null => Value::Object(Map::new()),
+                arguments => T::echo(arguments, echo::ARGUMENTS),
+            };
+            let started = T::from_arguments_in(arguments, context).map(|args| {
+                let handler = Arc::clone(&handler);
+                let state = Arc::clone(state);
+                // Both creating and polling the handler's future may panic.
+                CatchUnwind(Box::pin(async move {
+                    let output = handler.call(state, args).await?;
+                    Ok(output_result(T::NAME, T::spec().annotations, &output))
+                }))
+            });
+            Box::pin(async move {
+                let error = match started {
+                    Err(error) if error.is_malformed_request() => return Err(error),
+                    Err(error) => error,
+                    Ok(running) => match running.await {
+                        Ok(Ok(result)) => return Ok(result),
+                        Ok(Err(error)) => error,
+                        Err(_panic) => internal_failure(T::NAME, T::spec().annotations),
+                    },
+                };
+                // A handler's error that does not say which call failed gets this one.
+                let error = if error.has_call() {
+                    error
+                } else {
+                    error.for_call(T::NAME, shown)
+                };
+                Ok(error.into_call_result())
+            }) as BoxFuture<_>
         };
         self.index.insert(T::NAME, self.tools.len());
         #[cfg(feature = "rmcp")]
         self.rmcp_tools.push(crate::rmcp::to_rmcp_tool(&tool));
         self.tools.push(tool);
-        self.routes.push(Entry {
-            route: Box::new(route),
-            echo: T::echo,
-        });
+        self.routes.push(Box::new(route));
         self
     }
 
@@ -258,55 +268,36 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Answers `tools/call` for the tool `name`. `arguments` is `Value::Null` when the
-    /// request has none (read as `{}`).
+    /// request has none (read as `{}`); they are taken by value, as a server receives
+    /// them, and moved into the tool's struct.
     ///
     /// Every failure of the call is an `Ok` result with `is_error` set; the `Err` is a
     /// protocol error only: an unknown tool, or arguments that are not an object.
-    pub async fn call(&self, name: &str, arguments: &Value) -> Result<CallToolResult, CallError> {
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
         let Some(&i) = self.index.get(name) else {
             return Err(self.unknown_tool(name));
         };
-        let entry = &self.routes[i];
-        let started = match &self.context {
-            Some(context) => (entry.route)(&self.state, arguments, context),
-            None => (entry.route)(&self.state, arguments, &Context::now()),
+        let route = &self.routes[i];
+        let running = match &self.context {
+            Some(context) => route(&self.state, arguments, context),
+            None => route(&self.state, arguments, &Context::now()),
         };
-        let error = match started {
-            Ok(running) => match running.await {
-                Ok(result) => return Ok(result),
-                Err(error) => error,
-            },
-            Err(error) if error.is_malformed_request() => {
-                return Err(CallError::MalformedRequest {
-                    message: error.message().to_owned(),
-                });
-            }
-            Err(error) => error,
-        };
-        // A handler's error that does not say which call failed gets this one.
-        let error = if error.has_call() {
-            error
-        } else {
-            let shown = match arguments {
-                Value::Null => Value::Object(Map::new()),
-                arguments => (entry.echo)(arguments, echo::ARGUMENTS),
-            };
-            error.for_call(self.tools[i].name.clone(), shown)
-        };
-        Ok(error.into_call_result())
+        running.await.map_err(|error| CallError::MalformedRequest {
+            message: error.message().to_owned(),
+        })
     }
 
     /// Answers the `params` of a `tools/call` request as received:
     /// `{"name": ..., "arguments": {...}}`. A `params` without a string `name` is a
     /// malformed request.
-    pub async fn call_request(&self, params: &Value) -> Result<CallToolResult, CallError> {
+    pub async fn call_request(&self, mut params: Value) -> Result<CallToolResult, CallError> {
+        let arguments = params.get_mut("arguments").map_or(Value::Null, Value::take);
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err(CallError::MalformedRequest {
                 message: "tools/call needs params {\"name\": string, \"arguments\": object}".into(),
             });
         };
-        self.call(name, params.get("arguments").unwrap_or(&Value::Null))
-            .await
+        self.call(name, arguments).await
     }
 
     fn unknown_tool(&self, name: &str) -> CallError {

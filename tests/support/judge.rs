@@ -32,7 +32,7 @@ pub fn agree<T: McpTool + std::fmt::Debug>(
     today: &Context,
     beyond: &[&str],
 ) -> Result<Verdict, String> {
-    let runtime = T::from_arguments_in(args, today);
+    let runtime = T::from_arguments_in(args.clone(), today);
     let schema_errors: Vec<String> = judge
         .iter_errors(args)
         .map(|e| e.instance_path().to_string())
