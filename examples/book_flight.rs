@@ -4,11 +4,12 @@
 //! cargo run --example book_flight                            # prints what a client receives
 //! cargo run --example book_flight -- --stdio                 # serves it over MCP stdio (rmcp)
 //! cargo run --example book_flight -- --http 127.0.0.1:8080   # over MCP Streamable HTTP, at /mcp
+//! cargo run --example book_flight -- --schema-profile gemini # the schema as Gemini takes it
 //! ```
 
 use std::error::Error;
 
-use mcp_tool::{Context, Toolbox};
+use mcp_tool::{Context, SchemaProfile, Toolbox};
 use serde_json::{Value, json};
 
 #[path = "common/flight.rs"]
@@ -18,9 +19,10 @@ mod serve;
 
 use flight::book_flight;
 
-fn toolbox() -> Toolbox {
+fn toolbox(profile: SchemaProfile) -> Toolbox {
     Toolbox::new()
         .named("book-flight", env!("CARGO_PKG_VERSION"))
+        .schema_profile(profile)
         .tool(book_flight)
 }
 
@@ -35,15 +37,17 @@ fn print(title: &str, value: &Value) {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     // Served, dates are judged by the system clock.
-    match serve::command_line("book_flight", &[]).0 {
-        serve::Mode::Stdio => return serve::stdio(toolbox()).await,
-        serve::Mode::Http(addr) => return serve::http(toolbox(), addr).await,
+    let command = serve::command_line("book_flight", &[]);
+    let profile = command.profile;
+    match command.mode {
+        serve::Mode::Stdio => return serve::stdio(toolbox(profile)).await,
+        serve::Mode::Http(addr) => return serve::http(toolbox(profile), addr).await,
         serve::Mode::Demo => {}
     }
 
     // Fixed so that the output is the same every day; a server uses the system clock
     // (the default) or Context::in_time_zone("Europe/Paris").
-    let tools = toolbox().in_context(Context::on(2026, 11, 30)?);
+    let tools = toolbox(profile).in_context(Context::on(2026, 11, 30)?);
 
     print("tools/list entry", &serde_json::to_value(tools.list())?[0]);
 

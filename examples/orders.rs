@@ -404,8 +404,9 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let (mode, values) = serve::command_line("orders", &[("--db", "PATH"), ("--customer", "ID")]);
-    let [db, customer] = <[Option<String>; 2]>::try_from(values).expect("two flags");
+    let command = serve::command_line("orders", &[("--db", "PATH"), ("--customer", "ID")]);
+    let (mode, profile) = (command.mode, command.profile);
+    let [db, customer] = <[Option<String>; 2]>::try_from(command.values).expect("two flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
     let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
         let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
@@ -414,7 +415,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .unwrap_or_else(|| default_db.display().to_string());
         let desk = Desk::open(&path, &customer)?;
         eprintln!("orders: serving customer {customer} from {path}");
-        Ok(toolbox(desk))
+        Ok(toolbox(desk).schema_profile(profile))
     };
     match mode {
         serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
@@ -423,7 +424,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
 
     // The printed demo works on a fresh database in memory.
-    let tools = toolbox(Desk::open(":memory:", &customer)?);
+    let tools = toolbox(Desk::open(":memory:", &customer)?).schema_profile(profile);
     for (name, arguments) in demo_calls() {
         let result: Value = match tools.call(name, arguments.clone()).await {
             Ok(result) => result.to_value(),

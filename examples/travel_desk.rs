@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use mcp_tool::rmcp::Parameters; // was: rmcp::handler::server::wrapper::Parameters
-use mcp_tool::{McpTool, ToolError};
+use mcp_tool::{McpTool, SchemaProfile, ToolError};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Json;
 use rmcp::model::{CustomRequest, CustomResult};
@@ -66,13 +66,16 @@ struct Fare {
 #[derive(Clone)]
 struct TravelDesk {
     tool_router: ToolRouter<Self>,
+    /// The form its schemas are advertised in.
+    profile: SchemaProfile,
 }
 
 #[tool_router]
 impl TravelDesk {
-    fn new() -> Self {
+    fn new(profile: SchemaProfile) -> Self {
         TravelDesk {
             tool_router: Self::tool_router(),
+            profile,
         }
     }
 
@@ -129,7 +132,7 @@ impl TravelDesk {
 
 // `structured` keeps the structuredContent of argument errors, which rmcp's own router
 // drops; without it (`#[tool_handler]` alone) the text still lists every violation.
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]
 impl ServerHandler for TravelDesk {
     // rmcp reads a tools/call whose arguments are not an object as a request of an
     // unknown method (-32601); this answers it as a malformed request (-32602).
@@ -144,10 +147,12 @@ impl ServerHandler for TravelDesk {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    match serve::command_line("travel_desk", &[]).0 {
-        serve::Mode::Http(addr) => serve::http(TravelDesk::new(), addr).await,
+    let command = serve::command_line("travel_desk", &[]);
+    let desk = TravelDesk::new(command.profile);
+    match command.mode {
+        serve::Mode::Http(addr) => serve::http(desk, addr).await,
         // A server in rmcp's style has no printed session: it serves over stdio.
-        serve::Mode::Stdio | serve::Mode::Demo => serve::stdio(TravelDesk::new()).await,
+        serve::Mode::Stdio | serve::Mode::Demo => serve::stdio(desk).await,
     }
 }
 
@@ -167,7 +172,10 @@ mod tests {
     async fn every_result_matches_the_advertised_output_schema() {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         tokio::spawn(async move {
-            let running = TravelDesk::new().serve(server_io).await.unwrap();
+            let running = TravelDesk::new(SchemaProfile::Portable)
+                .serve(server_io)
+                .await
+                .unwrap();
             let _ = running.waiting().await;
         });
         let client = ().serve(client_io).await.unwrap();

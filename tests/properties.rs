@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use judge::{agree, judge};
-use mcp_tool::{Context, McpEnum, McpTool, Toolbox};
+use mcp_tool::{Context, McpEnum, McpTool, SchemaProfile, Toolbox};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};
@@ -289,6 +289,92 @@ proptest! {
     fn the_runtime_and_the_schema_agree(args in arguments()) {
         if let Err(disagreement) = agree::<Everything>(&JUDGE, &args, &TODAY, BEYOND_SCHEMA) {
             return Err(TestCaseError::fail(disagreement));
+        }
+    }
+}
+
+/// A judge of each profile's schema but the portable one.
+static PROFILE_JUDGES: LazyLock<Vec<(SchemaProfile, jsonschema::Validator)>> =
+    LazyLock::new(|| {
+        SchemaProfile::ALL[1..]
+            .iter()
+            .map(|&profile| {
+                let validator = jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(Everything::input_schema_for(profile))
+                    .expect("the profile's schema compiles");
+                (profile, validator)
+            })
+            .collect()
+    });
+
+/// `args` as a model in OpenAI's strict mode writes them: every property the `schema`
+/// lists is sent, `null` where it is left out.
+fn with_nulls(args: &Value, schema: &Value) -> Value {
+    // A nullable object or list: its schema is the branch that is not null.
+    let schema = match schema.get("anyOf").and_then(Value::as_array) {
+        Some(branches) => branches
+            .iter()
+            .find(|b| b["type"] != "null")
+            .unwrap_or(schema),
+        None => schema,
+    };
+    match args {
+        Value::Object(map) => {
+            let Some(Value::Object(properties)) = schema.get("properties") else {
+                return args.clone();
+            };
+            let mut out = map.clone();
+            for (name, property) in properties {
+                let value = match map.get(name) {
+                    Some(value) => with_nulls(value, property),
+                    None => Value::Null,
+                };
+                out.insert(name.clone(), value);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| with_nulls(item, &schema["items"]))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1_000))]
+
+    /// In every profile, what the runtime accepts the profile's schema accepts (in
+    /// OpenAI's, as strict mode sends it: every property, `null` where left out); and a
+    /// violation reads as in the portable profile, except that OpenAI's `null` for an
+    /// optional property is no violation.
+    #[test]
+    fn every_profile_s_schema_accepts_what_the_runtime_accepts(args in arguments()) {
+        let portable = Everything::from_arguments_in(args.clone(), &TODAY);
+        for (profile, judge) in PROFILE_JUDGES.iter() {
+            let runtime = Everything::from_arguments_for(args.clone(), &TODAY, *profile);
+            if runtime.is_ok() {
+                let sent = match profile {
+                    SchemaProfile::OpenAi => {
+                        with_nulls(&args, Everything::input_schema_for(*profile))
+                    }
+                    _ => args.clone(),
+                };
+                let errors: Vec<String> = judge
+                    .iter_errors(&sent)
+                    .map(|e| format!("{e} at {}", e.instance_path()))
+                    .collect();
+                prop_assert!(errors.is_empty(), "{}: runtime accepts {}, schema rejects: {:?}", profile, sent, errors);
+            }
+            if *profile != SchemaProfile::OpenAi {
+                prop_assert_eq!(
+                    runtime.as_ref().err().map(|e| e.violations().to_vec()),
+                    portable.as_ref().err().map(|e| e.violations().to_vec())
+                );
+            }
         }
     }
 }

@@ -81,3 +81,55 @@ fn write_if_changed(path: &Path, text: &str) {
         std::fs::write(path, text).unwrap();
     }
 }
+
+#[path = "../examples/common/flight.rs"]
+mod flight;
+
+/// The README shows `book_flight`'s schema in every profile: each block is what the
+/// code advertises, word for word.
+#[test]
+fn the_readme_shows_each_profile_s_schema_as_advertised() {
+    use mcp_tool::{McpTool, SchemaProfile};
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    for profile in SchemaProfile::ALL {
+        let heading = format!("#### `{profile}`\n");
+        let at = readme
+            .find(&heading)
+            .unwrap_or_else(|| panic!("the README has a heading {heading:?}"));
+        let shown: serde_json::Value =
+            serde_json::from_str(&first_block(&readme[at..], "json")).unwrap();
+        assert_eq!(
+            &shown,
+            flight::BookFlight::input_schema_for(profile),
+            "the README's {profile} schema is not what the code advertises:\n{}",
+            serde_json::to_string_pretty(flight::BookFlight::input_schema_for(profile)).unwrap()
+        );
+    }
+}
+
+/// The README's `tools/list` entry and its five-mistakes result are what the code
+/// gives, word for word (the README leaves out the entry's `outputSchema`).
+#[tokio::test]
+async fn the_readme_shows_the_entry_and_the_error_as_they_are() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block = |heading: &str| -> serde_json::Value {
+        let at = readme.find(heading).expect("the README has the section");
+        serde_json::from_str(&first_block(&readme[at..], "json")).unwrap()
+    };
+    let tools = mcp_tool::Toolbox::new()
+        .in_context(mcp_tool::Context::on(2026, 11, 30).unwrap())
+        .tool(flight::book_flight);
+    let mut entry = serde_json::to_value(&tools.list()[0]).unwrap();
+    entry.as_object_mut().unwrap().remove("outputSchema");
+    assert_eq!(block("## What the model is told"), entry);
+    let mistakes = serde_json::json!({
+        "origin": "Paris", "destination": "JFK", "departure_date": "12/12/2024",
+        "cabin": "PROCESSING", "passengers": "two", "email": "not-an-address",
+    });
+    let result = tools
+        .call("book_flight", mistakes)
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(block("## What the model gets back"), result);
+}

@@ -392,3 +392,85 @@ async fn a_malformed_tools_call_is_invalid_params_over_rmcp() {
         );
     }
 }
+
+/// A client that names its family gets that family's schema, and its arguments read as
+/// that schema says: OpenAI's `null` for an optional property is "left out".
+#[tokio::test]
+async fn a_client_that_names_its_family_gets_its_profile() {
+    use mcp_tool::SchemaProfile;
+    use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+    for (name, profile) in [
+        ("openai-mcp", SchemaProfile::OpenAi),
+        ("gemini-cli", SchemaProfile::Gemini),
+        ("some-client", SchemaProfile::Portable),
+    ] {
+        let tools = Toolbox::new().schema_profile_from_client().tool(greet);
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            let running = tools.serve(server_io).await.unwrap();
+            let _ = running.waiting().await;
+        });
+        let info = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new(name, "1"),
+        );
+        let client = info.serve(client_io).await.unwrap();
+        let listed = client.list_all_tools().await.unwrap();
+        assert_eq!(
+            Value::Object((*listed[0].input_schema).clone()),
+            *Greet::input_schema_for(profile),
+            "{name}"
+        );
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("greet").with_arguments(
+                    json!({"name": "Ada", "times": 1, "language": null})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            result.is_error,
+            Some(profile != SchemaProfile::OpenAi),
+            "{name}"
+        );
+    }
+}
+
+/// An rmcp router given a profile through `structured`.
+#[derive(Clone)]
+struct GeminiDesk {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl GeminiDesk {
+    #[tool(description = "Greet someone, a few times.")]
+    async fn greet(
+        &self,
+        Parameters(args): Parameters<Greet>,
+    ) -> Result<Json<Greeting>, ToolError> {
+        greeting(&args).map(Json)
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(mcp_tool::SchemaProfile::Gemini))]
+impl ServerHandler for GeminiDesk {}
+
+#[tokio::test]
+async fn an_rmcp_router_advertises_its_profile() {
+    let client = connect(GeminiDesk {
+        tool_router: GeminiDesk::tool_router(),
+    })
+    .await;
+    let listed = client.list_all_tools().await.unwrap();
+    assert_eq!(
+        Value::Object((*listed[0].input_schema).clone()),
+        *Greet::input_schema_for(mcp_tool::SchemaProfile::Gemini)
+    );
+    let bad = call(&client, "greet", MISTAKES()).await;
+    assert_eq!(paths(&bad), ["/name", "/times", "/language", "/extra"]);
+}

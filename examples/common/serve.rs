@@ -1,10 +1,12 @@
-//! How the examples are started: the command line (`--stdio`, `--http ADDR`, and each
-//! example's own flags), and serving a handler over MCP stdio or Streamable HTTP.
+//! How the examples are started: the command line (`--stdio`, `--http ADDR`,
+//! `--schema-profile NAME`, and each example's own flags), and serving a handler over
+//! MCP stdio or Streamable HTTP.
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use mcp_tool::SchemaProfile;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
@@ -19,18 +21,36 @@ pub enum Mode {
     Http(SocketAddr),
 }
 
-/// The command line: the mode, and the values of the example's own `flags` (each takes
-/// one value), in their order. An unknown flag, a missing value or two modes end the
-/// program with the usage, exit code 2.
-pub fn command_line(example: &str, flags: &[(&str, &str)]) -> (Mode, Vec<Option<String>>) {
+/// What the command line asks for.
+pub struct CommandLine {
+    /// Where the tools go.
+    pub mode: Mode,
+    /// The form of the advertised schemas (`--schema-profile`, default `portable`).
+    pub profile: SchemaProfile,
+    /// The values of the example's own flags, in their order.
+    #[allow(dead_code)] // read by the examples that have flags of their own
+    pub values: Vec<Option<String>>,
+}
+
+/// The command line, with the example's own `flags` (each takes one value). An unknown
+/// flag, a missing or wrong value, or two modes end the program with the usage, exit
+/// code 2.
+pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
     let usage = || {
-        let mut text = format!("usage: cargo run --example {example} -- [--stdio | --http ADDR]");
+        let mut text = format!(
+            "usage: cargo run --example {example} -- [--stdio | --http ADDR] \
+             [--schema-profile portable|openai|gemini|anthropic]"
+        );
         for (flag, value) in flags {
             text.push_str(&format!(" [{flag} {value}]"));
         }
-        text.push_str(
-            "\n  (no mode)    print a session with the tools\n  --stdio      serve over MCP stdio\n  --http ADDR  serve over MCP Streamable HTTP at http://ADDR/mcp (ADDR such as 127.0.0.1:8080)",
-        );
+        text.push_str(concat!(
+            "\n  (no mode)              print a session with the tools",
+            "\n  --stdio                serve over MCP stdio",
+            "\n  --http ADDR            serve over MCP Streamable HTTP at http://ADDR/mcp",
+            " (ADDR such as 127.0.0.1:8080)",
+            "\n  --schema-profile NAME  advertise the schemas in the form a client family takes",
+        ));
         text
     };
     let fail = |problem: String| -> ! {
@@ -38,15 +58,18 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> (Mode, Vec<Option<
         std::process::exit(2)
     };
     let mut mode = None;
+    let mut profile = SchemaProfile::Portable;
     let mut values = vec![None; flags.len()];
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        let mut value_of = |flag: &str| {
+            args.next()
+                .unwrap_or_else(|| fail(format!("{flag} needs a value")))
+        };
         let chosen = match arg.as_str() {
             "--stdio" => Mode::Stdio,
             "--http" => {
-                let addr = args
-                    .next()
-                    .unwrap_or_else(|| fail("--http needs an address".into()));
+                let addr = value_of("--http");
                 match addr.parse() {
                     Ok(addr) => Mode::Http(addr),
                     Err(_) => fail(format!(
@@ -54,16 +77,19 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> (Mode, Vec<Option<
                     )),
                 }
             }
+            "--schema-profile" => {
+                profile = value_of("--schema-profile")
+                    .parse()
+                    .unwrap_or_else(|e| fail(format!("{e}")));
+                continue;
+            }
             "-h" | "--help" => {
                 println!("{}", usage());
                 std::process::exit(0)
             }
             other => match flags.iter().position(|(flag, _)| *flag == other) {
                 Some(i) => {
-                    let value = args
-                        .next()
-                        .unwrap_or_else(|| fail(format!("{other} needs a value")));
-                    values[i] = Some(value);
+                    values[i] = Some(value_of(other));
                     continue;
                 }
                 None => fail(format!("unknown argument {other:?}")),
@@ -73,7 +99,11 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> (Mode, Vec<Option<
             fail("--stdio and --http are two ways to serve: choose one".into());
         }
     }
-    (mode.unwrap_or(Mode::Demo), values)
+    CommandLine {
+        mode: mode.unwrap_or(Mode::Demo),
+        profile,
+        values,
+    }
 }
 
 /// Serves `handler` over MCP stdio until the client leaves.

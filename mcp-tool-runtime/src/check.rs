@@ -35,6 +35,23 @@ pub struct Checker<'a> {
     /// The recursive structs the value being checked is inside, outermost first: how
     /// many levels of each it is nested in.
     specs: Vec<&'static ToolSpec>,
+    /// `null` for an optional property means "left out" (the OpenAI profile's schema
+    /// makes optional properties nullable).
+    nulls_are_absent: bool,
+    /// The paths of those `null`s, taken out before serde reads the arguments.
+    absent_nulls: Vec<String>,
+}
+
+/// What a finished check found.
+pub(crate) struct Checked {
+    /// The violations listed, in the order found.
+    pub violations: Vec<Violation>,
+    /// How many more were found and only counted.
+    pub omitted: usize,
+    /// The paths of integers written as floats (`3.0`).
+    pub integral_floats: Vec<String>,
+    /// The paths of `null`s that mean "left out".
+    pub absent_nulls: Vec<String>,
 }
 
 /// One step of a path: kept as is while checking, written out only for a violation.
@@ -164,7 +181,25 @@ impl<'a> Checker<'a> {
             optional_at: None,
             tool: None,
             specs: Vec::new(),
+            nulls_are_absent: false,
+            absent_nulls: Vec::new(),
         }
+    }
+
+    /// From now on, `null` for an optional property means "left out".
+    pub(crate) fn read_nulls_as_absent(&mut self) {
+        self.nulls_are_absent = true;
+    }
+
+    /// Whether `null` for an optional property means "left out".
+    pub(crate) fn nulls_are_absent(&self) -> bool {
+        self.nulls_are_absent
+    }
+
+    /// Records that the property at the current path is a `null` meaning "left out".
+    pub(crate) fn absent_null(&mut self) {
+        let path = self.path();
+        self.absent_nulls.push(path);
     }
 
     /// How many levels of `spec` the value being checked is inside.
@@ -391,10 +426,14 @@ impl<'a> Checker<'a> {
         });
     }
 
-    /// The violations listed, how many more were only counted, and the paths of the
-    /// integers written as floats.
-    pub(crate) fn finish(self) -> (Vec<Violation>, usize, Vec<String>) {
-        (self.violations, self.omitted, self.integral_floats)
+    /// What the check found.
+    pub(crate) fn finish(self) -> Checked {
+        Checked {
+            violations: self.violations,
+            omitted: self.omitted,
+            integral_floats: self.integral_floats,
+            absent_nulls: self.absent_nulls,
+        }
     }
 }
 

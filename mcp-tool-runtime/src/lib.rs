@@ -16,6 +16,7 @@ mod error;
 mod formats;
 mod number;
 pub mod output;
+mod profile;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod rules;
@@ -30,6 +31,7 @@ pub use argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
 pub use check::{Checker, MAX_LISTED, Report};
 pub use context::{Context, ContextError};
 pub use error::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
+pub use profile::{SchemaProfile, UnknownProfile};
 pub use rules::Invalid;
 pub use spec::{Annotations, MAX_RECURSION, Tool};
 pub use toolbox::{CallError, Handler, Toolbox};
@@ -49,6 +51,12 @@ pub trait McpTool: Argument + DeserializeOwned {
     /// The tool's `inputSchema`: built on first call, then the same value.
     fn input_schema() -> &'static Value {
         Self::spec().input_schema()
+    }
+
+    /// The tool's `inputSchema` in the form `profile`'s clients take (see
+    /// [`SchemaProfile`]): built on first call, then the same value.
+    fn input_schema_for(profile: SchemaProfile) -> &'static Value {
+        Self::spec().input_schema_for(profile)
     }
 
     /// The tool as `tools/list` lists it: name, title, description, `inputSchema`,
@@ -74,7 +82,19 @@ pub trait McpTool: Argument + DeserializeOwned {
 
     /// [`McpTool::from_arguments`] with the date rules judged in `context`.
     fn from_arguments_in(arguments: Value, context: &Context) -> Result<Self, ToolError> {
-        Self::spec().from_arguments(arguments, context)
+        Self::spec().from_arguments(arguments, context, SchemaProfile::Portable)
+    }
+
+    /// [`McpTool::from_arguments_in`] for arguments written against the schema of
+    /// `profile`. The rules are the same in every profile; with
+    /// [`SchemaProfile::OpenAi`], whose schema makes optional properties nullable,
+    /// `null` for one reads as "left out".
+    fn from_arguments_for(
+        arguments: Value,
+        context: &Context,
+        profile: SchemaProfile,
+    ) -> Result<Self, ToolError> {
+        Self::spec().from_arguments(arguments, context, profile)
     }
 }
 

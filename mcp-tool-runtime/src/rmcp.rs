@@ -85,7 +85,9 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use crate::{CallError, CallToolResult, Content, Context, McpTool, Tool, ToolError, Toolbox};
+use crate::{
+    CallError, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError, Toolbox,
+};
 
 /// rmcp's router recognizes a failed extraction by this start of the message, and turns
 /// it into an `isError` result instead of a JSON-RPC error.
@@ -153,9 +155,12 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.rmcp_tools().to_vec()))
+        let profile = self.profile_for(client_name(&context).as_deref());
+        Ok(ListToolsResult::with_all_items(
+            self.rmcp_tools(profile).to_vec(),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -165,10 +170,11 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let profile = self.profile_for(client_name(&context).as_deref());
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        match self.call(&request.name, arguments).await {
+        match self.call_for(profile, &request.name, arguments).await {
             Ok(result) => Ok(to_rmcp_result(result).into()),
             Err(error) => Err(to_rmcp_error(&error)),
         }
@@ -181,6 +187,14 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<CustomResult, ErrorData> {
         reject_malformed_call(request)
     }
+}
+
+/// The name the client gave itself in `initialize` (`clientInfo.name`).
+fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .peer
+        .peer_info()
+        .map(|info| info.client_info.name.clone())
 }
 
 /// The answer to a request that rmcp could not read as any request it knows: for a
@@ -285,7 +299,13 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         // The tool as the client called it: rmcp names a `#[tool]` method's tool after
         // the method (or its `name = "..."`), which need not be `T::NAME`.
         let tool = context.name();
-        match T::spec().from_arguments_as(tool, arguments, &Context::now()) {
+        let profile = context
+            .request_context
+            .extensions
+            .get::<SchemaProfile>()
+            .copied()
+            .unwrap_or_default();
+        match T::spec().from_arguments_as(tool, arguments, &Context::now(), profile) {
             Ok(args) => Ok(Parameters(args)),
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))
@@ -348,24 +368,40 @@ fn extraction_error(error: ToolError) -> ErrorData {
 /// assert_eq!(desk.get_tool("greet").unwrap().input_schema["required"], serde_json::json!(["name"]));
 /// ```
 pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
-    Structured(router)
+    Structured {
+        router,
+        profile: SchemaProfile::Portable,
+    }
 }
 
 /// See [`structured`].
 #[derive(Debug)]
-pub struct Structured<'r, S>(&'r ToolRouter<S>);
+pub struct Structured<'r, S> {
+    router: &'r ToolRouter<S>,
+    profile: SchemaProfile,
+}
 
 impl<S: Send + Sync + 'static> Structured<'_, S> {
+    /// Advertises the input schemas in `profile`'s form, and reads the arguments as
+    /// written against it (see [`SchemaProfile`]):
+    /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
+    pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Calls the tool like [`ToolRouter::call`], turning this crate's argument errors
     /// into their full `isError` result (text and `structuredContent`).
     pub async fn call(
         &self,
-        context: ToolCallContext<'_, S>,
+        mut context: ToolCallContext<'_, S>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let route = match self.0.get(context.name()) {
-            Some(_) => self.0.map.get(context.name()).cloned(),
+        let route = match self.router.get(context.name()) {
+            Some(_) => self.router.map.get(context.name()).cloned(),
             None => None,
         };
+        // For `Parameters`, which reads the arguments as the profile's schema says.
+        context.request_context.extensions.insert(self.profile);
         let Some(route) = route else {
             return Err(self.unknown_tool(context.name()));
         };
@@ -377,19 +413,24 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
 
     fn unknown_tool(&self, name: &str) -> ErrorData {
         // (list_all sorts by name.)
-        let tools = self.0.list_all();
+        let tools = self.router.list_all();
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         ErrorData::invalid_params(crate::toolbox::unknown_tool_message(name, &names), None)
     }
 
-    /// The tools, as [`ToolRouter::list_all`], each `outputSchema` made portable and
+    /// The tools, as [`ToolRouter::list_all`], each `inputSchema` in the profile's form
+    /// and each `outputSchema` made portable and
     /// joined with the error envelope (see [`crate::output`]): rmcp writes schemars'
     /// schema as is (`format: "uint8"`, type arrays), and an error result's
     /// `structuredContent` would not match it, which the MCP Inspector reports as a
     /// failed call.
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
-        let mut tools = self.0.list_all();
+        let mut tools = self.router.list_all();
         for tool in &mut tools {
+            if self.profile != SchemaProfile::Portable {
+                let schema = Value::Object((*tool.input_schema).clone());
+                tool.input_schema = Arc::new(as_object(&self.profile.adapt(&schema)));
+            }
             if let Some(schema) = tool.output_schema.take() {
                 let schema = crate::output::with_error_envelope(Value::Object((*schema).clone()));
                 tool.output_schema = Some(Arc::new(as_object(&schema)));
@@ -400,7 +441,7 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
 
     /// One tool, as [`ToolRouter::get`].
     pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
-        self.0.get(name)
+        self.router.get(name)
     }
 }
 

@@ -16,6 +16,7 @@ use crate::check::{Checker, Report};
 use crate::context::Context;
 use crate::echo::{self, Limits};
 use crate::error::{ToolError, Violation};
+use crate::profile::SchemaProfile;
 use crate::rules::{self, Rules};
 use crate::suggest;
 
@@ -51,6 +52,8 @@ pub struct SpecCache {
     /// The struct holds itself, directly or through others: set while the schema is
     /// built.
     recursive: AtomicBool,
+    /// The schema in each profile but the portable one, in `SchemaProfile::ALL` order.
+    profiles: [OnceLock<Value>; 3],
 }
 
 impl SpecCache {
@@ -62,6 +65,7 @@ impl SpecCache {
             by_name: OnceLock::new(),
             summaries: OnceLock::new(),
             recursive: AtomicBool::new(false),
+            profiles: [OnceLock::new(), OnceLock::new(), OnceLock::new()],
         }
     }
 }
@@ -342,6 +346,14 @@ impl ToolSpec {
         self.object_schema()
     }
 
+    /// The tool's `inputSchema` in `profile`'s form. Built once per profile.
+    pub fn input_schema_for(&'static self, profile: SchemaProfile) -> &'static Value {
+        match profile.index().checked_sub(1) {
+            None => self.object_schema(),
+            Some(i) => self.cache.profiles[i].get_or_init(|| profile.adapt(self.object_schema())),
+        }
+    }
+
     /// The tool as `tools/list` lists it. Built once.
     pub fn tool(&'static self) -> &'static Tool {
         self.cache.tool.get_or_init(|| Tool {
@@ -442,6 +454,13 @@ impl ToolSpec {
                 map.get(field.name)
             };
             match value {
+                // What a nullable optional property's `null` means: left out.
+                Some(Value::Null) if !field.required && cx.nulls_are_absent() => {
+                    present += 1;
+                    let mark = cx.enter_field(field.name);
+                    cx.absent_null();
+                    cx.leave(mark);
+                }
                 Some(v) => {
                     present += 1;
                     self.check_value(field, v, cx);
@@ -654,8 +673,9 @@ impl ToolSpec {
         &'static self,
         arguments: Value,
         context: &Context,
+        profile: SchemaProfile,
     ) -> Result<T, ToolError> {
-        self.from_arguments_as(self.name, arguments, context)
+        self.from_arguments_as(self.name, arguments, context, profile)
     }
 
     /// [`ToolSpec::from_arguments`] for a tool the client knows as `tool`: an rmcp
@@ -669,6 +689,7 @@ impl ToolSpec {
         tool: &str,
         arguments: Value,
         context: &Context,
+        profile: SchemaProfile,
     ) -> Result<T, ToolError> {
         let mut arguments = match arguments {
             Value::Object(_) => arguments,
@@ -691,14 +712,19 @@ impl ToolSpec {
         if self.is_recursive() {
             cx.enter_spec(self);
         }
-        self.check(&arguments, &mut cx);
-        if !cx.is_clean() {
-            let (violations, omitted, _) = cx.finish();
-            return Err(self.invalid::<T>(tool, violations, omitted, arguments));
+        if profile == SchemaProfile::OpenAi {
+            cx.read_nulls_as_absent();
         }
-        let (_, _, integral_floats) = cx.finish();
-        for path in &integral_floats {
+        self.check(&arguments, &mut cx);
+        let checked = cx.finish();
+        if !checked.violations.is_empty() || checked.omitted > 0 {
+            return Err(self.invalid::<T>(tool, checked.violations, checked.omitted, arguments));
+        }
+        for path in &checked.integral_floats {
             integer_in_place(&mut arguments, path);
+        }
+        for path in &checked.absent_nulls {
+            remove_in_place(&mut arguments, path);
         }
         T::deserialize(arguments).map_err(|e| {
             // The checks passed and serde still refused: a type whose Deserialize does
@@ -728,6 +754,18 @@ impl ToolSpec {
             Cow::Owned(tool.to_owned())
         };
         ToolError::invalid_arguments(tool, violations, omitted, arguments, T::echo)
+    }
+}
+
+/// Takes out the property at `path`: a `null` that means "left out", which serde
+/// would not read into a field with a default.
+fn remove_in_place(arguments: &mut Value, path: &str) {
+    let Some((parent, key)) = path.rsplit_once('/') else {
+        return;
+    };
+    let key = key.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(map)) = arguments.pointer_mut(parent) {
+        map.remove(&key);
     }
 }
 

@@ -16,14 +16,17 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::echo;
-use crate::{Annotations, CallToolResult, Content, Context, McpTool, Tool, ToolError, suggest};
+use crate::{
+    Annotations, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError, suggest,
+};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// Checks the arguments, then runs the handler: the `tools/call` result, or the error
 /// of a malformed request.
-type Route<S> =
-    dyn Fn(&Arc<S>, Value, &Context) -> BoxFuture<Result<CallToolResult, ToolError>> + Send + Sync;
+type Route<S> = dyn Fn(&Arc<S>, Value, &Context, SchemaProfile) -> BoxFuture<Result<CallToolResult, ToolError>>
+    + Send
+    + Sync;
 
 /// The tools of a server, each with its async handler: answers `tools/list` and
 /// `tools/call`.
@@ -95,14 +98,20 @@ type Route<S> =
 /// ```
 pub struct Toolbox<S = ()> {
     state: Arc<S>,
-    tools: Vec<Tool>,
+    /// The tools as `tools/list` lists them, in each profile (`SchemaProfile::ALL`
+    /// order), built at registration.
+    tools: [Vec<Tool>; 4],
     routes: Vec<Box<Route<S>>>,
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
+    /// The profile the schemas are advertised in, unless the client says otherwise.
+    profile: SchemaProfile,
+    /// Whether a client that names itself (`clientInfo`) gets the profile it needs.
+    profile_from_client: bool,
     /// The same tools as rmcp's type, also built at registration.
     #[cfg(feature = "rmcp")]
-    rmcp_tools: Vec<::rmcp::model::Tool>,
+    rmcp_tools: [Vec<::rmcp::model::Tool>; 4],
 }
 
 /// The server's name and version, as `initialize` reports them.
@@ -135,12 +144,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn with_shared_state(state: Arc<S>) -> Self {
         Toolbox {
             state,
-            tools: Vec::new(),
+            tools: Default::default(),
+            profile: SchemaProfile::Portable,
+            profile_from_client: false,
             routes: Vec::new(),
             index: HashMap::new(),
             context: None,
             #[cfg(feature = "rmcp")]
-            rmcp_tools: Vec::new(),
+            rmcp_tools: Default::default(),
             info: ServerInfo {
                 name: Cow::Borrowed("mcp-tool"),
                 version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
@@ -153,6 +164,33 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn in_context(mut self, context: Context) -> Self {
         self.context = Some(context);
         self
+    }
+
+    /// Advertises every schema in `profile`'s form (see [`SchemaProfile`]); the checks
+    /// stay the same, and with [`SchemaProfile::OpenAi`] a `null` for an optional
+    /// property reads as "left out", as its schema says.
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Served over rmcp, gives a client that names a family in its `clientInfo` the
+    /// profile that family needs ([`SchemaProfile::for_client`]); other clients get the
+    /// toolbox's profile.
+    pub fn schema_profile_from_client(mut self) -> Self {
+        self.profile_from_client = true;
+        self
+    }
+
+    /// The profile the schemas are advertised in for a client named `client` (its
+    /// `clientInfo.name`, if known).
+    pub fn profile_for(&self, client: Option<&str>) -> SchemaProfile {
+        match client {
+            Some(name) if self.profile_from_client => {
+                SchemaProfile::for_client(name).unwrap_or(self.profile)
+            }
+            _ => self.profile,
+        }
     }
 
     /// The server's name and version, as a transport's `initialize` reports them
@@ -196,14 +234,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let mut tool = T::tool().clone();
         tool.output_schema = output_schema::<H::Output>();
         let handler = Arc::new(handler);
-        let route = move |state: &Arc<S>, arguments: Value, context: &Context| {
+        let route = move |state: &Arc<S>, arguments: Value, context: &Context, profile| {
             // What `attempted_query` shows of a call the handler fails: taken now, as the
             // arguments move into `T`.
             let shown = match &arguments {
                 Value::Null => Value::Object(Map::new()),
                 arguments => T::echo(arguments, echo::ARGUMENTS),
             };
-            let started = T::from_arguments_in(arguments, context).map(|args| {
+            let started = T::from_arguments_for(arguments, context, profile).map(|args| {
                 let handler = Arc::clone(&handler);
                 let state = Arc::clone(state);
                 // Both creating and polling the handler's future may panic.
@@ -231,10 +269,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 Ok(error.into_call_result())
             }) as BoxFuture<_>
         };
-        self.index.insert(T::NAME, self.tools.len());
-        #[cfg(feature = "rmcp")]
-        self.rmcp_tools.push(crate::rmcp::to_rmcp_tool(&tool));
-        self.tools.push(tool);
+        self.index.insert(T::NAME, self.routes.len());
+        for profile in SchemaProfile::ALL {
+            let mut tool = tool.clone();
+            tool.input_schema = T::input_schema_for(profile).clone();
+            #[cfg(feature = "rmcp")]
+            self.rmcp_tools[profile.index()].push(crate::rmcp::to_rmcp_tool(&tool));
+            self.tools[profile.index()].push(tool);
+        }
         self.routes.push(Box::new(route));
         self
     }
@@ -242,24 +284,31 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Every tool, in registration order, as `tools/list` lists it. Built at
     /// registration: listing allocates nothing.
     pub fn list(&self) -> &[Tool] {
-        &self.tools
+        &self.tools[self.profile.index()]
+    }
+
+    /// [`Toolbox::list`] with the schemas in `profile`'s form.
+    pub fn list_for(&self, profile: SchemaProfile) -> &[Tool] {
+        &self.tools[profile.index()]
     }
 
     /// The tool named `name`, if registered.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.index.get(name).map(|&i| &self.tools[i])
+        self.index.get(name).map(|&i| &self.list()[i])
     }
 
     /// [`Toolbox::list`] as rmcp's type (its schemas are shared, not copied, by a clone).
     #[cfg(feature = "rmcp")]
-    pub(crate) fn rmcp_tools(&self) -> &[::rmcp::model::Tool] {
-        &self.rmcp_tools
+    pub(crate) fn rmcp_tools(&self, profile: SchemaProfile) -> &[::rmcp::model::Tool] {
+        &self.rmcp_tools[profile.index()]
     }
 
     /// [`Toolbox::get`] as rmcp's type.
     #[cfg(feature = "rmcp")]
     pub(crate) fn rmcp_tool(&self, name: &str) -> Option<&::rmcp::model::Tool> {
-        self.index.get(name).map(|&i| &self.rmcp_tools[i])
+        self.index
+            .get(name)
+            .map(|&i| &self.rmcp_tools[self.profile.index()][i])
     }
 
     /// The shared state handlers receive.
@@ -274,13 +323,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Every failure of the call is an `Ok` result with `is_error` set; the `Err` is a
     /// protocol error only: an unknown tool, or arguments that are not an object.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
+        self.call_for(self.profile, name, arguments).await
+    }
+
+    /// [`Toolbox::call`] from a client that was given the schemas of `profile`.
+    pub async fn call_for(
+        &self,
+        profile: SchemaProfile,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, CallError> {
         let Some(&i) = self.index.get(name) else {
             return Err(self.unknown_tool(name));
         };
         let route = &self.routes[i];
         let running = match &self.context {
-            Some(context) => route(&self.state, arguments, context),
-            None => route(&self.state, arguments, &Context::now()),
+            Some(context) => route(&self.state, arguments, context, profile),
+            None => route(&self.state, arguments, &Context::now(), profile),
         };
         running.await.map_err(|error| CallError::MalformedRequest {
             message: error.message().to_owned(),
@@ -302,7 +361,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     fn unknown_tool(&self, name: &str) -> CallError {
         // In registration order, so that a tie always suggests the same tool.
-        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = self.list().iter().map(|t| t.name.as_str()).collect();
         CallError::UnknownTool {
             name: name.chars().take(200).collect(),
             message: unknown_tool_message(name, &names),

@@ -1,0 +1,507 @@
+//! Schema profiles: one definition of a tool's arguments, advertised in the form each
+//! client family takes, and enforced the same way whatever the form.
+//!
+//! The portable schema is right for most clients. Three families want another form:
+//! OpenAI's strict function calling (every property required, optional ones nullable,
+//! no other properties, few formats), Gemini's function declarations (an OpenAPI 3.0
+//! subset that rejects unknown keywords) and Anthropic's strict tool use (no numeric or
+//! length bounds). A constraint a profile cannot carry is written into the property's
+//! description, so the model still reads it; the runtime enforces every rule in every
+//! profile, and reports a violation exactly as in the portable one.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+/// The form of the advertised schemas. The runtime's checks are the same in every
+/// profile; only [`SchemaProfile::OpenAi`] changes what it accepts: `null` for an
+/// optional property, which its schema makes nullable, reads as "left out".
+///
+/// ```
+/// use mcp_tool::{McpTool, SchemaProfile};
+/// use serde::Deserialize;
+///
+/// /// Book seats.
+/// #[derive(McpTool, Deserialize)]
+/// struct Book {
+///     #[validate(range(min = 1, max = 9))]
+///     seats: u8,
+///     #[validate(email)]
+///     email: Option<String>,
+/// }
+///
+/// let anthropic = Book::input_schema_for(SchemaProfile::Anthropic);
+/// assert!(anthropic["properties"]["seats"].get("maximum").is_none());
+/// assert_eq!(anthropic["properties"]["seats"]["description"], "From 1 to 9.");
+///
+/// let openai = Book::input_schema_for(SchemaProfile::OpenAi);
+/// assert_eq!(openai["required"], serde_json::json!(["email", "seats"]));
+/// assert_eq!(openai["properties"]["email"]["type"], serde_json::json!(["string", "null"]));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SchemaProfile {
+    /// The default: JSON Schema 2020-12 in the subset every client reads (no `$ref`, no
+    /// type arrays, `Option` as "may be left out").
+    #[default]
+    Portable,
+    /// OpenAI strict function calling: every object `additionalProperties: false` with
+    /// every property in `required`, optional properties nullable; only the formats
+    /// strict mode knows; length bounds and defaults in the description.
+    OpenAi,
+    /// Gemini function declarations (an OpenAPI 3.0 subset): only the keywords it knows,
+    /// `date-time` as the only string format, exclusive bounds made inclusive for
+    /// integers; the rest in the description.
+    Gemini,
+    /// Anthropic strict tool use: no numeric bounds, no length bounds, `minItems` 0 or
+    /// 1 only, `additionalProperties: false` on every object; those in the description.
+    Anthropic,
+}
+
+impl SchemaProfile {
+    /// Every profile, the default first.
+    pub const ALL: [SchemaProfile; 4] = [
+        SchemaProfile::Portable,
+        SchemaProfile::OpenAi,
+        SchemaProfile::Gemini,
+        SchemaProfile::Anthropic,
+    ];
+
+    /// The profile's name: `portable`, `openai`, `gemini` or `anthropic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemaProfile::Portable => "portable",
+            SchemaProfile::OpenAi => "openai",
+            SchemaProfile::Gemini => "gemini",
+            SchemaProfile::Anthropic => "anthropic",
+        }
+    }
+
+    /// The profile a client that calls itself `client_name` (the `clientInfo.name` of
+    /// its `initialize`) needs, if this crate knows it: a name containing `openai`,
+    /// `chatgpt` or `codex` is OpenAI's; `gemini`, Gemini's; `anthropic`, Anthropic's
+    /// API. Case does not matter. Claude's own apps take the portable schema.
+    pub fn for_client(client_name: &str) -> Option<SchemaProfile> {
+        let name = client_name.to_ascii_lowercase();
+        let has = |word: &str| name.contains(word);
+        if has("openai") || has("chatgpt") || has("codex") {
+            Some(SchemaProfile::OpenAi)
+        } else if has("gemini") {
+            Some(SchemaProfile::Gemini)
+        } else if has("anthropic") {
+            Some(SchemaProfile::Anthropic)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `portable` (an object schema as this crate advertises it) in this profile's form.
+    pub fn adapt(self, portable: &Value) -> Value {
+        let mut schema = portable.clone();
+        if let Value::Object(map) = &mut schema
+            && self != SchemaProfile::Portable
+        {
+            // The dialect is 2020-12 without it; the strict profiles know no other word.
+            map.remove("$schema");
+            adapt(map, self);
+            if self == SchemaProfile::OpenAi {
+                openai_required(map);
+            }
+        }
+        schema
+    }
+}
+
+impl fmt::Display for SchemaProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no profile's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown schema profile {:?}; the profiles are portable, openai, gemini and anthropic",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl FromStr for SchemaProfile {
+    type Err = UnknownProfile;
+
+    fn from_str(name: &str) -> Result<Self, UnknownProfile> {
+        SchemaProfile::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| UnknownProfile(name.to_owned()))
+    }
+}
+
+/// Rewrites one schema node for `profile`, its children first.
+fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
+    if let Some(Value::Object(properties)) = node.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(property) = property {
+                adapt(property, profile);
+            }
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(Value::Object(child)) = node.get_mut(key) {
+            adapt(child, profile);
+        }
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        for branch in branches {
+            if let Value::Object(branch) = branch {
+                adapt(branch, profile);
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    match profile {
+        SchemaProfile::Portable => {}
+        SchemaProfile::OpenAi => {
+            keep_formats(node, OPENAI_FORMATS, &mut notes);
+            move_lengths(node, false, &mut notes);
+            if let Some(default) = node.remove("default") {
+                notes.push(format!("Default: {default}."));
+            }
+            strict_object(node);
+        }
+        SchemaProfile::Gemini => gemini(node, &mut notes),
+        SchemaProfile::Anthropic => {
+            keep_formats(node, ANTHROPIC_FORMATS, &mut notes);
+            move_bounds(node, &mut notes);
+            move_lengths(node, true, &mut notes);
+            strict_object(node);
+        }
+    }
+    if !notes.is_empty() {
+        let mut text = match node.remove("description") {
+            Some(Value::String(text)) => text,
+            _ => String::new(),
+        };
+        for note in notes {
+            crate::rules::push_sentence(&mut text, &note);
+        }
+        node.insert("description".into(), text.into());
+    }
+}
+
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+const ANTHROPIC_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// The keywords Gemini's function declarations know.
+const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+    "properties",
+    "required",
+    "anyOf",
+    "propertyOrdering",
+    "items",
+    "default",
+    "example",
+];
+
+/// A format the profile does not know, said in words instead.
+fn keep_formats(node: &mut Map<String, Value>, known: &[&str], notes: &mut Vec<String>) {
+    if let Some(Value::String(format)) = node.get("format")
+        && !known.contains(&format.as_str())
+    {
+        note_format(node, notes);
+    }
+}
+
+/// Takes `format` out of `node` and says it in words, unless the description says it
+/// already (a date rule's sentence gives the date's shape).
+fn note_format(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
+    let Some(Value::String(format)) = node.remove("format") else {
+        return;
+    };
+    let described = node
+        .get("description")
+        .and_then(Value::as_str)
+        .is_some_and(|d| format == "date" && d.contains("yyyy-mm-dd"));
+    if !described {
+        notes.push(format_note(&format));
+    }
+}
+
+fn format_note(format: &str) -> String {
+    match format {
+        "email" => "An email address.".into(),
+        "uri" => "An absolute URL, such as https://example.com/page.".into(),
+        "uuid" => "A UUID, such as 123e4567-e89b-12d3-a456-426614174000.".into(),
+        "date" => "A date, written yyyy-mm-dd.".into(),
+        "date-time" => "A date and time, such as 2026-11-30T14:00:00Z.".into(),
+        "time" => "A time of day, such as 14:00:00Z.".into(),
+        other => format!("Format: {other}."),
+    }
+}
+
+/// `minimum`, `maximum` and their exclusive forms, said in words instead.
+fn move_bounds(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
+    let take = |node: &mut Map<String, Value>, key: &str| node.remove(key);
+    let min = take(node, "minimum");
+    let max = take(node, "maximum");
+    let xmin = take(node, "exclusiveMinimum");
+    let xmax = take(node, "exclusiveMaximum");
+    if let Some(multiple) = take(node, "multipleOf") {
+        notes.push(format!("A multiple of {multiple}."));
+    }
+    if is_full_range(min.as_ref(), max.as_ref()) {
+        return;
+    }
+    let low = match (&min, &xmin) {
+        (_, Some(x)) => Some(format!("more than {x}")),
+        (Some(m), None) => Some(format!("at least {m}")),
+        _ => None,
+    };
+    let high = match (&max, &xmax) {
+        (_, Some(x)) => Some(format!("less than {x}")),
+        (Some(m), None) => Some(format!("at most {m}")),
+        _ => None,
+    };
+    let text = match (low, high, &min, &max, &xmin, &xmax) {
+        (_, _, Some(a), Some(b), None, None) => format!("From {a} to {b}."),
+        (Some(low), Some(high), ..) => capitalize(&format!("{low} and {high}.")),
+        (Some(one), None, ..) | (None, Some(one), ..) => capitalize(&format!("{one}.")),
+        (None, None, ..) => return,
+    };
+    notes.push(text);
+}
+
+/// The bounds of a 32- or 64-bit integer type: saying them would only be noise.
+fn is_full_range(min: Option<&Value>, max: Option<&Value>) -> bool {
+    let (Some(min), Some(max)) = (min, max) else {
+        return false;
+    };
+    let full = [
+        (i64::from(i32::MIN), u64::try_from(i32::MAX).unwrap_or(0)),
+        (0, u64::from(u32::MAX)),
+        (i64::MIN, i64::MAX as u64),
+        (0, u64::MAX),
+    ];
+    full.iter()
+        .any(|(lo, hi)| min.as_i64() == Some(*lo) && max.as_u64() == Some(*hi))
+}
+
+/// `minLength`/`maxLength` (characters), and with `items` `maxItems` and `minItems`
+/// above 1, said in words instead.
+fn move_lengths(node: &mut Map<String, Value>, items: bool, notes: &mut Vec<String>) {
+    let is_array = node.get("type").and_then(Value::as_str) == Some("array");
+    if is_array && !items {
+        return;
+    }
+    let (min_key, max_key, unit) = if is_array {
+        ("minItems", "maxItems", "items")
+    } else {
+        ("minLength", "maxLength", "characters")
+    };
+    let mut min = node.get(min_key).and_then(Value::as_u64);
+    // Anthropic's strict mode takes a minItems of 0 or 1.
+    if is_array && min.is_some_and(|m| m <= 1) {
+        min = None;
+    }
+    let max = node.get(max_key).and_then(Value::as_u64);
+    if min.is_some() {
+        node.remove(min_key);
+    }
+    if max.is_some() {
+        node.remove(max_key);
+    }
+    // "1 character", "2 characters".
+    let unit = |n: u64| {
+        if n == 1 {
+            &unit[..unit.len() - 1]
+        } else {
+            unit
+        }
+    };
+    let text = match (min, max) {
+        (Some(a), Some(b)) if a == b => format!("Exactly {a} {}.", unit(a)),
+        (Some(a), Some(b)) => format!("From {a} to {b} {}.", unit(b)),
+        (Some(a), None) => format!("At least {a} {}.", unit(a)),
+        (None, Some(b)) => format!("At most {b} {}.", unit(b)),
+        (None, None) => return,
+    };
+    notes.push(text);
+}
+
+/// An object with properties, as strict modes want it: no other properties. (A map,
+/// whose `additionalProperties` is the schema of its values, keeps it: no strict form
+/// says "any names".)
+fn strict_object(node: &mut Map<String, Value>) {
+    let Some(Value::Object(_)) = node.get("properties") else {
+        return;
+    };
+    if !node.contains_key("additionalProperties") {
+        node.insert("additionalProperties".into(), false.into());
+    }
+}
+
+/// OpenAI's form of an object: every property required, the optional ones nullable.
+pub(crate) fn openai_required(node: &mut Map<String, Value>) {
+    for key in ["items", "additionalProperties"] {
+        if let Some(Value::Object(child)) = node.get_mut(key) {
+            openai_required(child);
+        }
+    }
+    let required: Vec<String> = match node.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let Some(Value::Object(properties)) = node.get_mut("properties") else {
+        return;
+    };
+    let mut all = Vec::with_capacity(properties.len());
+    for (name, property) in properties.iter_mut() {
+        if let Value::Object(property) = property {
+            openai_required(property);
+            if !required.contains(name) {
+                nullable(property);
+            }
+        }
+        all.push(Value::from(name.as_str()));
+    }
+    node.insert("required".into(), Value::Array(all));
+}
+
+/// `node` that also accepts `null`: a type array for a scalar, `anyOf` for the rest.
+fn nullable(node: &mut Map<String, Value>) {
+    match node.get("type").and_then(Value::as_str) {
+        Some(ty @ ("string" | "integer" | "number" | "boolean")) => {
+            let ty = ty.to_owned();
+            node.insert("type".into(), serde_json::json!([ty, "null"]));
+            if let Some(Value::Array(values)) = node.get_mut("enum") {
+                values.push(Value::Null);
+            }
+        }
+        _ => {
+            let description = node.remove("description");
+            let inner = std::mem::take(node);
+            node.insert(
+                "anyOf".into(),
+                serde_json::json!([Value::Object(inner), {"type": "null"}]),
+            );
+            if let Some(description) = description {
+                node.insert("description".into(), description);
+            }
+        }
+    }
+}
+
+/// Gemini's subset: unknown keywords out (their meaning in words), exclusive integer
+/// bounds made inclusive, one format.
+fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
+    let ty = node.get("type").and_then(Value::as_str).map(str::to_owned);
+    if let Some(Value::String(format)) = node.get("format") {
+        let known = match ty.as_deref() {
+            Some("string") => format == "date-time",
+            Some("number") => format == "float" || format == "double",
+            Some("integer") => format == "int32" || format == "int64",
+            _ => false,
+        };
+        if !known {
+            note_format(node, notes);
+        }
+    }
+    let mut said = Vec::new();
+    for (exclusive, inclusive, step, words) in [
+        ("exclusiveMinimum", "minimum", 1i64, "more than"),
+        ("exclusiveMaximum", "maximum", -1, "less than"),
+    ] {
+        let Some(bound) = node.remove(exclusive) else {
+            continue;
+        };
+        // Exact for integers: more than 0 is at least 1.
+        match (ty.as_deref(), bound.as_i64()) {
+            (Some("integer"), Some(n)) if n.checked_add(step).is_some() => {
+                node.insert(inclusive.into(), (n + step).into());
+            }
+            _ => said.push(format!("{words} {bound}")),
+        }
+    }
+    if !said.is_empty() {
+        notes.push(capitalize(&format!("{}.", said.join(" and "))));
+    }
+    match node.remove("additionalProperties") {
+        Some(Value::Bool(false)) => notes.push("No other properties.".into()),
+        Some(Value::Object(_)) => notes.push("Any property names.".into()),
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = node.get("enum")
+        && !values.iter().all(Value::is_string)
+    {
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        notes.push(format!("One of {}.", listed.join(", ")));
+        node.remove("enum");
+    }
+    if let Some(value) = node.remove("const") {
+        notes.push(format!("Exactly {value}."));
+    }
+    if let Some(multiple) = node.remove("multipleOf") {
+        notes.push(format!("A multiple of {multiple}."));
+    }
+    node.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
