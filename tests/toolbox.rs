@@ -157,7 +157,7 @@ fn handler_errors_keep_their_category_and_get_the_attempted_query() {
     assert_eq!(structured["partial_results"], json!({"seen": 3}));
     assert_eq!(
         later["content"][0]["text"],
-        "Later.\nGathered before the failure: {\"seen\":3}\nRetry the same call in 2 seconds."
+        "Later.\nGathered before the failure: {\"seen\":3}\nRetry the same call in 2 seconds.\nError category: transient."
     );
 }
 
@@ -391,5 +391,47 @@ fn a_tie_between_two_names_suggests_the_first_registered() {
                 .contains("Did you mean \"ticket_a\"?"),
             "{unknown:?}"
         );
+    }
+}
+
+/// For a client that drops `structuredContent` (LangChain's MCP adapters do, for
+/// errors), the text is everything: each violation with its path, the category, the
+/// hint, what was gathered, when to retry.
+#[test]
+fn the_text_alone_carries_every_violation_the_category_and_the_hint() {
+    let tools = toolbox();
+    let cases = [
+        (
+            "lookup",
+            json!({"kind": "objet", "token": "ab", "extra": 1}),
+        ),
+        ("get_one", json!({"id": 2})),
+        ("get_one", json!({"id": 3})),
+    ];
+    for (name, arguments) in cases {
+        let result = call(&tools, name, arguments);
+        let text = result["content"][0]["text"].as_str().unwrap();
+        let structured = &result["structuredContent"];
+        let category = structured["errorCategory"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("Error category: {category}.")),
+            "{text}"
+        );
+        for violation in structured["violations"].as_array().unwrap() {
+            let path = violation["path"].as_str().unwrap().trim_start_matches('/');
+            let line = format!("- {path}: {}", violation["message"].as_str().unwrap());
+            assert!(text.contains(&line), "{line} in {text}");
+        }
+        for key in ["hint", "message"] {
+            if let Some(part) = structured.get(key).and_then(Value::as_str) {
+                assert!(text.contains(part), "{key} in {text}");
+            }
+        }
+        if let Some(seconds) = structured.get("retryAfterSeconds") {
+            assert!(text.contains(&format!("Retry the same call in {seconds} seconds.")));
+        }
+        if !structured["partial_results"].is_null() {
+            assert!(text.contains("Gathered before the failure: "));
+        }
     }
 }

@@ -347,7 +347,7 @@ impl ToolError {
     }
 
     /// The full text the model reads: the message, each violation on its own line, the
-    /// hint and when to retry.
+    /// hint, what was gathered, when to retry, and the category with its next step.
     pub fn text(&self) -> String {
         let inner = &*self.inner;
         let mut text = inner.message.clone();
@@ -394,6 +394,24 @@ impl ToolError {
                 if seconds == 1 { "second" } else { "seconds" }
             ));
         }
+        // The category, for clients that hand the model the text alone, with the next
+        // step where the lines above do not already say it.
+        text.push_str("\nError category: ");
+        text.push_str(inner.category.as_str());
+        text.push('.');
+        text.push_str(match inner.category {
+            ErrorCategory::Validation if inner.violations.is_empty() => {
+                " Correct the arguments, then call again."
+            }
+            ErrorCategory::Business => {
+                " A rule forbids this call and other arguments will not change that: tell the user."
+            }
+            ErrorCategory::Permission => " Retrying will not help: the user needs access.",
+            ErrorCategory::Transient if self.is_retryable() && inner.retry_after.is_none() => {
+                " The same call may succeed if made again."
+            }
+            _ => "",
+        });
         text
     }
 
