@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value, json};
 
 use crate::check::Checker;
-use crate::echo::{self, Limits};
 use crate::number;
+use crate::result::echo::{self, Limits};
 use crate::rules::{self, Kind, Rules};
 use crate::spec::reaches_cut;
 

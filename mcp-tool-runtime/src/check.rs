@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::context::Context;
-use crate::echo;
-use crate::error::Violation;
+use crate::result::Violation;
+use crate::result::echo;
 use crate::spec::ToolSpec;
 
 /// At most this many violations are listed in one result; the rest are counted.

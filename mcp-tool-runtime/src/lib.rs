@@ -11,17 +11,16 @@ mod argument;
 mod check;
 mod context;
 mod date;
-mod echo;
-mod error;
 mod formats;
 mod number;
 pub mod output;
 mod profile;
+mod result;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 mod rules;
 mod spec;
-mod suggest;
+mod text;
 mod toolbox;
 
 use serde::de::DeserializeOwned;
@@ -30,8 +29,8 @@ use serde_json::Value;
 pub use argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
 pub use check::{Checker, MAX_LISTED, Report};
 pub use context::{Context, ContextError};
-pub use error::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use profile::{SchemaProfile, UnknownProfile};
+pub use result::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use rules::Invalid;
 pub use spec::{Annotations, MAX_RECURSION, Tool};
 pub use toolbox::{CallError, Handler, Toolbox};
@@ -109,8 +108,8 @@ pub trait McpEnum: Argument {
 pub mod __private {
     pub use crate::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
     pub use crate::check::Checker;
-    pub use crate::echo::Limits;
     pub use crate::number::Num;
+    pub use crate::result::echo::Limits;
     pub use crate::rules::{Invalid, Pattern, Rule, Rules};
     pub use crate::spec::{Annotations, ArgType, EnumSpec, Field, SpecCache, ToolSpec};
     pub use schemars;

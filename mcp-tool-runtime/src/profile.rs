@@ -195,7 +195,7 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
             _ => String::new(),
         };
         for note in notes {
-            crate::rules::push_sentence(&mut text, &note);
+            crate::text::push_sentence(&mut text, &note);
         }
         node.insert("description".into(), text.into());
     }

@@ -253,7 +253,7 @@ pub fn reject_malformed_call(request: CustomRequest) -> Result<CustomResult, Err
         }
         (Some(Value::String(name)), Some(arguments)) => format!(
             "{name}: `arguments` must be a JSON object; got {}.",
-            crate::echo::json_type(arguments)
+            crate::result::echo::json_type(arguments)
         ),
         _ => "tools/call needs a string `name`: the name of the tool to call.".to_owned(),
     };

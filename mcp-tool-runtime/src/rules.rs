@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 use crate::check::{Checker, Report};
 use crate::context::Context;
 use crate::number::{self, Num};
-use crate::{date, formats, suggest};
+use crate::text::{concat, push_quoted_list, push_sentence, sentence, suggest};
+use crate::{date, formats};
 
 /// A rule on one value, with the author's own message and hint.
 #[derive(Debug)]
@@ -604,34 +605,6 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
     }
 }
 
-/// Appends `sentence` to `text`, ending `text`'s own sentence first: a doc comment
-/// written without a full stop ("Day of departure") does not run into the next.
-pub(crate) fn push_sentence(text: &mut String, sentence: &str) {
-    let trimmed = text.trim_end().len();
-    text.truncate(trimmed);
-    if !text.is_empty() {
-        if !text.ends_with(['.', '!', '?', ':', ';']) {
-            text.push('.');
-        }
-        text.push(' ');
-    }
-    text.push_str(sentence);
-}
-
-/// "must be a weekday" as a sentence: "Must be a weekday."
-fn sentence(text: &str) -> String {
-    let mut chars = text.trim().chars();
-    let mut out: String = chars
-        .next()
-        .map(|c| c.to_uppercase().collect())
-        .unwrap_or_default();
-    out.push_str(chars.as_str());
-    if !out.ends_with(['.', '!', '?']) {
-        out.push('.');
-    }
-    out
-}
-
 /// Sets a bound unless the schema already has a tighter one (the limit of the type).
 fn tighten(
     schema: &mut Map<String, Value>,
@@ -822,39 +795,6 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
         Cow::Owned(detail)
     });
     f
-}
-
-/// `s` quoted as `{:?}` would, without its escaping machinery when none is needed.
-pub(crate) fn push_quoted(out: &mut String, s: &str) {
-    use std::fmt::Write;
-    if s.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        let _ = write!(out, "{s:?}");
-    }
-}
-
-/// Each item quoted (see [`push_quoted`]), separated by commas.
-pub(crate) fn push_quoted_list<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
-    for (i, item) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        push_quoted(out, item);
-    }
-}
-
-/// The parts, end to end, in one allocation.
-pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for part in parts {
-        out.push_str(part);
-    }
-    out
 }
 
 fn date_failure(future: bool, format: &str, s: &str, context: &Context) -> Option<Failure> {

@@ -14,11 +14,11 @@ use crate::McpTool;
 use crate::argument::Argument;
 use crate::check::{Checker, Report};
 use crate::context::Context;
-use crate::echo::{self, Limits};
-use crate::error::{ToolError, Violation};
 use crate::profile::SchemaProfile;
+use crate::result::echo::{self, Limits};
+use crate::result::{ToolError, Violation};
 use crate::rules::{self, Rules};
-use crate::suggest;
+use crate::text::suggest;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
 #[derive(Debug)]
@@ -413,7 +413,7 @@ impl ToolSpec {
     fn too_deep(&'static self, value: &Value, cx: &mut Checker<'_>) {
         let mut levels = String::new();
         crate::number::push_int(&mut levels, MAX_RECURSION as i128);
-        let expectation = rules::concat(&[
+        let expectation = crate::text::concat(&[
             "is nested too deep: a ",
             self.name,
             " may hold others to ",
@@ -422,7 +422,7 @@ impl ToolSpec {
         ]);
         cx.report(Report {
             rule: Cow::Borrowed("depth"),
-            expected: Value::String(rules::concat(&[
+            expected: Value::String(crate::text::concat(&[
                 "at most ",
                 &levels,
                 " levels of ",
@@ -558,7 +558,7 @@ impl ToolSpec {
                 .collect()
         });
         let summary = summaries[index].as_str();
-        let mut detail = rules::concat(&["Send ", summary, "."]);
+        let mut detail = crate::text::concat(&["Send ", summary, "."]);
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
         let sent_as = map.keys().take(64).find(|key| {
@@ -605,7 +605,7 @@ impl ToolSpec {
             }
             None if first => {
                 let mut detail = String::from("Remove it; the arguments are ");
-                rules::push_quoted_list(&mut detail, known());
+                crate::text::push_quoted_list(&mut detail, known());
                 detail.push('.');
                 detail
             }
@@ -827,7 +827,7 @@ impl Field {
         if let Some(doc) = self.description {
             let mut text = doc.to_owned();
             if let Some(notes) = schema.get("description").and_then(Value::as_str) {
-                rules::push_sentence(&mut text, notes);
+                crate::text::push_sentence(&mut text, notes);
             }
             schema.insert("description".into(), text.into());
         }

@@ -15,9 +15,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::echo;
+use crate::result::echo;
+use crate::text::suggest;
 use crate::{
-    Annotations, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError, suggest,
+    Annotations, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError,
 };
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -493,7 +494,7 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(
             is_error: false,
         },
         Ok(value) => CallToolResult {
-            content: vec![Content::text(crate::error::json_text(&value))],
+            content: vec![Content::text(crate::result::json_text(&value))],
             structured_content: None,
             is_error: false,
         },

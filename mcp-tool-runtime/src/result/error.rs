@@ -1,4 +1,5 @@
-//! Tool execution errors and the `CallToolResult` a client receives.
+//! `ToolError`: a failed call as the model will read it, in text and as the wire
+//! contract's `structuredContent`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,89 +8,9 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::echo::{ARGUMENTS, Limits};
-
-/// What kind of failure a [`ToolError`] is, and so what the model should do next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ErrorCategory {
-    /// Something passing went wrong (a timeout, a busy dependency): the same call may
-    /// succeed if tried again.
-    Transient,
-    /// The arguments are wrong: fix them, then call again.
-    Validation,
-    /// A rule of the domain forbids the call (the order is already shipped): changing
-    /// the arguments will not help; often a person must decide.
-    Business,
-    /// The caller may not do this: retrying does not help; ask for access.
-    Permission,
-}
-
-impl ErrorCategory {
-    /// The name on the wire: `transient`, `validation`, `business` or `permission`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCategory::Transient => "transient",
-            ErrorCategory::Validation => "validation",
-            ErrorCategory::Business => "business",
-            ErrorCategory::Permission => "permission",
-        }
-    }
-
-    /// Whether the identical call can succeed if tried again: true only for transient.
-    pub fn is_retryable(self) -> bool {
-        self == ErrorCategory::Transient
-    }
-}
-
-impl fmt::Display for ErrorCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One problem with one argument: which one (`path`, a JSON pointer in the names the
-/// client sent), which rule, what was expected and what came.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Violation {
-    /// JSON pointer to the value, with serde's names: `/passengers/2/age`; `""` for the
-    /// arguments object itself.
-    pub path: String,
-    /// The rule that failed: `type`, `required`, `unknown`, `regex`, `enum`, `range`,
-    /// `length`, `future_date`, `past_date`, `email`, `url`, `uuid`, or a custom name.
-    pub rule: Cow<'static, str>,
-    /// A sentence for the model: the expectation, what came, what to do.
-    pub message: String,
-    /// What the rule wants, as data: a pattern, the allowed values, a bound.
-    pub expected: Value,
-    /// What came, truncated; absent when nothing came or the field is sensitive.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub received: Option<Value>,
-}
-
-impl Violation {
-    /// This violation as JSON, as it serializes, without copying its parts.
-    fn into_value(self) -> Value {
-        let mut out = Map::new();
-        out.insert("path".into(), self.path.into());
-        out.insert("rule".into(), self.rule.into_owned().into());
-        out.insert("message".into(), self.message.into());
-        out.insert("expected".into(), self.expected);
-        if let Some(received) = self.received {
-            out.insert("received".into(), received);
-        }
-        Value::Object(out)
-    }
-
-    /// The path as a reader sees it: `passengers/2/age`, or `arguments` for the root.
-    pub fn display_path(&self) -> Cow<'_, str> {
-        match self.path.strip_prefix('/') {
-            None => Cow::Borrowed("arguments"),
-            Some(rest) if !rest.contains('~') => Cow::Borrowed(rest),
-            Some(rest) => Cow::Owned(rest.replace("~1", "/").replace("~0", "~")),
-        }
-    }
-}
+use super::call_result::{CallToolResult, Content, json_text};
+use super::echo::{self, ARGUMENTS, Limits};
+use super::violation::{ErrorCategory, Violation};
 
 /// A failed tool call, as the model will read it.
 ///
@@ -382,10 +303,7 @@ impl ToolError {
         // cut short (in full in `partial_results`).
         if let Some(partial) = inner.partial_results.as_ref().filter(|p| !p.is_null()) {
             text.push_str("\nGathered before the failure: ");
-            text.push_str(&json_text(&crate::echo::truncate(
-                partial,
-                crate::echo::ARGUMENTS,
-            )));
+            text.push_str(&json_text(&echo::truncate(partial, ARGUMENTS)));
         }
         if let Some(after) = inner.retry_after {
             let seconds = whole_seconds(after);
@@ -536,70 +454,6 @@ impl From<ToolError> for CallToolResult {
     }
 }
 
-/// The result of `tools/call`, as MCP puts it on the wire.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallToolResult {
-    /// What many clients hand the model: for an error, everything actionable.
-    pub content: Vec<Content>,
-    /// The same, as data.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub structured_content: Option<Value>,
-    /// True for a tool execution error.
-    pub is_error: bool,
-}
-
-impl CallToolResult {
-    /// A success carrying `value` as `structuredContent` and as the same JSON in a text
-    /// block, as the MCP specification advises.
-    pub fn success(value: Value) -> Self {
-        CallToolResult {
-            content: vec![Content::text(json_text(&value))],
-            structured_content: Some(value),
-            is_error: false,
-        }
-    }
-
-    /// A success with no content: "nothing matched" is not an error.
-    pub fn empty() -> Self {
-        CallToolResult {
-            content: Vec::new(),
-            structured_content: None,
-            is_error: false,
-        }
-    }
-
-    /// This result as JSON.
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-}
-
-/// `value` as compact JSON. Written straight into the string: `Value`'s `Display`
-/// goes through `fmt::Formatter` a piece at a time and costs twice as much.
-pub(crate) fn json_text(value: &Value) -> String {
-    // Serializing a `Value` cannot fail: its keys are strings.
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// One content block of a [`CallToolResult`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Content {
-    /// A text block.
-    Text {
-        /// The text.
-        text: String,
-    },
-}
-
-impl Content {
-    /// A text block.
-    pub fn text(text: impl Into<String>) -> Self {
-        Content::Text { text: text.into() }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -633,7 +487,7 @@ mod tests {
             vec![violation("/origin")],
             0,
             json!({"origin": "Paris"}),
-            crate::echo::truncate,
+            echo::truncate,
         );
         assert_eq!(
             invalid.message(),

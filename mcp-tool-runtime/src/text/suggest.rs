@@ -40,7 +40,7 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
 /// `Did you mean "near"?`, written at the end of `out`.
 pub(crate) fn push_did_you_mean(out: &mut String, near: &str) {
     out.push_str("Did you mean ");
-    crate::rules::push_quoted(out, near);
+    crate::text::push_quoted(out, near);
     out.push('?');
 }
 

@@ -1,0 +1,68 @@
+//! The result of `tools/call` as MCP puts it on the wire.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The result of `tools/call`, as MCP puts it on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult {
+    /// What many clients hand the model: for an error, everything actionable.
+    pub content: Vec<Content>,
+    /// The same, as data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// True for a tool execution error.
+    pub is_error: bool,
+}
+
+impl CallToolResult {
+    /// A success carrying `value` as `structuredContent` and as the same JSON in a text
+    /// block, as the MCP specification advises.
+    pub fn success(value: Value) -> Self {
+        CallToolResult {
+            content: vec![Content::text(json_text(&value))],
+            structured_content: Some(value),
+            is_error: false,
+        }
+    }
+
+    /// A success with no content: "nothing matched" is not an error.
+    pub fn empty() -> Self {
+        CallToolResult {
+            content: Vec::new(),
+            structured_content: None,
+            is_error: false,
+        }
+    }
+
+    /// This result as JSON.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// `value` as compact JSON. Written straight into the string: `Value`'s `Display`
+/// goes through `fmt::Formatter` a piece at a time and costs twice as much.
+pub(crate) fn json_text(value: &Value) -> String {
+    // Serializing a `Value` cannot fail: its keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// One content block of a [`CallToolResult`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Content {
+    /// A text block.
+    Text {
+        /// The text.
+        text: String,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content::Text { text: text.into() }
+    }
+}

@@ -1,0 +1,12 @@
+//! What a client receives: the result of a call, and every failure of one as a tool
+//! execution error the model can act on.
+
+mod call_result;
+pub(crate) mod echo;
+mod error;
+mod violation;
+
+pub(crate) use call_result::json_text;
+pub use call_result::{CallToolResult, Content};
+pub use error::ToolError;
+pub use violation::{ErrorCategory, Violation};

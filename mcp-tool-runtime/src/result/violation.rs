@@ -1,0 +1,90 @@
+//! What went wrong, as data: the category of a failure, and one problem with one
+//! argument.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// What kind of failure a [`ToolError`] is, and so what the model should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorCategory {
+    /// Something passing went wrong (a timeout, a busy dependency): the same call may
+    /// succeed if tried again.
+    Transient,
+    /// The arguments are wrong: fix them, then call again.
+    Validation,
+    /// A rule of the domain forbids the call (the order is already shipped): changing
+    /// the arguments will not help; often a person must decide.
+    Business,
+    /// The caller may not do this: retrying does not help; ask for access.
+    Permission,
+}
+
+impl ErrorCategory {
+    /// The name on the wire: `transient`, `validation`, `business` or `permission`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCategory::Transient => "transient",
+            ErrorCategory::Validation => "validation",
+            ErrorCategory::Business => "business",
+            ErrorCategory::Permission => "permission",
+        }
+    }
+
+    /// Whether the identical call can succeed if tried again: true only for transient.
+    pub fn is_retryable(self) -> bool {
+        self == ErrorCategory::Transient
+    }
+}
+
+impl fmt::Display for ErrorCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem with one argument: which one (`path`, a JSON pointer in the names the
+/// client sent), which rule, what was expected and what came.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Violation {
+    /// JSON pointer to the value, with serde's names: `/passengers/2/age`; `""` for the
+    /// arguments object itself.
+    pub path: String,
+    /// The rule that failed: `type`, `required`, `unknown`, `regex`, `enum`, `range`,
+    /// `length`, `future_date`, `past_date`, `email`, `url`, `uuid`, or a custom name.
+    pub rule: Cow<'static, str>,
+    /// A sentence for the model: the expectation, what came, what to do.
+    pub message: String,
+    /// What the rule wants, as data: a pattern, the allowed values, a bound.
+    pub expected: Value,
+    /// What came, truncated; absent when nothing came or the field is sensitive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub received: Option<Value>,
+}
+
+impl Violation {
+    /// This violation as JSON, as it serializes, without copying its parts.
+    pub(super) fn into_value(self) -> Value {
+        let mut out = Map::new();
+        out.insert("path".into(), self.path.into());
+        out.insert("rule".into(), self.rule.into_owned().into());
+        out.insert("message".into(), self.message.into());
+        out.insert("expected".into(), self.expected);
+        if let Some(received) = self.received {
+            out.insert("received".into(), received);
+        }
+        Value::Object(out)
+    }
+
+    /// The path as a reader sees it: `passengers/2/age`, or `arguments` for the root.
+    pub fn display_path(&self) -> Cow<'_, str> {
+        match self.path.strip_prefix('/') {
+            None => Cow::Borrowed("arguments"),
+            Some(rest) if !rest.contains('~') => Cow::Borrowed(rest),
+            Some(rest) => Cow::Owned(rest.replace("~1", "/").replace("~0", "~")),
+        }
+    }
+}
