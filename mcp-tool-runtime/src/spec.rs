@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::McpTool;
 use crate::argument::Argument;
-use crate::check::{Checker, Report};
+use crate::check::{Checker, Report, SpecId};
 use crate::context::Context;
 use crate::profile::SchemaProfile;
 use crate::result::echo::{self, Limits};
@@ -334,6 +334,11 @@ impl ToolSpec {
         schema
     }
 
+    /// This struct's identity for the checker: the address of its description.
+    fn id(&'static self) -> SpecId {
+        std::ptr::from_ref(self) as SpecId
+    }
+
     /// Whether this struct holds itself, directly or through others.
     pub(crate) fn is_recursive(&'static self) -> bool {
         // Building the schema finds out.
@@ -391,11 +396,11 @@ impl ToolSpec {
     pub fn check_field(&'static self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         let recursive = self.is_recursive();
         if recursive {
-            if cx.levels_of(self) >= MAX_RECURSION {
+            if cx.levels_of(self.id()) >= MAX_RECURSION {
                 self.too_deep(value, cx);
                 return value.is_object();
             }
-            cx.enter_spec(self);
+            cx.enter_spec(self.id());
         }
         let before = cx.count();
         let is_object = self.check(value, cx);
@@ -710,7 +715,7 @@ impl ToolSpec {
             Checker::for_tool(context, tool)
         };
         if self.is_recursive() {
-            cx.enter_spec(self);
+            cx.enter_spec(self.id());
         }
         if profile == SchemaProfile::OpenAi {
             cx.read_nulls_as_absent();

@@ -1,5 +1,7 @@
 //! The checker: walks the arguments once, collecting every violation with its path.
 
+mod path;
+
 use std::borrow::Cow;
 
 use serde_json::Value;
@@ -7,7 +9,12 @@ use serde_json::Value;
 use crate::context::Context;
 use crate::result::Violation;
 use crate::result::echo;
-use crate::spec::ToolSpec;
+
+use path::{Step, Steps, push_escaped};
+
+/// Which struct a value is one of, for counting how deep a recursive one nests: the
+/// address of the struct's description, which is a `static`.
+pub(crate) type SpecId = usize;
 
 /// At most this many violations are listed in one result; the rest are counted.
 pub const MAX_LISTED: usize = 50;
@@ -34,7 +41,7 @@ pub struct Checker<'a> {
     tool: Option<&'a str>,
     /// The recursive structs the value being checked is inside, outermost first: how
     /// many levels of each it is nested in.
-    specs: Vec<&'static ToolSpec>,
+    specs: Vec<SpecId>,
     /// `null` for an optional property means "left out" (the OpenAI profile's schema
     /// makes optional properties nullable).
     nulls_are_absent: bool,
@@ -52,102 +59,6 @@ pub(crate) struct Checked {
     pub integral_floats: Vec<String>,
     /// The paths of `null`s that mean "left out".
     pub absent_nulls: Vec<String>,
-}
-
-/// One step of a path: kept as is while checking, written out only for a violation.
-#[derive(Debug, Clone, Copy)]
-enum Step {
-    Field(&'static str),
-    /// A map's key, kept in [`Steps::keys`] at `start..end`.
-    Key {
-        start: usize,
-        end: usize,
-    },
-    Index(usize),
-}
-
-/// Steps kept in place before the path moves to the heap: deeper than the arguments of
-/// real tools, so that checking valid arguments allocates nothing.
-const INLINE_STEPS: usize = 8;
-
-/// The steps of a path: the first [`INLINE_STEPS`] in place, the rest on the heap.
-#[derive(Debug)]
-struct Steps {
-    inline: [Step; INLINE_STEPS],
-    deeper: Vec<Step>,
-    len: usize,
-    /// The text of the map keys on the path, one after the other.
-    keys: String,
-}
-
-impl Steps {
-    fn new() -> Self {
-        Steps {
-            inline: [Step::Index(0); INLINE_STEPS],
-            deeper: Vec::new(),
-            len: 0,
-            keys: String::new(),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
-    fn push(&mut self, step: Step) -> usize {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => *slot = step,
-            None => self.deeper.push(step),
-        }
-        self.len += 1;
-        self.len - 1
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &Step> {
-        self.inline[..self.len.min(INLINE_STEPS)]
-            .iter()
-            .chain(&self.deeper)
-    }
-
-    /// Keeps the first `len` steps, and the text of their keys.
-    #[inline]
-    fn truncate(&mut self, len: usize) {
-        if len >= self.len {
-            return;
-        }
-        if !self.keys.is_empty() {
-            let first_key = self.iter().skip(len).find_map(|step| match step {
-                Step::Key { start, .. } => Some(*start),
-                _ => None,
-            });
-            if let Some(start) = first_key {
-                self.keys.truncate(start);
-            }
-        }
-        if self.len > INLINE_STEPS {
-            self.deeper.truncate(len.saturating_sub(INLINE_STEPS));
-        }
-        self.len = len;
-    }
-
-    /// The text of `step` if it names something (a field or a key).
-    fn name(&self, step: &Step) -> Option<&str> {
-        match *step {
-            Step::Field(name) => Some(name),
-            Step::Key { start, end } => Some(&self.keys[start..end]),
-            Step::Index(_) => None,
-        }
-    }
-}
-
-/// A name as a JSON pointer segment: `~` as `~0`, `/` as `~1`.
-fn push_escaped(pointer: &mut String, name: &str) {
-    if name.bytes().any(|b| b == b'~' || b == b'/') {
-        pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-    } else {
-        pointer.push_str(name);
-    }
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -203,15 +114,15 @@ impl<'a> Checker<'a> {
     }
 
     /// How many levels of `spec` the value being checked is inside.
-    pub(crate) fn levels_of(&self, spec: &'static ToolSpec) -> usize {
+    pub(crate) fn levels_of(&self, spec: SpecId) -> usize {
         self.specs
             .iter()
-            .filter(|s| std::ptr::eq(**s, spec))
+            .filter(|s| **s == spec)
             .count()
     }
 
     /// Enters one level of the recursive struct `spec`.
-    pub(crate) fn enter_spec(&mut self, spec: &'static ToolSpec) {
+    pub(crate) fn enter_spec(&mut self, spec: SpecId) {
         self.specs.push(spec);
     }
 
@@ -434,41 +345,5 @@ impl<'a> Checker<'a> {
             integral_floats: self.integral_floats,
             absent_nulls: self.absent_nulls,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_deeper_than_the_inline_steps_keep_every_step() {
-        let context = Context::on(2026, 11, 30).unwrap();
-        let mut cx = Checker::new(&context);
-        assert_eq!(cx.path(), "");
-        let head = cx.enter_field("legs");
-        let mut marks = Vec::new();
-        for depth in 0..2 * INLINE_STEPS {
-            marks.push(match depth % 3 {
-                0 => cx.enter_index(depth),
-                1 => cx.enter_key(if depth % 2 == 0 { "a/b" } else { "k~" }),
-                _ => cx.enter_field("f"),
-            });
-        }
-        let deep = "/legs/0/k~0/f/3/a~1b/f/6/k~0/f/9/a~1b/f/12/k~0/f/15";
-        assert_eq!(cx.path(), deep);
-        // Back up past the inline steps, then below them: the keys' text goes too.
-        cx.leave(marks[INLINE_STEPS + 2]);
-        assert_eq!(cx.path(), "/legs/0/k~0/f/3/a~1b/f/6/k~0/f/9");
-        cx.leave(marks[4]);
-        assert_eq!(cx.path(), "/legs/0/k~0/f/3");
-        cx.enter_key("new");
-        assert_eq!(cx.path(), "/legs/0/k~0/f/3/new");
-        assert_eq!(cx.path.keys, "k~new");
-        cx.leave(head);
-        assert!(cx.is_root());
-        assert_eq!(cx.path.keys, "");
-        cx.enter_key("top");
-        assert_eq!(cx.path(), "/top");
     }
 }
