@@ -276,6 +276,20 @@ fn cases() -> Vec<Value> {
                 json!(-1),
             ],
         ),
+        (
+            "quantity",
+            vec![
+                json!(0),
+                json!(5),
+                json!(7),
+                json!(10.0),
+                json!(12.5),
+                json!(-5),
+                json!(4294967295_u32),
+                json!(4294967290_u32),
+                json!("10"),
+            ],
+        ),
     ];
     for (key, values) in per_key {
         out.push(without(key));

@@ -248,6 +248,7 @@ fn entry() -> BoxedStrategy<(String, Value)> {
         keyed("flag", prop_oneof![any::<bool>().prop_map(Value::from), anything()].boxed()),
         keyed("secret", text()),
         keyed("count", tricky_number()),
+        keyed("quantity", prop_oneof![(0u32..60).prop_map(Value::from), tricky_number()].boxed()),
         // Strangers: a misspelling, serde's Rust name, anything.
         keyed("orderid", anything()),
         keyed("priority", anything()),

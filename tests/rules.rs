@@ -755,3 +755,42 @@ fn past_the_cap_the_listed_violations_are_the_first_in_declaration_order() {
     assert_eq!(listed[1].path, "/alpha/0");
     assert!(err.text().contains("61 problems"), "{}", err.text());
 }
+
+/// Buy in packs.
+#[derive(McpTool, Deserialize, Debug)]
+struct Packs {
+    #[validate(multiple_of = 6)]
+    eggs: u32,
+    /// Price per kilo.
+    #[validate(multiple_of(factor = 0.01, hint = "Round to the cent."))]
+    price: Option<f64>,
+}
+
+#[test]
+fn multiple_of_is_exact_for_integers_and_said_for_fractions() {
+    let schema = Packs::input_schema();
+    assert_eq!(schema["properties"]["eggs"]["multipleOf"], 6);
+    // A fractional factor: no multipleOf that clients would read as binary floats.
+    assert!(schema["properties"]["price"].get("multipleOf").is_none());
+    assert_eq!(
+        schema["properties"]["price"]["description"],
+        "Price per kilo. Must be a multiple of 0.01."
+    );
+    ok::<Packs>(json!({"eggs": 12, "price": 19.99}));
+    ok::<Packs>(json!({"eggs": 12.0}));
+    fails::<Packs>(json!({"eggs": 13}), "/eggs", "multiple_of");
+    let err = check::<Packs>(json!({"eggs": 13, "price": 1.005})).unwrap_err();
+    let messages: Vec<&str> = err
+        .violations()
+        .iter()
+        .map(|v| v.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "must be a multiple of 6; got 13.",
+            "must be a multiple of 0.01; got 1.005. Round to the cent.",
+        ]
+    );
+    assert_eq!(err.violations()[0].expected, json!(6));
+}

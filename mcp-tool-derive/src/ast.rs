@@ -10,6 +10,7 @@ use syn::{DeriveInput, LitStr};
 use crate::attr::{self, Bound, ContainerAttrs, EnumValues, FieldRules, Number};
 use crate::check;
 use crate::ctxt::Errors;
+use crate::rules::{self, RuleDef};
 
 pub struct Tool<'a> {
     pub ident: &'a Ident,
@@ -37,6 +38,8 @@ pub struct Field<'a> {
 }
 
 pub struct Rule {
+    /// Its row of the rules table.
+    pub def: &'static RuleDef,
     pub span: Span,
     pub kind: Kind,
     pub message: Option<LitStr>,
@@ -61,6 +64,7 @@ pub enum Kind {
         min: Option<u64>,
         max: Option<u64>,
     },
+    MultipleOf(Number),
     Email,
     Url,
     Uuid,
@@ -68,31 +72,6 @@ pub enum Kind {
         function: syn::Path,
         description: Option<LitStr>,
     },
-}
-
-/// Which kind of type a rule needs, asserted through the runtime's marker traits.
-#[derive(Clone, Copy)]
-pub enum Needs {
-    Text,
-    Number,
-    Length,
-    Nothing,
-}
-
-impl Kind {
-    pub fn needs(&self) -> Needs {
-        match self {
-            Kind::Regex { .. }
-            | Kind::Enum(_)
-            | Kind::Date { .. }
-            | Kind::Email
-            | Kind::Url
-            | Kind::Uuid => Needs::Text,
-            Kind::Range { .. } => Needs::Number,
-            Kind::Length { .. } => Needs::Length,
-            Kind::Custom { .. } => Needs::Nothing,
-        }
-    }
 }
 
 pub struct Enum<'a> {
@@ -497,6 +476,17 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
             };
             Kind::Length { min, max }
         }
+        attr::RuleKind::MultipleOf(factor) => match factor {
+            Some(Bound { value, .. }) if value.as_f64() > 0.0 => Kind::MultipleOf(value),
+            Some(Bound { span, .. }) => {
+                errors.at(span, "`multiple_of` needs a factor greater than zero");
+                return None;
+            }
+            None => {
+                errors.at(span, "`multiple_of` needs a factor: `multiple_of = 5`");
+                return None;
+            }
+        },
         attr::RuleKind::Email => Kind::Email,
         attr::RuleKind::Url => Kind::Url,
         attr::RuleKind::Uuid => Kind::Uuid,
@@ -509,6 +499,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
         },
     };
     Some(Rule {
+        def: rules::rule(rule.name).expect("the parser read the rule from the table"),
         span,
         kind,
         message: rule.message,

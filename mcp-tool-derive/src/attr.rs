@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitStr, Token};
 
 use crate::ctxt::{Errors, did_you_mean};
+use crate::rules;
 
 /// `#[mcp_tool(...)]` on the struct or enum.
 #[derive(Default)]
@@ -181,6 +182,7 @@ pub struct Rule {
 
 pub enum RuleKind {
     Regex(LitStr),
+    MultipleOf(Option<Bound>),
     Enum(EnumValues),
     Date {
         future: bool,
@@ -237,21 +239,6 @@ pub struct Length {
     pub max: Option<(u64, Span)>,
     pub equal: Option<(u64, Span)>,
 }
-
-pub const RULES: &[&str] = &[
-    "regex",
-    "enum",
-    "future_date",
-    "past_date",
-    "range",
-    "length",
-    "email",
-    "url",
-    "uuid",
-    "custom",
-    "items",
-    "sensitive",
-];
 
 impl FieldRules {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
@@ -351,87 +338,66 @@ fn foreign_rule(key: &str) -> Option<&'static str> {
 
 fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Rule> {
     let span = meta.path.span();
-    let name = match RULES.iter().find(|r| **r == key) {
-        Some(name) => *name,
-        None => {
-            let list = RULES.join(", ");
-            if let Some(advice) = foreign_rule(key) {
-                return Err(meta.error(format!("unknown rule `{key}`; {advice}")));
-            }
-            return Err(match did_you_mean(key, RULES) {
-                Some(near) => meta.error(format!(
-                    "unknown rule `{key}`; did you mean `{near}`? Rules: {list}"
-                )),
-                None => meta.error(format!("unknown rule `{key}`; rules: {list}")),
-            });
+    let Some(def) = rules::rule(key) else {
+        let names = rules::names();
+        let list = names.join(", ");
+        if let Some(advice) = foreign_rule(key) {
+            return Err(meta.error(format!("unknown rule `{key}`; {advice}")));
         }
+        return Err(match did_you_mean(key, &names) {
+            Some(near) => meta.error(format!(
+                "unknown rule `{key}`; did you mean `{near}`? Rules: {list}"
+            )),
+            None => meta.error(format!("unknown rule `{key}`; rules: {list}")),
+        });
     };
+    let name = def.name;
+    let usage = || meta.error(format!("`{name}` is written like `{}`", def.usage));
     let mut rule = Rule {
         name,
         span,
-        kind: RuleKind::Email,
+        kind: (def.empty)(span),
         message: None,
         hint: None,
     };
-    let has_value = meta.input.peek(Token![=]);
-    let has_list = meta.input.peek(syn::token::Paren);
-    rule.kind = match name {
-        "regex" if has_value => RuleKind::Regex(meta.value()?.parse()?),
-        "enum" if has_value => RuleKind::Enum(parse_enum_values(meta.value()?)?),
-        "custom" if has_value => RuleKind::Custom {
-            function: meta.value()?.parse()?,
-            description: None,
-        },
-        "future_date" | "past_date" if !has_value => RuleKind::Date {
-            future: name == "future_date",
-            format: None,
-        },
-        "email" if !has_value => RuleKind::Email,
-        "url" if !has_value => RuleKind::Url,
-        "uuid" if !has_value => RuleKind::Uuid,
-        "range" if has_list => RuleKind::Range(Range::default()),
-        "length" if has_list => RuleKind::Length(Length::default()),
-        "regex" | "enum" | "custom" if has_list => match name {
-            "regex" => RuleKind::Regex(LitStr::new("", span)),
-            "enum" => RuleKind::Enum(EnumValues::List(Vec::new(), span)),
-            _ => RuleKind::Custom {
-                function: syn::Path::from(syn::Ident::new("missing", span)),
-                description: None,
-            },
-        },
-        _ => return Err(meta.error(usage(name))),
-    };
-    if has_list {
+    let mut seen_main = false;
+    if meta.input.peek(Token![=]) {
+        // `name = value` is the long form's main key.
+        let Some(main) = def.main else {
+            return Err(usage());
+        };
+        rule_key(main, meta, &mut rule, &mut seen_main)?;
+    } else if meta.input.peek(syn::token::Paren) {
         let fork = meta.input.fork();
         let content;
         syn::parenthesized!(content in fork);
         if content.is_empty() {
-            return Err(meta.error(usage(name)));
+            return Err(usage());
         }
-        let mut seen_main = false;
+        let known: Vec<&str> = def
+            .keys
+            .iter()
+            .copied()
+            .chain(["message", "hint"])
+            .collect();
         meta.parse_nested_meta(|inner| {
             let key = path_name(&inner.path);
-            let known = rule_keys(name);
             let result = if known.contains(&key.as_str()) {
                 rule_key(&key, &inner, &mut rule, &mut seen_main)
             } else {
-                Err(unknown_key(&inner, &key, known, &format!("`{name}(...)`")))
+                Err(unknown_key(&inner, &key, &known, &format!("`{name}(...)`")))
             };
             recover(result, &inner, errors);
             Ok(())
         })?;
-        let main = match name {
-            "regex" => Some("pattern"),
-            "enum" => Some("values"),
-            "custom" => Some("function"),
-            _ => None,
-        };
-        if let (Some(main), false) = (main, seen_main) {
+        if let (Some(main), false) = (def.main, seen_main) {
             return Err(syn::Error::new(
                 span,
                 format!("`{name}(...)` needs `{main} = ...`"),
             ));
         }
+    } else if !def.bare {
+        return Err(usage());
     }
     Ok(rule)
 }
@@ -473,43 +439,15 @@ fn rule_key(
         ("exclusive_max", RuleKind::Range(r)) => {
             set(&mut r.exclusive_max, inner, parse_bound(inner)?)
         }
+        ("factor", RuleKind::MultipleOf(factor)) => {
+            *seen_main = true;
+            set(factor, inner, parse_bound(inner)?)
+        }
         ("min", RuleKind::Length(l)) => set(&mut l.min, inner, parse_count(inner)?),
         ("max", RuleKind::Length(l)) => set(&mut l.max, inner, parse_count(inner)?),
         ("equal", RuleKind::Length(l)) => set(&mut l.equal, inner, parse_count(inner)?),
         _ => Ok(()),
     }
-}
-
-fn rule_keys(name: &str) -> &'static [&'static str] {
-    match name {
-        "regex" => &["pattern", "message", "hint"],
-        "enum" => &["values", "message", "hint"],
-        "custom" => &["function", "description", "message", "hint"],
-        "future_date" | "past_date" => &["format", "message", "hint"],
-        "range" => &[
-            "min",
-            "max",
-            "exclusive_min",
-            "exclusive_max",
-            "message",
-            "hint",
-        ],
-        "length" => &["min", "max", "equal", "message", "hint"],
-        _ => &["message", "hint"],
-    }
-}
-
-fn usage(name: &str) -> String {
-    let example = match name {
-        "regex" => r#"regex = r"^[A-Z]{3}$""#,
-        "enum" => r#"enum = ["a", "b"]"#,
-        "custom" => "custom = path::to::function",
-        "future_date" | "past_date" => r#"future_date(format = "%d/%m/%Y")"#,
-        "range" => "range(min = 1, max = 9)",
-        "length" => "length(min = 1, max = 100)",
-        _ => "email",
-    };
-    format!("`{name}` is written like `{example}`")
 }
 
 fn parse_enum_values(input: ParseStream) -> syn::Result<EnumValues> {

@@ -5,8 +5,9 @@ use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
 
-use crate::ast::{Enum, Field, Kind, Needs, Rule, Tool};
+use crate::ast::{Enum, Field, Kind, Rule, Tool};
 use crate::attr::{EnumValues, Number};
+use crate::rules::Needs;
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
@@ -156,8 +157,9 @@ fn number(n: Number) -> TokenStream {
     }
 }
 
+/// A rule as the runtime's data: the rule's own struct, named, with every field given.
 fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
-    let mut out = match &rule.kind {
+    let kind = match &rule.kind {
         Kind::Regex { source, runtime } => {
             let runtime = if *runtime == source.value() {
                 source.clone()
@@ -165,47 +167,50 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 LitStr::new(runtime, source.span())
             };
             quote! {
-                #p::Rule::regex({
-                    static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
-                    &PATTERN
+                #p::RuleKind::Regex(#p::Regex {
+                    pattern: {
+                        static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
+                        &PATTERN
+                    },
                 })
             }
         }
-        Kind::Enum(EnumValues::List(values, _)) => quote!(#p::Rule::one_of(&[#(#values),*])),
-        Kind::Enum(EnumValues::Path(path)) => quote!(#p::Rule::one_of(#path)),
-        Kind::Date {
-            future: true,
-            format,
-        } => quote!(#p::Rule::future_date(#format)),
-        Kind::Date {
-            future: false,
-            format,
-        } => quote!(#p::Rule::past_date(#format)),
+        Kind::Enum(EnumValues::List(values, _)) => {
+            quote!(#p::RuleKind::OneOf(#p::OneOf { values: &[#(#values),*] }))
+        }
+        Kind::Enum(EnumValues::Path(path)) => {
+            quote!(#p::RuleKind::OneOf(#p::OneOf { values: #path }))
+        }
+        Kind::Date { future, format } => {
+            quote!(#p::RuleKind::Date(#p::Date { future: #future, format: #format }))
+        }
         Kind::Range { min, max } => {
-            let mut out = quote!(#p::Rule::range());
-            if let Some((n, exclusive)) = min {
-                let n = number(*n);
-                out = quote!(#out.min(#p::Num::#n, #exclusive));
-            }
-            if let Some((n, exclusive)) = max {
-                let n = number(*n);
-                out = quote!(#out.max(#p::Num::#n, #exclusive));
-            }
-            out
+            let [min, max] = [min, max].map(|side| match side {
+                Some((n, exclusive)) => {
+                    let n = number(*n);
+                    quote!(::core::option::Option::Some(#p::Bound {
+                        value: #p::Num::#n,
+                        exclusive: #exclusive,
+                    }))
+                }
+                None => quote!(::core::option::Option::None),
+            });
+            quote!(#p::RuleKind::Range(#p::Range { min: #min, max: #max }))
         }
         Kind::Length { min, max } => {
-            let mut out = quote!(#p::Rule::length());
-            if let Some(n) = min {
-                out = quote!(#out.min_len(#n));
-            }
-            if let Some(n) = max {
-                out = quote!(#out.max_len(#n));
-            }
-            out
+            let [min, max] = [min, max].map(|side| match side {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            });
+            quote!(#p::RuleKind::Length(#p::Length { min: #min, max: #max }))
         }
-        Kind::Email => quote!(#p::Rule::email()),
-        Kind::Url => quote!(#p::Rule::url()),
-        Kind::Uuid => quote!(#p::Rule::uuid()),
+        Kind::MultipleOf(factor) => {
+            let factor = number(*factor);
+            quote!(#p::RuleKind::MultipleOf(#p::MultipleOf { factor: #p::Num::#factor }))
+        }
+        Kind::Email => quote!(#p::RuleKind::Format(#p::Format::Email)),
+        Kind::Url => quote!(#p::RuleKind::Format(#p::Format::Url)),
+        Kind::Uuid => quote!(#p::RuleKind::Format(#p::Format::Uuid)),
         Kind::Custom {
             function,
             description,
@@ -222,20 +227,24 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 .map_or_else(Span::call_site, |s| s.ident.span());
             let target = respan(target.clone(), span);
             let call = quote_spanned!(span=> #p::custom::<#target, _, _>(value, #function));
-            let mut out = quote!(#p::Rule::custom(#name, |value, _| #call));
-            if let Some(d) = description {
-                out = quote!(#out.describe(#d));
-            }
-            out
+            let description = opt_lit(description.as_ref());
+            quote!(#p::RuleKind::Custom(#p::Custom {
+                name: #name,
+                description: #description,
+                check: |value, _| #call,
+            }))
         }
     };
-    if let Some(m) = &rule.message {
-        out = quote!(#out.message(#m));
+    let message = opt_lit(rule.message.as_ref());
+    let hint = opt_lit(rule.hint.as_ref());
+    quote!(#p::Rule { kind: #kind, message: #message, hint: #hint })
+}
+
+fn opt_lit(lit: Option<&LitStr>) -> TokenStream {
+    match lit {
+        Some(lit) => quote!(::core::option::Option::Some(#lit)),
+        None => quote!(::core::option::Option::None),
     }
-    if let Some(h) = &rule.hint {
-        out = quote!(#out.hint(#h));
-    }
-    out
 }
 
 /// Compile-time checks that each rule applies to its field's type. The type is
@@ -248,7 +257,7 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
     for (rule, of_items) in own.chain(items) {
         let span = rule.span;
         let ty = respan(field.ty.to_token_stream(), span);
-        let check = match rule.kind.needs() {
+        let check = match rule.def.needs {
             Needs::Text => quote_spanned!(span=> text_rule),
             Needs::Number => quote_spanned!(span=> number_rule),
             Needs::Length => quote_spanned!(span=> length_rule),

@@ -12,6 +12,7 @@ mod attr;
 mod check;
 mod ctxt;
 mod expand;
+mod rules;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

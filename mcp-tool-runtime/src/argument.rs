@@ -403,7 +403,7 @@ pub trait TextRule {}
 
 /// Types `range` applies to.
 #[diagnostic::on_unimplemented(
-    message = "`range` applies to numbers, and `{Self}` is not a number",
+    message = "this rule applies to numbers (`range`, `multiple_of`), and `{Self}` is not a number",
     label = "needs an integer or float field (or an `Option` of one)"
 )]
 pub trait NumberRule {}

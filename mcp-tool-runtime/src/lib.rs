@@ -10,10 +10,9 @@ pub mod agent;
 mod argument;
 mod check;
 mod context;
-mod date;
-mod formats;
 mod number;
 pub mod output;
+mod pattern;
 mod profile;
 mod result;
 #[cfg(feature = "rmcp")]
@@ -109,8 +108,12 @@ pub mod __private {
     pub use crate::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
     pub use crate::check::Checker;
     pub use crate::number::Num;
+    pub use crate::pattern::Pattern;
     pub use crate::result::echo::Limits;
-    pub use crate::rules::{Invalid, Pattern, Rule, Rules};
+    pub use crate::rules::{
+        Bound, Custom, CustomCheck, Date, Format, Invalid, Length, MultipleOf, OneOf, Range, Regex,
+        Rule, RuleKind, Rules,
+    };
     pub use crate::spec::{Annotations, ArgType, EnumSpec, Field, SpecCache, ToolSpec};
     pub use schemars;
     pub use serde_json::{Map, Value};

@@ -78,6 +78,8 @@ pub struct Everything {
     secret: Option<String>,
     #[serde(default)]
     count: u32,
+    #[validate(multiple_of = 5)]
+    quantity: Option<u32>,
 }
 
 /// The rules the runtime may enforce beyond the schema: stated in descriptions.

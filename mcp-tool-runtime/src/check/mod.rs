@@ -115,10 +115,7 @@ impl<'a> Checker<'a> {
 
     /// How many levels of `spec` the value being checked is inside.
     pub(crate) fn levels_of(&self, spec: SpecId) -> usize {
-        self.specs
-            .iter()
-            .filter(|s| **s == spec)
-            .count()
+        self.specs.iter().filter(|s| **s == spec).count()
     }
 
     /// Enters one level of the recursive struct `spec`.

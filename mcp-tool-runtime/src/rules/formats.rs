@@ -1,5 +1,5 @@
-//! The string formats of JSON Schema 2020-12 that the `email`, `url` and `uuid` rules
-//! enforce, each as its RFC defines it.
+//! What the string formats of JSON Schema 2020-12 mean, for the `email`, `url` and `uuid`
+//! rules: each as its RFC defines it.
 //!
 //! Edges where common validators disagree, and the choice made here:
 //! - `email` is an RFC 5321 `Mailbox`: ASCII only (RFC 6531 addresses are `idn-email`),

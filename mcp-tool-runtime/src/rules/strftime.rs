@@ -1,4 +1,4 @@
-//! Dates in a strftime format, as the `future_date` and `past_date` rules read them.
+//! Dates in a strftime format, as the `future_date` and `past_date` rules read and write them.
 
 use jiff::civil::Date;
 

@@ -1,0 +1,166 @@
+//! The table of `#[validate(...)]` rules: how each is written, which keys it takes,
+//! what types it applies to. The parser (`attr.rs`), the checks (`ast.rs`) and the
+//! expansion's type assertions (`expand.rs`) all read it; a new rule is one row here,
+//! its literal checks in `ast.rs`, and the runtime struct it expands to.
+
+use proc_macro2::Span;
+use syn::LitStr;
+
+use crate::attr::{EnumValues, Length, Range, RuleKind};
+
+/// Which kind of type a rule needs, asserted through the runtime's marker traits so
+/// that a mismatch is an error at the rule.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// Strings (`TextRule`).
+    Text,
+    /// Numbers (`NumberRule`).
+    Number,
+    /// Strings or arrays (`LengthRule`).
+    Length,
+    /// Any type.
+    Nothing,
+}
+
+/// One rule as it is written.
+pub struct RuleDef {
+    /// Its name in `#[validate(...)]`.
+    pub name: &'static str,
+    /// The key the short form `name = value` stands for; `None` when there is none.
+    pub main: Option<&'static str>,
+    /// Whether the name alone (`email`) is the whole rule.
+    pub bare: bool,
+    /// The keys of the long form `name(key = value, ...)`, besides `message` and `hint`.
+    pub keys: &'static [&'static str],
+    /// What its field's type must be.
+    pub needs: Needs,
+    /// The rule written out, for an error that shows how.
+    pub usage: &'static str,
+    /// The rule with nothing filled in yet, for the parser to fill.
+    pub empty: fn(Span) -> RuleKind,
+}
+
+/// Every rule. `items(...)` and `sensitive` apply to the field, not to a value, and are
+/// parsed apart.
+pub const RULES: &[RuleDef] = &[
+    RuleDef {
+        name: "regex",
+        main: Some("pattern"),
+        bare: false,
+        keys: &["pattern"],
+        needs: Needs::Text,
+        usage: r#"regex = r"^[A-Z]{3}$""#,
+        empty: |span| RuleKind::Regex(LitStr::new("", span)),
+    },
+    RuleDef {
+        name: "enum",
+        main: Some("values"),
+        bare: false,
+        keys: &["values"],
+        needs: Needs::Text,
+        usage: r#"enum = ["a", "b"]"#,
+        empty: |span| RuleKind::Enum(EnumValues::List(Vec::new(), span)),
+    },
+    RuleDef {
+        name: "future_date",
+        main: None,
+        bare: true,
+        keys: &["format"],
+        needs: Needs::Text,
+        usage: r#"future_date(format = "%d/%m/%Y")"#,
+        empty: |_| RuleKind::Date {
+            future: true,
+            format: None,
+        },
+    },
+    RuleDef {
+        name: "past_date",
+        main: None,
+        bare: true,
+        keys: &["format"],
+        needs: Needs::Text,
+        usage: r#"past_date(format = "%Y-%m-%d")"#,
+        empty: |_| RuleKind::Date {
+            future: false,
+            format: None,
+        },
+    },
+    RuleDef {
+        name: "range",
+        main: None,
+        bare: false,
+        keys: &["min", "max", "exclusive_min", "exclusive_max"],
+        needs: Needs::Number,
+        usage: "range(min = 1, max = 9)",
+        empty: |_| RuleKind::Range(Range::default()),
+    },
+    RuleDef {
+        name: "length",
+        main: None,
+        bare: false,
+        keys: &["min", "max", "equal"],
+        needs: Needs::Length,
+        usage: "length(min = 1, max = 100)",
+        empty: |_| RuleKind::Length(Length::default()),
+    },
+    RuleDef {
+        name: "multiple_of",
+        main: Some("factor"),
+        bare: false,
+        keys: &["factor"],
+        needs: Needs::Number,
+        usage: "multiple_of = 5",
+        empty: |_| RuleKind::MultipleOf(None),
+    },
+    RuleDef {
+        name: "email",
+        main: None,
+        bare: true,
+        keys: &[],
+        needs: Needs::Text,
+        usage: "email",
+        empty: |_| RuleKind::Email,
+    },
+    RuleDef {
+        name: "url",
+        main: None,
+        bare: true,
+        keys: &[],
+        needs: Needs::Text,
+        usage: "url",
+        empty: |_| RuleKind::Url,
+    },
+    RuleDef {
+        name: "uuid",
+        main: None,
+        bare: true,
+        keys: &[],
+        needs: Needs::Text,
+        usage: "uuid",
+        empty: |_| RuleKind::Uuid,
+    },
+    RuleDef {
+        name: "custom",
+        main: Some("function"),
+        bare: false,
+        keys: &["function", "description"],
+        needs: Needs::Nothing,
+        usage: "custom = path::to::function",
+        empty: |span| RuleKind::Custom {
+            function: syn::Path::from(syn::Ident::new("missing", span)),
+            description: None,
+        },
+    },
+];
+
+/// The rule named `name`.
+pub fn rule(name: &str) -> Option<&'static RuleDef> {
+    RULES.iter().find(|r| r.name == name)
+}
+
+/// Every name `#[validate(...)]` takes, for "did you mean" and the list in an error.
+pub fn names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+    names.extend(["items", "sensitive"]);
+    names
+}

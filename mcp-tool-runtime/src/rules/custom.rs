@@ -1,0 +1,111 @@
+//! `custom`: the author's own function of the value, for what no keyword can say (a
+//! weekday, a known ID). The description says what it checks; its verdict is an
+//! [`Invalid`], written as the model should read it.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::{Check, Failure, Kind};
+use crate::check::Checker;
+use crate::context::Context;
+use crate::text::sentence;
+
+/// A custom rule as the derive wraps it: the JSON value in, the author's verdict out.
+pub type CustomCheck = fn(&Value, &Context) -> Result<(), Invalid>;
+
+/// `custom = path` or `custom(function = path, description = "...")`.
+#[derive(Debug)]
+pub struct Custom {
+    /// The function's name: the violation's rule.
+    pub name: &'static str,
+    /// What the function checks, for the schema's description.
+    pub description: Option<&'static str>,
+    /// The check.
+    pub check: CustomCheck,
+}
+
+impl Check for Custom {
+    fn schema(
+        &self,
+        _: Kind,
+        _: &mut Map<String, Value>,
+        notes: &mut Vec<String>,
+        message: Option<&'static str>,
+    ) {
+        notes.push(match (self.description, message) {
+            (Some(text), _) | (None, Some(text)) => sentence(text),
+            (None, None) => format!(
+                "Also checked by the server ({}).",
+                self.name.replace('_', " ")
+            ),
+        });
+    }
+
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
+        let invalid = (self.check)(value, cx.context()).err()?;
+        Some(Failure {
+            rule: Cow::Borrowed(self.name),
+            expected: invalid
+                .expected
+                .unwrap_or_else(|| Value::String(invalid.message.to_string())),
+            expectation: invalid.message,
+            detail: invalid.hint,
+        })
+    }
+}
+
+/// A custom rule's verdict on a value: what was wrong, as the model should read it.
+///
+/// ```
+/// use mcp_tool::Invalid;
+///
+/// fn weekday(date: &str) -> Result<(), Invalid> {
+///     if date.ends_with("Sat") || date.ends_with("Sun") {
+///         return Err(Invalid::new("must be a weekday").hint("Pick a date from Monday to Friday."));
+///     }
+///     Ok(())
+/// }
+/// assert!(weekday("Sun").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    message: Cow<'static, str>,
+    expected: Option<Value>,
+    hint: Option<Cow<'static, str>>,
+}
+
+impl Invalid {
+    /// The expectation, as the start of a sentence: "must be a weekday".
+    pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
+        Invalid {
+            message: message.into(),
+            expected: None,
+            hint: None,
+        }
+    }
+
+    /// The expectation as data, for the violation's `expected`.
+    pub fn expected(mut self, expected: impl Into<Value>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// What to do next.
+    pub fn hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl From<String> for Invalid {
+    fn from(message: String) -> Self {
+        Invalid::new(message)
+    }
+}
+
+impl From<&'static str> for Invalid {
+    fn from(message: &'static str) -> Self {
+        Invalid::new(message)
+    }
+}

@@ -1,0 +1,97 @@
+//! `future_date` and `past_date`: a date in a strftime format, after (or before) today
+//! in the checker's `Context`. No JSON Schema keyword can say "after today": the
+//! description says it, and the format's shape is the schema's `pattern` where it has one.
+
+use serde_json::{Map, Value};
+
+use super::strftime::{self, ISO_DATE};
+use super::{Check, Failure, Kind};
+use crate::check::Checker;
+use crate::text::concat;
+
+/// `future_date(format = "...")` or `past_date(format = "...")`.
+#[derive(Debug)]
+pub struct Date {
+    /// True for `future_date`: strictly after today; false: strictly before.
+    pub future: bool,
+    /// The strftime format the date is written in.
+    pub format: &'static str,
+}
+
+impl Check for Date {
+    fn schema(
+        &self,
+        _: Kind,
+        schema: &mut Map<String, Value>,
+        notes: &mut Vec<String>,
+        _: Option<&'static str>,
+    ) {
+        if self.format == ISO_DATE {
+            schema.insert("format".into(), "date".into());
+        }
+        // The shape, for clients and models that read keywords, not prose; a `regex`
+        // rule's own pattern, if any, says more.
+        if let Some(pattern) = strftime::pattern(self.format)
+            && !schema.contains_key("pattern")
+        {
+            schema.insert("pattern".into(), pattern.into());
+        }
+        notes.push(format!(
+            "Must be a date {} the current date, written {}.",
+            if self.future { "after" } else { "before" },
+            strftime::human_format(self.format)
+        ));
+    }
+
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
+        let Value::String(s) = value else {
+            return None;
+        };
+        let today = cx.context().today();
+        let parsed = strftime::parse(self.format, s);
+        // The success path allocates nothing: the texts are written only for a failure.
+        if parsed.is_some_and(|d| (self.future && d > today) || (!self.future && d < today)) {
+            return None;
+        }
+        let rule = if self.future {
+            "future_date"
+        } else {
+            "past_date"
+        };
+        let human = strftime::human_format(self.format);
+        let today_text = strftime::format_date(self.format, today);
+        let (word, side) = if self.future {
+            ("future", "after")
+        } else {
+            ("past", "before")
+        };
+        let expected = Value::String(concat(&[
+            "a date ",
+            side,
+            " ",
+            &today_text,
+            " (",
+            &human,
+            ")",
+        ]));
+        let current = concat(&["Current date is ", &today_text, "."]);
+        let failure = match parsed {
+            // Written as the format says, yet no day of the calendar (2026-02-30).
+            None if strftime::has_shape(self.format, s) => {
+                Failure::new(rule, "must be a real date", expected).with_detail(concat(&[
+                    "There is no such day in the calendar. ",
+                    &current,
+                ]))
+            }
+            None => Failure::new(rule, concat(&["must be a date written ", &human]), expected)
+                .with_detail(current),
+            Some(_) => Failure::new(
+                rule,
+                concat(&["must be a date in the ", word, ", as ", &human]),
+                expected,
+            )
+            .with_detail(current),
+        };
+        Some(failure)
+    }
+}

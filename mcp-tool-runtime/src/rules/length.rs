@@ -1,0 +1,100 @@
+//! `length`: how many code points a string has (JSON Schema's unit, not bytes), or how
+//! many items an array; `minLength`/`maxLength` or `minItems`/`maxItems`.
+
+use serde_json::{Map, Value};
+
+use super::{Check, Failure, Kind};
+use crate::check::Checker;
+use crate::number;
+use crate::text::concat;
+
+/// `length(min = 1, max = 100)` or `length(equal = 3)`.
+#[derive(Debug)]
+pub struct Length {
+    /// At least this many.
+    pub min: Option<u64>,
+    /// At most this many.
+    pub max: Option<u64>,
+}
+
+impl Check for Length {
+    fn schema(
+        &self,
+        kind: Kind,
+        schema: &mut Map<String, Value>,
+        _: &mut Vec<String>,
+        _: Option<&'static str>,
+    ) {
+        let (lo, hi) = match kind {
+            Kind::Array => ("minItems", "maxItems"),
+            _ => ("minLength", "maxLength"),
+        };
+        if let Some(n) = self.min {
+            schema.insert(lo.into(), n.into());
+        }
+        if let Some(n) = self.max {
+            schema.insert(hi.into(), n.into());
+        }
+    }
+
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
+        let (min, max) = (self.min, self.max);
+        let (len, unit) = match value {
+            // A string has at most as many code points as bytes, and at least a quarter
+            // as many: most need no counting.
+            Value::String(s)
+                if max.is_none_or(|m| s.len() as u64 <= m)
+                    && min.is_none_or(|m| (s.len() as u64).div_ceil(4) >= m) =>
+            {
+                return None;
+            }
+            Value::String(s) => (s.chars().count() as u64, "characters"),
+            Value::Array(a) => (a.len() as u64, "items"),
+            _ => return None,
+        };
+        let bad = min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m);
+        bad.then(|| {
+            let text = self.text(unit);
+            let failure = Failure::new("length", concat(&["must have ", &text]), text.into());
+            // The length of a secret is a clue to it. An array's count is said already
+            // where what came is described.
+            if !cx.is_sensitive() && value.is_string() {
+                failure.with_detail(format!("It has {len} {unit}."))
+            } else {
+                failure
+            }
+        })
+    }
+}
+
+impl Length {
+    /// "from 1 to 100 characters", "exactly 3 items".
+    fn text(&self, unit: &str) -> String {
+        let mut text = String::with_capacity(24 + unit.len());
+        let n = |text: &mut String, n: u64| number::push_int(text, i128::from(n));
+        match (self.min, self.max) {
+            (Some(a), Some(b)) if a == b => {
+                text.push_str("exactly ");
+                n(&mut text, a);
+            }
+            (Some(a), Some(b)) => {
+                text.push_str("from ");
+                n(&mut text, a);
+                text.push_str(" to ");
+                n(&mut text, b);
+            }
+            (Some(a), None) => {
+                text.push_str("at least ");
+                n(&mut text, a);
+            }
+            (None, Some(b)) => {
+                text.push_str("at most ");
+                n(&mut text, b);
+            }
+            (None, None) => text.push_str("any number of"),
+        }
+        text.push(' ');
+        text.push_str(unit);
+        text
+    }
+}

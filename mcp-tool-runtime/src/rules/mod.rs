@@ -1,0 +1,206 @@
+//! The rules of `#[validate(...)]`. Each lives in a file of its own with everything it
+//! is: its data, its schema keyword (or the sentence in the description where no keyword
+//! can say it), its check, and what a failure says. This file gathers them: the rules of
+//! a value, and what a failure becomes.
+
+mod custom;
+mod date;
+mod format;
+mod formats;
+mod length;
+mod multiple_of;
+mod one_of;
+mod range;
+mod regex;
+pub(crate) mod strftime;
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::check::{Checker, Report};
+use crate::text::push_sentence;
+
+pub use custom::{Custom, CustomCheck, Invalid};
+pub use date::Date;
+pub use format::Format;
+pub use length::Length;
+pub use multiple_of::MultipleOf;
+pub use one_of::OneOf;
+pub(crate) use one_of::one_of_failure;
+pub use range::{Bound, Range};
+pub use regex::Regex;
+
+/// A rule on one value, with the author's own message and hint.
+#[derive(Debug)]
+pub struct Rule {
+    /// What the rule checks.
+    pub kind: RuleKind,
+    /// Replaces the rule's expectation ("must be ...") in messages.
+    pub message: Option<&'static str>,
+    /// What to do, appended to the message.
+    pub hint: Option<&'static str>,
+}
+
+/// The rules of `#[validate(...)]`, as the derive writes them.
+#[derive(Debug)]
+pub enum RuleKind {
+    /// `regex`: the string matches a pattern.
+    Regex(Regex),
+    /// `enum`: the string is one of a list.
+    OneOf(OneOf),
+    /// `future_date` / `past_date`: a date in a format, after (or before) today.
+    Date(Date),
+    /// `range`: the number lies within bounds.
+    Range(Range),
+    /// `length`: code points of a string, items of an array.
+    Length(Length),
+    /// `multiple_of`: the number is a whole multiple of a factor.
+    MultipleOf(MultipleOf),
+    /// `email`, `url`, `uuid`: a string format of JSON Schema.
+    Format(Format),
+    /// `custom`: the author's function of the value.
+    Custom(Custom),
+}
+
+impl RuleKind {
+    fn rule(&self) -> &dyn Check {
+        match self {
+            RuleKind::Regex(rule) => rule,
+            RuleKind::OneOf(rule) => rule,
+            RuleKind::Date(rule) => rule,
+            RuleKind::Range(rule) => rule,
+            RuleKind::Length(rule) => rule,
+            RuleKind::MultipleOf(rule) => rule,
+            RuleKind::Format(rule) => rule,
+            RuleKind::Custom(rule) => rule,
+        }
+    }
+}
+
+/// What every rule does: say itself in the schema, and judge a value.
+trait Check {
+    /// Adds the rule's keywords to `schema` of a value of `kind`, and to `notes` the
+    /// sentences for the description that no keyword can say. `message` is the author's.
+    fn schema(
+        &self,
+        kind: Kind,
+        schema: &mut Map<String, Value>,
+        notes: &mut Vec<String>,
+        message: Option<&'static str>,
+    );
+
+    /// How `value`, already of the right JSON type, fails the rule, if it does.
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure>;
+}
+
+/// The rules on a value, and on its items when it is an array.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// Rules on the value itself.
+    pub own: &'static [Rule],
+    /// Rules on each item of an array.
+    pub items: &'static [Rule],
+}
+
+impl Rules {
+    /// No rules.
+    pub const NONE: Rules = Rules {
+        own: &[],
+        items: &[],
+    };
+
+    /// The rules of an array's items, as the rules of a value.
+    pub fn for_items(self) -> Rules {
+        Rules {
+            own: self.items,
+            items: &[],
+        }
+    }
+}
+
+/// The JSON kind a value is checked as, which decides the keyword of `length`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A string.
+    String,
+    /// A number or an integer.
+    Number,
+    /// An array.
+    Array,
+    /// Anything else.
+    Other,
+}
+
+/// Adds the keywords of `rules` to a schema, and the rules no keyword can express to
+/// its description.
+pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>) {
+    let mut notes: Vec<String> = Vec::new();
+    for rule in rules {
+        rule.kind
+            .rule()
+            .schema(kind, schema, &mut notes, rule.message);
+    }
+    if !notes.is_empty() {
+        let mut text = match schema.remove("description") {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        for note in notes {
+            push_sentence(&mut text, &note);
+        }
+        schema.insert("description".into(), text.into());
+    }
+}
+
+/// Checks `value`, already of the right JSON type, against each rule; reports every
+/// rule that fails.
+pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
+    for rule in rules {
+        if let Some(failure) = rule.kind.rule().check(value, cx) {
+            failure.report(cx, value, rule.message, rule.hint);
+        }
+    }
+}
+
+/// A rule's failure on one value, before it becomes a violation.
+pub(crate) struct Failure {
+    rule: Cow<'static, str>,
+    expectation: Cow<'static, str>,
+    expected: Value,
+    detail: Option<Cow<'static, str>>,
+}
+
+impl Failure {
+    fn new(rule: &'static str, expectation: impl Into<Cow<'static, str>>, expected: Value) -> Self {
+        Failure {
+            rule: Cow::Borrowed(rule),
+            expectation: expectation.into(),
+            expected,
+            detail: None,
+        }
+    }
+
+    /// More to say after what came: "Current date is 30/11/2026."
+    fn with_detail(mut self, detail: impl Into<Cow<'static, str>>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    pub(crate) fn report(
+        self,
+        cx: &mut Checker<'_>,
+        value: &Value,
+        message: Option<&'static str>,
+        hint: Option<&'static str>,
+    ) {
+        cx.report(Report {
+            rule: self.rule,
+            expectation: message.map_or(self.expectation, Cow::Borrowed),
+            expected: self.expected,
+            received: Some(value),
+            detail: self.detail,
+            hint,
+        });
+    }
+}

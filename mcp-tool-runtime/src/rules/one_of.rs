@@ -1,0 +1,56 @@
+//! `enum`: the string is one of a list; JSON Schema's `enum`. A value outside it is told
+//! the list, and the nearest value when it looks like a slip.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::{Check, Failure, Kind};
+use crate::check::Checker;
+use crate::text::{push_quoted_list, suggest};
+
+/// `enum = ["a", "b"]` or `enum = CONSTANT`: the string is one of `values`.
+#[derive(Debug)]
+pub struct OneOf {
+    /// The allowed values, in the order the schema lists them.
+    pub values: &'static [&'static str],
+}
+
+impl Check for OneOf {
+    fn schema(
+        &self,
+        _: Kind,
+        schema: &mut Map<String, Value>,
+        _: &mut Vec<String>,
+        _: Option<&'static str>,
+    ) {
+        schema.insert("enum".into(), self.values.into());
+    }
+
+    fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
+        let Value::String(s) = value else {
+            return None;
+        };
+        (!self.values.contains(&s.as_str())).then(|| one_of_failure(self.values, s))
+    }
+}
+
+/// The failure of a whitelist, with the nearest allowed value when there is one. Also
+/// what a value outside a Rust enum's names gets.
+pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
+    let mut expectation =
+        String::with_capacity(16 + values.iter().map(|v| v.len() + 4).sum::<usize>());
+    expectation.push_str("must be one of ");
+    push_quoted_list(&mut expectation, values.iter().copied());
+    let mut failure = Failure::new(
+        "enum",
+        expectation,
+        values.iter().map(|v| Value::from(*v)).collect(),
+    );
+    failure.detail = suggest::nearest(got, values.iter().copied()).map(|near| {
+        let mut detail = String::with_capacity(near.len() + 16);
+        suggest::push_did_you_mean(&mut detail, near);
+        Cow::Owned(detail)
+    });
+    failure
+}
