@@ -7,7 +7,8 @@ mod everything;
 
 use std::sync::LazyLock;
 
-use mcp_tool::{MAX_LISTED, Toolbox};
+use mcp_tool::Toolbox;
+use mcp_tool::argument::MAX_LISTED;
 use serde_json::{Map, Value, json};
 
 static TOOLS: LazyLock<Toolbox> = LazyLock::new(everything::toolbox);

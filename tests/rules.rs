@@ -750,7 +750,7 @@ fn past_the_cap_the_listed_violations_are_the_first_in_declaration_order() {
     // `alpha` comes first in the map and fills the list; `zeta` is declared first.
     let err = check::<Capped>(json!({"alpha": vec!["b"; 60], "zeta": 7})).unwrap_err();
     let listed = err.violations();
-    assert_eq!(listed.len(), mcp_tool::MAX_LISTED);
+    assert_eq!(listed.len(), mcp_tool::argument::MAX_LISTED);
     assert_eq!(listed[0].path, "/zeta");
     assert_eq!(listed[1].path, "/alpha/0");
     assert!(err.text().contains("61 problems"), "{}", err.text());

@@ -142,7 +142,7 @@ fn hostile_sizes_give_a_small_result() {
     let err = BookFlight::from_arguments_in(Value::Object(args), &today()).unwrap_err();
     let text = serde_json::to_string(&err.to_call_result()).unwrap();
     assert!(text.len() < 40_000, "result is {} bytes", text.len());
-    assert_eq!(err.violations().len(), mcp_tool::MAX_LISTED);
+    assert_eq!(err.violations().len(), mcp_tool::argument::MAX_LISTED);
     assert!(err.omitted_violations() > 99_000);
     assert!(err.text().contains("more problems not listed"));
 }

@@ -7,10 +7,10 @@ use serde_derive_internals::{Ctxt, Derive, ast as serde_ast, attr as serde_attr}
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
-use crate::attr::{self, Bound, ContainerAttrs, EnumValues, FieldRules, Number};
+use crate::attr::{self, ContainerAttrs, FieldRules};
 use crate::check;
 use crate::ctxt::Errors;
-use crate::rules::{self, RuleDef};
+use crate::rules::{self, Bound, EnumValues, Number, RuleDef, RuleKind};
 
 pub struct Tool<'a> {
     pub ident: &'a Ident,
@@ -381,7 +381,7 @@ fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
 fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
     let span = rule.span;
     let kind = match rule.kind {
-        attr::RuleKind::Regex(lit) => match check::regex(&lit.value()) {
+        RuleKind::Regex(lit) => match check::regex(&lit.value()) {
             Ok(runtime) => Kind::Regex {
                 source: lit,
                 runtime,
@@ -391,7 +391,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 return None;
             }
         },
-        attr::RuleKind::Enum(values) => {
+        RuleKind::Enum(values) => {
             if let EnumValues::List(list, list_span) = &values {
                 if list.is_empty() {
                     errors.at(*list_span, "empty `enum`: list at least one allowed value");
@@ -409,7 +409,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
             }
             Kind::Enum(values)
         }
-        attr::RuleKind::Date { future, format } => {
+        RuleKind::Date { future, format } => {
             let text = format
                 .as_ref()
                 .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
@@ -425,7 +425,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 format: text,
             }
         }
-        attr::RuleKind::Range(r) => {
+        RuleKind::Range(r) => {
             let min = bound(r.min, r.exclusive_min, "min", errors)?;
             let max = bound(r.max, r.exclusive_max, "max", errors)?;
             if min.is_none() && max.is_none() {
@@ -450,7 +450,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 max: max.map(|(v, e, _)| (v, e)),
             }
         }
-        attr::RuleKind::Length(l) => {
+        RuleKind::Length(l) => {
             let (min, max) = match (l.equal, l.min, l.max) {
                 (Some((n, _)), None, None) => (Some(n), Some(n)),
                 (Some((_, s)), _, _) => {
@@ -476,7 +476,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
             };
             Kind::Length { min, max }
         }
-        attr::RuleKind::MultipleOf(factor) => match factor {
+        RuleKind::MultipleOf(factor) => match factor {
             Some(Bound { value, .. }) if value.as_f64() > 0.0 => Kind::MultipleOf(value),
             Some(Bound { span, .. }) => {
                 errors.at(span, "`multiple_of` needs a factor greater than zero");
@@ -487,10 +487,10 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
                 return None;
             }
         },
-        attr::RuleKind::Email => Kind::Email,
-        attr::RuleKind::Url => Kind::Url,
-        attr::RuleKind::Uuid => Kind::Uuid,
-        attr::RuleKind::Custom {
+        RuleKind::Email => Kind::Email,
+        RuleKind::Url => Kind::Url,
+        RuleKind::Uuid => Kind::Uuid,
+        RuleKind::Custom {
             function,
             description,
         } => Kind::Custom {

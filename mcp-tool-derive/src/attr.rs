@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitStr, Token};
 
 use crate::ctxt::{Errors, did_you_mean};
-use crate::rules;
+use crate::rules::{self, Bound, EnumValues, Number, RuleKind};
 
 /// `#[mcp_tool(...)]` on the struct or enum.
 #[derive(Default)]
@@ -178,66 +178,6 @@ pub struct Rule {
     pub kind: RuleKind,
     pub message: Option<LitStr>,
     pub hint: Option<LitStr>,
-}
-
-pub enum RuleKind {
-    Regex(LitStr),
-    MultipleOf(Option<Bound>),
-    Enum(EnumValues),
-    Date {
-        future: bool,
-        format: Option<LitStr>,
-    },
-    Range(Range),
-    Length(Length),
-    Email,
-    Url,
-    Uuid,
-    Custom {
-        function: syn::Path,
-        description: Option<LitStr>,
-    },
-}
-
-pub enum EnumValues {
-    List(Vec<LitStr>, Span),
-    Path(syn::Path),
-}
-
-#[derive(Default)]
-pub struct Range {
-    pub min: Option<Bound>,
-    pub max: Option<Bound>,
-    pub exclusive_min: Option<Bound>,
-    pub exclusive_max: Option<Bound>,
-}
-
-#[derive(Clone, Copy)]
-pub struct Bound {
-    pub value: Number,
-    pub span: Span,
-}
-
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
-pub enum Number {
-    Int(i128),
-    Float(f64),
-}
-
-impl Number {
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Number::Int(i) => i as f64,
-            Number::Float(f) => f,
-        }
-    }
-}
-
-#[derive(Default)]
-pub struct Length {
-    pub min: Option<(u64, Span)>,
-    pub max: Option<(u64, Span)>,
-    pub equal: Option<(u64, Span)>,
 }
 
 impl FieldRules {

@@ -6,8 +6,8 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
 
 use crate::ast::{Enum, Field, Kind, Rule, Tool};
-use crate::attr::{EnumValues, Number};
 use crate::rules::Needs;
+use crate::rules::{EnumValues, Number};
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {

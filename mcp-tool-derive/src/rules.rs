@@ -1,12 +1,72 @@
-//! The table of `#[validate(...)]` rules: how each is written, which keys it takes,
-//! what types it applies to. The parser (`attr.rs`), the checks (`ast.rs`) and the
-//! expansion's type assertions (`expand.rs`) all read it; a new rule is one row here,
-//! its literal checks in `ast.rs`, and the runtime struct it expands to.
+//! The rules of `#[validate(...)]` as the derive knows them: the table of how each is
+//! written, which keys it takes and what types it applies to, and what a rule is once
+//! read. The parser (`attr.rs`), the checks (`ast.rs`) and the expansion's type
+//! assertions (`expand.rs`) all read the table; a new rule is a row here, a variant of
+//! [`RuleKind`], its literal checks in `ast.rs` and the runtime struct it expands to.
 
 use proc_macro2::Span;
 use syn::LitStr;
 
-use crate::attr::{EnumValues, Length, Range, RuleKind};
+/// A rule as read from the attribute, before its literals are checked.
+pub enum RuleKind {
+    Regex(LitStr),
+    MultipleOf(Option<Bound>),
+    Enum(EnumValues),
+    Date {
+        future: bool,
+        format: Option<LitStr>,
+    },
+    Range(Range),
+    Length(Length),
+    Email,
+    Url,
+    Uuid,
+    Custom {
+        function: syn::Path,
+        description: Option<LitStr>,
+    },
+}
+
+pub enum EnumValues {
+    List(Vec<LitStr>, Span),
+    Path(syn::Path),
+}
+
+#[derive(Default)]
+pub struct Range {
+    pub min: Option<Bound>,
+    pub max: Option<Bound>,
+    pub exclusive_min: Option<Bound>,
+    pub exclusive_max: Option<Bound>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Bound {
+    pub value: Number,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Length {
+    pub min: Option<(u64, Span)>,
+    pub max: Option<(u64, Span)>,
+    pub equal: Option<(u64, Span)>,
+}
 
 /// Which kind of type a rule needs, asserted through the runtime's marker traits so
 /// that a mismatch is an error at the rule.

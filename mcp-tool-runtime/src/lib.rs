@@ -7,32 +7,37 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
-mod argument;
 mod check;
 mod context;
+mod describe;
 mod number;
-pub mod output;
 mod pattern;
-mod profile;
 mod result;
-#[cfg(feature = "rmcp")]
-pub mod rmcp;
 mod rules;
-mod spec;
+mod serve;
 mod text;
-mod toolbox;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
-pub use check::{Checker, MAX_LISTED, Report};
 pub use context::{Context, ContextError};
-pub use profile::{SchemaProfile, UnknownProfile};
+pub use describe::argument::Argument;
+pub use describe::output;
+pub use describe::profile::{SchemaProfile, UnknownProfile};
+pub use describe::{Annotations, MAX_RECURSION, Tool};
 pub use result::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use rules::Invalid;
-pub use spec::{Annotations, MAX_RECURSION, Tool};
-pub use toolbox::{CallError, Handler, Toolbox};
+#[cfg(feature = "rmcp")]
+pub use serve::rmcp;
+pub use serve::toolbox::{CallError, Handler, Toolbox};
+
+/// What a type needs to be a tool argument by hand, as the derives implement it: the
+/// [`Argument`] trait, the [`Checker`](argument::Checker) its `check` reports to, and the
+/// marker traits that say which rules a type takes.
+pub mod argument {
+    pub use crate::check::{Checker, MAX_LISTED, Report};
+    pub use crate::describe::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
+}
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.
 pub use jiff;
@@ -44,7 +49,7 @@ pub trait McpTool: Argument + DeserializeOwned {
 
     /// The generated description of this struct.
     #[doc(hidden)]
-    fn spec() -> &'static spec::ToolSpec;
+    fn spec() -> &'static describe::ToolSpec;
 
     /// The tool's `inputSchema`: built on first call, then the same value.
     fn input_schema() -> &'static Value {
@@ -105,8 +110,9 @@ pub trait McpEnum: Argument {
 /// What the derives expand to. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
     pub use crate::check::Checker;
+    pub use crate::describe::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
+    pub use crate::describe::{Annotations, ArgType, EnumSpec, Field, SpecCache, ToolSpec};
     pub use crate::number::Num;
     pub use crate::pattern::Pattern;
     pub use crate::result::echo::Limits;
@@ -114,7 +120,6 @@ pub mod __private {
         Bound, Custom, CustomCheck, Date, Format, Invalid, Length, MultipleOf, OneOf, Range, Regex,
         Rule, RuleKind, Rules,
     };
-    pub use crate::spec::{Annotations, ArgType, EnumSpec, Field, SpecCache, ToolSpec};
     pub use schemars;
     pub use serde_json::{Map, Value};
 

@@ -7,7 +7,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// What kind of failure a [`ToolError`] is, and so what the model should do next.
+/// What kind of failure a [`ToolError`](crate::ToolError) is, and so what the model should
+/// do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ErrorCategory {

@@ -4,11 +4,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
+use super::reaches_cut;
 use crate::check::Checker;
 use crate::number;
 use crate::result::echo::{self, Limits};
 use crate::rules::{self, Kind, Rules};
-use crate::spec::reaches_cut;
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
 /// value against it, applying the field's rules.

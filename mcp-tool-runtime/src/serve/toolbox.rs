@@ -110,9 +110,10 @@ pub struct Toolbox<S = ()> {
     profile: SchemaProfile,
     /// Whether a client that names itself (`clientInfo`) gets the profile it needs.
     profile_from_client: bool,
-    /// The same tools as rmcp's type, also built at registration.
+    /// The same tools as rmcp's type, in each profile: made by the rmcp adapter on its
+    /// first `tools/list`, then shared (a clone of one shares its schemas).
     #[cfg(feature = "rmcp")]
-    rmcp_tools: [Vec<::rmcp::model::Tool>; 4],
+    pub(crate) rmcp_tools: std::sync::OnceLock<[Vec<::rmcp::model::Tool>; 4]>,
 }
 
 /// The server's name and version, as `initialize` reports them.
@@ -152,7 +153,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             index: HashMap::new(),
             context: None,
             #[cfg(feature = "rmcp")]
-            rmcp_tools: Default::default(),
+            rmcp_tools: std::sync::OnceLock::new(),
             info: ServerInfo {
                 name: Cow::Borrowed("mcp-tool"),
                 version: Cow::Borrowed(env!("CARGO_PKG_VERSION")),
@@ -274,8 +275,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         for profile in SchemaProfile::ALL {
             let mut tool = tool.clone();
             tool.input_schema = T::input_schema_for(profile).clone();
-            #[cfg(feature = "rmcp")]
-            self.rmcp_tools[profile.index()].push(crate::rmcp::to_rmcp_tool(&tool));
             self.tools[profile.index()].push(tool);
         }
         self.routes.push(Box::new(route));
@@ -296,20 +295,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The tool named `name`, if registered.
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.index.get(name).map(|&i| &self.list()[i])
-    }
-
-    /// [`Toolbox::list`] as rmcp's type (its schemas are shared, not copied, by a clone).
-    #[cfg(feature = "rmcp")]
-    pub(crate) fn rmcp_tools(&self, profile: SchemaProfile) -> &[::rmcp::model::Tool] {
-        &self.rmcp_tools[profile.index()]
-    }
-
-    /// [`Toolbox::get`] as rmcp's type.
-    #[cfg(feature = "rmcp")]
-    pub(crate) fn rmcp_tool(&self, name: &str) -> Option<&::rmcp::model::Tool> {
-        self.index
-            .get(name)
-            .map(|&i| &self.rmcp_tools[self.profile.index()][i])
     }
 
     /// The shared state handlers receive.
@@ -518,7 +503,7 @@ pub(crate) fn output_schema<O: JsonSchema>() -> Option<Value> {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return None;
     }
-    Some(crate::output::with_error_envelope(schema))
+    Some(crate::describe::output::with_error_envelope(schema))
 }
 
 /// What the caller learns when a handler panics or its output cannot be serialized:

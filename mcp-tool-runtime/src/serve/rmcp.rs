@@ -96,6 +96,17 @@ const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
 /// Where the full result of a failed extraction travels, in the error's `data`.
 const RESULT_KEY: &str = "mcpToolResult";
 
+/// The toolbox's tools as rmcp's type, in `profile`: made once per toolbox.
+fn rmcp_tools<S: Send + Sync + 'static>(
+    toolbox: &Toolbox<S>,
+    profile: SchemaProfile,
+) -> &[rmcp::model::Tool] {
+    let lists = toolbox.rmcp_tools.get_or_init(|| {
+        SchemaProfile::ALL.map(|p| toolbox.list_for(p).iter().map(to_rmcp_tool).collect())
+    });
+    &lists[profile.index()]
+}
+
 /// This crate's tool entry as rmcp's.
 pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
     let mut out = rmcp::model::Tool::new(
@@ -159,12 +170,13 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<ListToolsResult, ErrorData> {
         let profile = self.profile_for(client_name(&context).as_deref());
         Ok(ListToolsResult::with_all_items(
-            self.rmcp_tools(profile).to_vec(),
+            rmcp_tools(self, profile).to_vec(),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.rmcp_tool(name).cloned()
+        let i = self.list().iter().position(|t| t.name == name)?;
+        rmcp_tools(self, self.profile_for(None)).get(i).cloned()
     }
 
     async fn call_tool(
@@ -415,7 +427,10 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         // (list_all sorts by name.)
         let tools = self.router.list_all();
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-        ErrorData::invalid_params(crate::toolbox::unknown_tool_message(name, &names), None)
+        ErrorData::invalid_params(
+            crate::serve::toolbox::unknown_tool_message(name, &names),
+            None,
+        )
     }
 
     /// The tools, as [`ToolRouter::list_all`], each `inputSchema` in the profile's form
@@ -432,7 +447,8 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
                 tool.input_schema = Arc::new(as_object(&self.profile.adapt(&schema)));
             }
             if let Some(schema) = tool.output_schema.take() {
-                let schema = crate::output::with_error_envelope(Value::Object((*schema).clone()));
+                let schema =
+                    crate::describe::output::with_error_envelope(Value::Object((*schema).clone()));
                 tool.output_schema = Some(Arc::new(as_object(&schema)));
             }
         }

@@ -1,0 +1,49 @@
+//! A derived enum of unit variants: a string with a fixed set of values.
+
+use serde_json::{Map, Value};
+
+use crate::check::Checker;
+use crate::rules::{self, Rules};
+
+/// A derived enum of unit variants: a string with a fixed set of values.
+#[derive(Debug)]
+pub struct EnumSpec {
+    /// The doc comment.
+    pub description: Option<&'static str>,
+    /// The variants' names on the wire, after serde's renames.
+    pub values: &'static [&'static str],
+}
+
+impl EnumSpec {
+    /// `{"type": "string", "enum": [...]}`.
+    pub fn schema(&self, rules: Rules) -> Map<String, Value> {
+        let mut schema = Map::new();
+        schema.insert("type".into(), "string".into());
+        schema.insert("enum".into(), self.values.into());
+        if let Some(description) = self.description {
+            schema.insert("description".into(), description.into());
+        }
+        rules::apply_schema(rules.own, rules::Kind::String, &mut schema);
+        schema
+    }
+
+    /// Checks that `value` is one of the values; suggests the nearest when not.
+    pub fn check(&self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let Value::String(s) = value else {
+            let expected = self
+                .values
+                .iter()
+                .map(|v| format!("{v:?}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            cx.type_mismatch(&format!("one of {expected}"), value);
+            return false;
+        };
+        if !self.values.contains(&s.as_str()) {
+            rules::one_of_failure(self.values, s).report(cx, value, None, None);
+            return false;
+        }
+        rules::check(rules.own, value, cx);
+        true
+    }
+}

@@ -1,0 +1,215 @@
+//! The description the derive emits, and what is built from it: one [`ToolSpec`] per
+//! struct and one [`EnumSpec`] per enum, data that the schema (`schema.rs`, and its
+//! profiles and the output schema), the checks of a struct (`object.rs`) and the one
+//! route from arguments to a struct (`read.rs`) all read, so that what a model is told
+//! and what the server enforces come from one description of each field.
+
+pub(crate) mod argument;
+mod cut;
+mod enumeration;
+mod object;
+pub mod output;
+pub(crate) mod profile;
+mod read;
+mod schema;
+
+pub use cut::MAX_RECURSION;
+pub(crate) use cut::reaches_cut;
+pub use enumeration::EnumSpec;
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::check::{Checker, SpecId};
+use crate::result::echo::Limits;
+use crate::rules::Rules;
+use argument::Argument;
+
+/// A derived struct: its tool metadata and its fields, in declaration order.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// The tool's name (`#[mcp_tool(name)]`, else the snake_case type name).
+    pub name: &'static str,
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// The doc comment, or `#[mcp_tool(description)]`.
+    pub description: Option<&'static str>,
+    /// Hints about the tool's behaviour.
+    pub annotations: Annotations,
+    /// The fields serde reads, with their wire names.
+    pub fields: &'static [Field],
+    /// `#[mcp_tool(allow_unknown_fields)]`: unknown argument names are ignored, not
+    /// reported, and the schema leaves out `additionalProperties: false`.
+    pub allow_unknown_fields: bool,
+    /// Built once per process.
+    pub cache: SpecCache,
+}
+
+/// The schema and tool description of a [`ToolSpec`], each built on first use.
+#[derive(Debug)]
+pub struct SpecCache {
+    schema: OnceLock<Value>,
+    tool: OnceLock<Tool>,
+    /// The fields' indices in the order of their names, the order of a JSON map's keys.
+    by_name: OnceLock<Box<[usize]>>,
+    /// Each field's schema in a few words, for "is required but was not sent".
+    summaries: OnceLock<Box<[String]>>,
+    /// The struct holds itself, directly or through others: set while the schema is
+    /// built.
+    recursive: AtomicBool,
+    /// The schema in each profile but the portable one, in `SchemaProfile::ALL` order.
+    profiles: [OnceLock<Value>; 3],
+}
+
+impl SpecCache {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        SpecCache {
+            schema: OnceLock::new(),
+            tool: OnceLock::new(),
+            by_name: OnceLock::new(),
+            summaries: OnceLock::new(),
+            recursive: AtomicBool::new(false),
+            profiles: [OnceLock::new(), OnceLock::new(), OnceLock::new()],
+        }
+    }
+}
+
+impl Default for SpecCache {
+    fn default() -> Self {
+        SpecCache::new()
+    }
+}
+
+/// One field as the client sees it.
+#[derive(Debug)]
+pub struct Field {
+    /// The name on the wire, after serde's renames.
+    pub name: &'static str,
+    /// The doc comment.
+    pub description: Option<&'static str>,
+    /// Must be sent: not an `Option`, no `#[serde(default)]`.
+    pub required: bool,
+    /// Never echoed back.
+    pub sensitive: bool,
+    /// The value serde takes when the field is not sent (`#[serde(default)]`), as
+    /// JSON: the schema's `default`.
+    pub default: Option<fn() -> Option<Value>>,
+    /// The field type's schema and check.
+    pub ty: ArgType,
+    /// `#[validate(...)]`.
+    pub rules: Rules,
+}
+
+/// The [`Argument`] functions of a field's type.
+#[derive(Debug, Clone, Copy)]
+pub struct ArgType {
+    schema: fn(Rules) -> Map<String, Value>,
+    check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
+    echo: fn(&Value, Limits) -> Value,
+}
+
+impl ArgType {
+    /// The functions of `T`.
+    pub const fn of<T: Argument>() -> Self {
+        ArgType {
+            schema: T::schema,
+            check: T::check,
+            echo: T::echo,
+        }
+    }
+}
+
+/// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+/// `openWorldHint`), set with `#[mcp_tool(read_only, destructive, idempotent,
+/// open_world)]`. Unset hints are left out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// The tool does not change its environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling it again with the same arguments has no further effect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool reaches outside the server (the web, other systems).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl Annotations {
+    /// No hints.
+    pub const NONE: Annotations = Annotations {
+        read_only_hint: None,
+        destructive_hint: None,
+        idempotent_hint: None,
+        open_world_hint: None,
+    };
+
+    /// True when no hint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::NONE
+    }
+}
+
+/// A tool as `tools/list` lists it.
+///
+/// ```
+/// use mcp_tool::McpTool;
+/// use serde::Deserialize;
+///
+/// /// Look up the weather.
+/// #[derive(McpTool, Deserialize)]
+/// #[mcp_tool(read_only)]
+/// struct Weather {
+///     /// City name.
+///     city: String,
+/// }
+///
+/// let tool = serde_json::to_value(Weather::tool()).unwrap();
+/// assert_eq!(tool["name"], "weather");
+/// assert_eq!(tool["description"], "Look up the weather.");
+/// assert_eq!(tool["inputSchema"]["properties"]["city"]["type"], "string");
+/// assert_eq!(tool["annotations"]["readOnlyHint"], true);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// The name `tools/call` uses.
+    pub name: String,
+    /// A human-readable title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The arguments' JSON Schema.
+    pub input_schema: Value,
+    /// The JSON Schema of `structuredContent` on success, when the handler's output is
+    /// an object. [`Toolbox`](crate::Toolbox) fills it in from the handler's type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Behaviour hints.
+    #[serde(skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
+}
+
+impl ToolSpec {
+    /// This struct's identity for the checker: the address of its description.
+    pub(crate) fn id(&'static self) -> SpecId {
+        std::ptr::from_ref(self) as SpecId
+    }
+
+    /// Whether this struct holds itself, directly or through others.
+    pub(crate) fn is_recursive(&'static self) -> bool {
+        // Building the schema finds out.
+        self.object_schema();
+        self.cache.recursive.load(Ordering::Relaxed)
+    }
+}

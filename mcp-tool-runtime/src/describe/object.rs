@@ -1,0 +1,382 @@
+//! The checks of a derived struct: each field sent, the required ones not sent, the
+//! names no field has, a recursive struct nested too deep; and its echo, with what is
+//! sensitive hidden.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+use super::cut::MAX_RECURSION;
+use super::{Field, ToolSpec};
+use crate::check::{Checker, Report};
+use crate::result::echo::{self, Limits};
+use crate::rules::{self, Rules};
+use crate::text::{concat, push_quoted_list, suggest};
+
+/// Structs of up to this many fields find their values in one walk of the map (the
+/// walk of `from_arguments` keeps the fields sent as the bits of a `u64`); bigger ones
+/// look each one up.
+pub(crate) const FIELDS_BY_NAME: usize = u64::BITS as usize;
+
+/// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
+/// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
+/// Asked once per process.
+fn maps_are_sorted() -> bool {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        probe.keys().next().map(String::as_str) == Some("a")
+    })
+}
+
+/// A struct's fields found by the keys of a map, which come in name order: the names
+/// are walked in step with the keys, so a whole map costs one pass over both.
+pub(crate) struct Names {
+    spec: &'static ToolSpec,
+    /// The fields' indices in name order.
+    by_name: &'static [usize],
+    /// Where the next key's field is looked for in `by_name`.
+    cursor: usize,
+}
+
+impl Names {
+    /// The index of the field named `key`; keys must come in increasing order.
+    pub(crate) fn field(&mut self, key: &str) -> Option<usize> {
+        let fields = self.spec.fields;
+        // Most calls send every field, or most: the next name is the likeliest.
+        if let Some(&i) = self.by_name.get(self.cursor)
+            && fields[i].name == key
+        {
+            self.cursor += 1;
+            return Some(i);
+        }
+        while let Some(&i) = self.by_name.get(self.cursor) {
+            match fields[i].name.cmp(key) {
+                std::cmp::Ordering::Less => self.cursor += 1,
+                std::cmp::Ordering::Equal => {
+                    self.cursor += 1;
+                    return Some(i);
+                }
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None
+    }
+}
+
+impl ToolSpec {
+    /// Checks this struct as a field's value: its fields, then the field's custom
+    /// `rules` if the fields passed. Returns whether `value` was an object.
+    pub fn check_field(&'static self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let recursive = self.is_recursive();
+        if recursive {
+            if cx.levels_of(self.id()) >= MAX_RECURSION {
+                self.too_deep(value, cx);
+                return value.is_object();
+            }
+            cx.enter_spec(self.id());
+        }
+        let before = cx.count();
+        let is_object = self.check(value, cx);
+        if is_object && cx.count() == before {
+            rules::check(rules.own, value, cx);
+        }
+        if recursive {
+            cx.leave_spec();
+        }
+        is_object
+    }
+
+    /// Reports a value that nests this struct past [`MAX_RECURSION`] levels: the schema
+    /// inlines that many and no more.
+    fn too_deep(&'static self, value: &Value, cx: &mut Checker<'_>) {
+        let mut levels = String::new();
+        crate::number::push_int(&mut levels, MAX_RECURSION as i128);
+        let expectation = concat(&[
+            "is nested too deep: a ",
+            self.name,
+            " may hold others to ",
+            &levels,
+            " levels, counting the outermost",
+        ]);
+        cx.report(Report {
+            rule: Cow::Borrowed("depth"),
+            expected: Value::String(concat(&["at most ", &levels, " levels of ", self.name])),
+            expectation: Cow::Owned(expectation),
+            received: Some(value),
+            detail: Some(Cow::Borrowed(
+                "Flatten this part, or split the request into several calls.",
+            )),
+            hint: None,
+        });
+    }
+
+    /// Checks an arguments object: every field in declaration order, then the names
+    /// no field has. Returns whether `value` was an object.
+    pub fn check(&'static self, value: &Value, cx: &mut Checker<'_>) -> bool {
+        let Value::Object(map) = value else {
+            cx.type_mismatch("an object", value);
+            return false;
+        };
+        let mut present = 0;
+        let mut slots = [None; FIELDS_BY_NAME];
+        let matched = self.match_fields(map, &mut slots);
+        for (i, field) in self.fields.iter().enumerate() {
+            let value = if matched {
+                slots[i]
+            } else {
+                map.get(field.name)
+            };
+            match value {
+                // What a nullable optional property's `null` means: left out.
+                Some(Value::Null) if !field.required && cx.nulls_are_absent() => {
+                    present += 1;
+                    let mark = cx.enter_field(field.name);
+                    cx.absent_null();
+                    cx.leave(mark);
+                }
+                Some(v) => {
+                    present += 1;
+                    self.check_value(field, v, cx);
+                }
+                None if field.required => {
+                    let mark = cx.enter_field(field.name);
+                    self.missing(i, map, cx);
+                    cx.leave(mark);
+                }
+                None => {}
+            }
+        }
+        if !self.allow_unknown_fields && map.len() > present {
+            for (key, v) in map {
+                if !self.fields.iter().any(|f| f.name == key) {
+                    self.unknown(key, v, cx);
+                }
+            }
+        }
+        true
+    }
+
+    /// Checks the value sent for `field`, at its path.
+    pub(crate) fn check_value(&self, field: &Field, value: &Value, cx: &mut Checker<'_>) {
+        let mark = cx.enter_field(field.name);
+        if field.sensitive {
+            cx.sensitive(|cx| (field.ty.check)(value, field.rules, cx));
+        } else {
+            (field.ty.check)(value, field.rules, cx);
+        }
+        cx.leave(mark);
+    }
+
+    /// Finds each field's value in one walk of the map's keys against the field names,
+    /// both sorted: fewer string comparisons than a search per field. False when the
+    /// fields cannot be walked by name (see [`ToolSpec::names`]).
+    fn match_fields<'v>(
+        &'static self,
+        map: &'v Map<String, Value>,
+        slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
+    ) -> bool {
+        let Some(mut names) = self.names() else {
+            return false;
+        };
+        for (key, value) in map {
+            if let Some(i) = names.field(key) {
+                slots[i] = Some(value);
+            }
+        }
+        true
+    }
+
+    /// The fields, to be found by the keys of a map in their order; `None` for structs of
+    /// more than [`FIELDS_BY_NAME`] fields, or if maps keep insertion order in this build.
+    pub(crate) fn names(&'static self) -> Option<Names> {
+        if self.fields.len() > FIELDS_BY_NAME {
+            return None;
+        }
+        Some(Names {
+            spec: self,
+            by_name: self.by_name()?,
+            cursor: 0,
+        })
+    }
+
+    /// The fields' indices in the order of their names, which is the order of a JSON
+    /// map's keys; `None` if maps keep insertion order in this build.
+    fn by_name(&'static self) -> Option<&'static [usize]> {
+        if !maps_are_sorted() {
+            return None;
+        }
+        let order = self.cache.by_name.get_or_init(|| {
+            let mut order: Vec<usize> = (0..self.fields.len()).collect();
+            order.sort_by_key(|&i| self.fields[i].name);
+            order.into_boxed_slice()
+        });
+        Some(order)
+    }
+
+    /// Reports the field at `index` as required but not sent.
+    pub(crate) fn missing(
+        &'static self,
+        index: usize,
+        map: &Map<String, Value>,
+        cx: &mut Checker<'_>,
+    ) {
+        let field = &self.fields[index];
+        let summaries = self.cache.summaries.get_or_init(|| {
+            self.fields
+                .iter()
+                .map(|f| {
+                    self.property(f.name)
+                        .map_or_else(|| "a value".to_owned(), summarize)
+                })
+                .collect()
+        });
+        let summary = summaries[index].as_str();
+        let mut detail = concat(&["Send ", summary, "."]);
+        // `departureDate` for `departure_date`: say where the value went.
+        // A slip is among the first names sent, not behind thousands of others.
+        let sent_as = map.keys().take(64).find(|key| {
+            !self.fields.iter().any(|f| f.name == key.as_str())
+                && suggest::nearest(key, self.fields.iter().map(|f| f.name)) == Some(field.name)
+        });
+        if let Some(key) = sent_as {
+            detail.push_str(&format!(
+                " It seems to have been sent as {key:?}: rename it."
+            ));
+        }
+        cx.report(Report {
+            rule: Cow::Borrowed("required"),
+            expectation: Cow::Borrowed("is required but was not sent"),
+            expected: Value::String(summary.to_owned()),
+            received: None,
+            detail: Some(Cow::Owned(detail)),
+            hint: None,
+        });
+    }
+
+    pub(crate) fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
+        if cx.is_full() {
+            // Counted only: no suggestion to compute for the 100 000th unknown name.
+            return cx.report(Report {
+                rule: Cow::Borrowed("unknown"),
+                expectation: Cow::Borrowed(""),
+                expected: Value::Null,
+                received: None,
+                detail: None,
+                hint: None,
+            });
+        }
+        let known = || self.fields.iter().map(|f| f.name);
+        let near = suggest::nearest(key, known());
+        // The names are listed with the first unknown name that is not a slip of one.
+        let first = near.is_some() || cx.first_listing(self.name);
+        let detail = match near {
+            Some(near) => {
+                let mut detail = String::new();
+                suggest::push_did_you_mean(&mut detail, near);
+                detail.push_str(" Send the value under that name.");
+                detail
+            }
+            None if first => {
+                let mut detail = String::from("Remove it; the arguments are ");
+                push_quoted_list(&mut detail, known());
+                detail.push('.');
+                detail
+            }
+            None => "Remove it.".to_owned(),
+        };
+        // The names, as data, once per object (and with each slip): 50 copies say
+        // nothing more.
+        let expected = if first {
+            Value::Array(known().map(Value::from).collect())
+        } else {
+            Value::from("a name listed in an earlier violation")
+        };
+        let expectation = if cx.is_root() {
+            format!("is not an argument of {}", cx.tool().unwrap_or(self.name))
+        } else {
+            "is not a property of this object".to_owned()
+        };
+        let mark = cx.enter_key(key);
+        let report = Report {
+            rule: Cow::Borrowed("unknown"),
+            expectation: Cow::Owned(expectation),
+            expected,
+            received: Some(value),
+            detail: Some(Cow::Owned(detail)),
+            hint: None,
+        };
+        // A misspelt sensitive field carries a sensitive value.
+        if near.is_some_and(|n| self.is_sensitive(n)) {
+            cx.sensitive(|cx| cx.report(report));
+        } else {
+            cx.report(report);
+        }
+        cx.leave(mark);
+    }
+
+    fn is_sensitive(&self, name: &str) -> bool {
+        self.fields.iter().any(|f| f.name == name && f.sensitive)
+    }
+
+    /// A copy of an arguments object safe to echo: sensitive fields (and names close
+    /// to them) redacted, everything cut to `limits`.
+    pub fn echo(&'static self, value: &Value, limits: Limits) -> Value {
+        let Value::Object(map) = value else {
+            return echo::truncate(value, limits);
+        };
+        // Small, flat and nothing to hide: the echo is the value itself.
+        if !self.fields.iter().any(|f| f.sensitive) && echo::is_flat_within(map, limits) {
+            return value.clone();
+        }
+        echo::object(map, limits, |key, v, inner| {
+            match self.fields.iter().find(|f| f.name == key) {
+                Some(field) if field.sensitive => Value::from(echo::REDACTED),
+                Some(field) => (field.ty.echo)(v, inner),
+                None => match suggest::nearest(key, self.fields.iter().map(|f| f.name)) {
+                    Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
+                    _ => echo::truncate(v, inner),
+                },
+            }
+        })
+    }
+}
+
+/// A property schema in a few words: "a string (Departure airport, IATA code.)".
+fn summarize(schema: &Map<String, Value>) -> String {
+    let mut out = match schema.get("enum").and_then(Value::as_array) {
+        Some(values) => format!(
+            "one of {}",
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => match schema.get("type").and_then(Value::as_str) {
+            Some("string") => "a string".to_owned(),
+            Some("integer") => "an integer".to_owned(),
+            Some("number") => "a number".to_owned(),
+            Some("boolean") => "true or false".to_owned(),
+            Some("array") => "an array".to_owned(),
+            Some("object") => "an object".to_owned(),
+            _ => "a value".to_owned(),
+        },
+    };
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        out.push_str(&format!(" matching {pattern}"));
+    }
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        let mut chars = description.trim_end_matches('.').chars();
+        if let Some(first) = chars.next() {
+            out.push_str(" (");
+            out.extend(first.to_lowercase());
+            out.push_str(chars.as_str());
+            out.push(')');
+        }
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! The one route from arguments to a struct: check them all in place, then move them
+//! into the struct, or keep them in the error.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::ToolSpec;
+use super::profile::SchemaProfile;
+use crate::McpTool;
+use crate::check::Checker;
+use crate::context::Context;
+use crate::result::echo;
+use crate::result::{ToolError, Violation};
+
+impl ToolSpec {
+    /// Checks `arguments` and reads them into `T`. See
+    /// [`McpTool::from_arguments`](crate::McpTool::from_arguments).
+    pub fn from_arguments<T: McpTool>(
+        &'static self,
+        arguments: Value,
+        context: &Context,
+        profile: SchemaProfile,
+    ) -> Result<T, ToolError> {
+        self.from_arguments_as(self.name, arguments, context, profile)
+    }
+
+    /// [`ToolSpec::from_arguments`] for a tool the client knows as `tool`: an rmcp
+    /// `#[tool]` method is named after the method, not the struct.
+    ///
+    /// The arguments are checked in place, then moved into `T`: serde takes each string
+    /// as it is, copying nothing. A failed check keeps them, as they came, in the error
+    /// (for `attempted_query`, redacted and cut when written out).
+    pub fn from_arguments_as<T: McpTool>(
+        &'static self,
+        tool: &str,
+        arguments: Value,
+        context: &Context,
+        profile: SchemaProfile,
+    ) -> Result<T, ToolError> {
+        let mut arguments = match arguments {
+            Value::Object(_) => arguments,
+            Value::Null => Value::Object(Map::new()),
+            other => {
+                let message = format!(
+                    "{}: `arguments` must be a JSON object; got {}.",
+                    tool,
+                    echo::json_type(&other)
+                );
+                // Kept by the error, so that a value of any depth is dropped safely.
+                return Err(ToolError::malformed_request(message).for_call(tool.to_owned(), other));
+            }
+        };
+        let mut cx = if tool == self.name {
+            Checker::new(context)
+        } else {
+            Checker::for_tool(context, tool)
+        };
+        if self.is_recursive() {
+            cx.enter_spec(self.id());
+        }
+        if profile == SchemaProfile::OpenAi {
+            cx.read_nulls_as_absent();
+        }
+        self.check(&arguments, &mut cx);
+        let checked = cx.finish();
+        if !checked.violations.is_empty() || checked.omitted > 0 {
+            return Err(self.invalid::<T>(tool, checked.violations, checked.omitted, arguments));
+        }
+        for path in &checked.integral_floats {
+            integer_in_place(&mut arguments, path);
+        }
+        for path in &checked.absent_nulls {
+            remove_in_place(&mut arguments, path);
+        }
+        T::deserialize(arguments).map_err(|e| {
+            // The checks passed and serde still refused: a type whose Deserialize does
+            // more than its schema says. Say what serde said. The arguments went to
+            // serde and are not kept.
+            let violation = Violation {
+                path: String::new(),
+                rule: Cow::Borrowed("type"),
+                message: format!("could not be read: {e}."),
+                expected: Value::String("arguments matching the input schema".into()),
+                received: None,
+            };
+            self.invalid::<T>(tool, vec![violation], 0, Value::Null)
+        })
+    }
+
+    fn invalid<T: McpTool>(
+        &'static self,
+        tool: &str,
+        violations: Vec<Violation>,
+        omitted: usize,
+        arguments: Value,
+    ) -> ToolError {
+        let tool = if tool == self.name {
+            Cow::Borrowed(self.name)
+        } else {
+            Cow::Owned(tool.to_owned())
+        };
+        ToolError::invalid_arguments(tool, violations, omitted, arguments, T::echo)
+    }
+}
+
+/// Takes out the property at `path`: a `null` that means "left out", which serde
+/// would not read into a field with a default.
+fn remove_in_place(arguments: &mut Value, path: &str) {
+    let Some((parent, key)) = path.rsplit_once('/') else {
+        return;
+    };
+    let key = key.replace("~1", "/").replace("~0", "~");
+    if let Some(Value::Object(map)) = arguments.pointer_mut(parent) {
+        map.remove(&key);
+    }
+}
+
+/// The integral float at `path` (`3.0`) written as an integer (`3`), which is what
+/// serde reads into an integer type; the checks found it integral and in range.
+fn integer_in_place(arguments: &mut Value, path: &str) {
+    if let Some(slot) = arguments.pointer_mut(path)
+        && let Some(f) = slot.as_f64()
+    {
+        *slot = if f < 0.0 {
+            Value::from(f as i64)
+        } else {
+            Value::from(f as u64)
+        };
+    }
+}

@@ -1,0 +1,8 @@
+//! Serving tools: the [`Toolbox`](toolbox::Toolbox) that answers `tools/list` and
+//! `tools/call`, and the adapter that serves it, or an rmcp `#[tool_router]` server, over
+//! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
+//! way round.
+
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+pub(crate) mod toolbox;
