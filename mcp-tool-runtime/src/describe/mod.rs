@@ -12,10 +12,12 @@ pub mod output;
 pub(crate) mod profile;
 mod read;
 mod schema;
+mod traits;
 
 pub use cut::MAX_RECURSION;
 pub(crate) use cut::reaches_cut;
 pub use enumeration::EnumSpec;
+pub use traits::{McpEnum, McpTool};
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};

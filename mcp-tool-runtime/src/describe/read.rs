@@ -5,9 +5,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
-use crate::McpTool;
 use crate::check::Checker;
 use crate::context::Context;
 use crate::result::echo;

@@ -85,9 +85,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use crate::{
-    CallError, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError, Toolbox,
-};
+use super::toolbox::{CallError, Toolbox};
+use crate::context::Context;
+use crate::describe::profile::SchemaProfile;
+use crate::describe::{McpTool, Tool};
+use crate::result::{CallToolResult, Content, ToolError};
 
 /// rmcp's router recognizes a failed extraction by this start of the message, and turns
 /// it into an `isError` result instead of a JSON-RPC error.
@@ -427,10 +429,7 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         // (list_all sorts by name.)
         let tools = self.router.list_all();
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-        ErrorData::invalid_params(
-            crate::serve::toolbox::unknown_tool_message(name, &names),
-            None,
-        )
+        ErrorData::invalid_params(super::toolbox::unknown_tool_message(name, &names), None)
     }
 
     /// The tools, as [`ToolRouter::list_all`], each `inputSchema` in the profile's form

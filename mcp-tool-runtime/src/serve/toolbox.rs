@@ -15,11 +15,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::context::Context;
+use crate::describe::profile::SchemaProfile;
+use crate::describe::{Annotations, McpTool, Tool};
 use crate::result::echo;
+use crate::result::{CallToolResult, Content, ToolError};
 use crate::text::suggest;
-use crate::{
-    Annotations, CallToolResult, Content, Context, McpTool, SchemaProfile, Tool, ToolError,
-};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
