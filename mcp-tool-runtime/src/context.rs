@@ -1,15 +1,13 @@
 //! What "now" means to the date rules.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 
 /// The clock and time zone that `future_date` and `past_date` are judged against.
 ///
 /// A server validates in its users' zone with [`Context::in_time_zone`]; a test fixes
-/// the date with [`Context::on`]. The current date is read at most once per context,
-/// and only if a date rule asks for it.
+/// the date with [`Context::on`]. The current date is read when a date rule asks for
+/// it, so one context serves a server for as long as it runs, past midnight too.
 ///
 /// ```
 /// use mcp_tool::Context;
@@ -20,41 +18,9 @@ use jiff::tz::TimeZone;
 /// let paris = Context::in_time_zone("Europe/Paris").unwrap();
 /// let _ = paris.today();
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Context {
     clock: Clock,
-    /// The date once read, packed (see [`pack`]); 0 until then. An atomic rather than
-    /// a `OnceLock`: a context is made for every call, and a `OnceLock`'s first
-    /// initialization costs more than reading the date.
-    today: AtomicU32,
-}
-
-impl Clone for Context {
-    fn clone(&self) -> Self {
-        Context {
-            clock: self.clock.clone(),
-            today: AtomicU32::new(self.today.load(Ordering::Relaxed)),
-        }
-    }
-}
-
-/// A date as a non-zero `u32`: the year, the month and the day in bit fields.
-fn pack(date: Date) -> u32 {
-    let year = u32::from(date.year().cast_unsigned());
-    (year << 16)
-        | (u32::from(date.month().cast_unsigned()) << 8)
-        | u32::from(date.day().cast_unsigned())
-}
-
-fn unpack(packed: u32) -> Option<Date> {
-    // (Not through `Date::new`'s error: a jiff error allocates.)
-    if packed == 0 {
-        return None;
-    }
-    let year = ((packed >> 16) as u16).cast_signed();
-    let month = ((packed >> 8) as u8).cast_signed();
-    let day = (packed as u8).cast_signed();
-    Date::new(year, month, day).ok()
 }
 
 #[derive(Debug, Clone)]
@@ -82,7 +48,6 @@ impl Context {
     pub fn now() -> Self {
         Context {
             clock: Clock::Local,
-            today: AtomicU32::new(0),
         }
     }
 
@@ -97,7 +62,6 @@ impl Context {
     pub fn in_zone(zone: TimeZone) -> Self {
         Context {
             clock: Clock::System(zone),
-            today: AtomicU32::new(0),
         }
     }
 
@@ -112,34 +76,17 @@ impl Context {
     pub fn on_date(date: Date) -> Self {
         Context {
             clock: Clock::Fixed(date),
-            today: AtomicU32::new(0),
         }
     }
 
     /// The current date in this context's zone.
     pub fn today(&self) -> Date {
-        let zone = match &self.clock {
-            Clock::Fixed(date) => return *date,
-            Clock::Local => None,
-            Clock::System(zone) => Some(zone),
-        };
-        // Month and day are never 0, so a packed date never is.
-        if let Some(date) = unpack(self.today.load(Ordering::Relaxed)) {
-            return date;
-        }
-        let date = match zone {
-            None => local_today(),
-            Some(zone) => jiff::Timestamp::now()
+        match &self.clock {
+            Clock::Fixed(date) => *date,
+            Clock::Local => local_today(),
+            Clock::System(zone) => jiff::Timestamp::now()
                 .to_zoned_datetime(zone.clone())
                 .date(),
-        };
-        // Two threads may both read the clock; the first date stored is kept.
-        match self
-            .today
-            .compare_exchange(0, pack(date), Ordering::Relaxed, Ordering::Relaxed)
-        {
-            Ok(_) => date,
-            Err(stored) => unpack(stored).unwrap_or(date),
         }
     }
 }
@@ -192,35 +139,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_packed_date_is_never_zero_and_unpacks_to_itself() {
-        for (y, m, d) in [
-            (2026, 11, 30),
-            (-9999, 1, 1),
-            (9999, 12, 31),
-            (0, 2, 29),
-            (1970, 1, 1),
-        ] {
-            let date = jiff::civil::date(y, m, d);
-            assert_ne!(pack(date), 0);
-            assert_eq!(unpack(pack(date)), Some(date));
-        }
-        assert_eq!(unpack(0), None);
-    }
-
-    #[test]
-    fn the_date_is_read_once_per_context() {
-        // A date already read is the answer, clones included: the clock is not asked
-        // again (a date planted in the cache shows it).
-        let context = Context::in_zone(TimeZone::UTC);
-        let planted = jiff::civil::date(2000, 1, 1);
-        context.today.store(pack(planted), Ordering::Relaxed);
-        assert_eq!(context.today(), planted);
-        assert_eq!(context.clone().today(), planted);
-        // Unread, it asks the clock. (Read between two readings of the local date, in
-        // case midnight passes.)
+    fn every_call_reads_the_clock() {
+        // A context made once (a server's) answers with the date of the day it is
+        // asked on: it keeps nothing. (Read between two readings of the clock, in case
+        // midnight passes.)
+        let utc = Context::in_zone(TimeZone::UTC);
+        let clock = || {
+            jiff::Timestamp::now()
+                .to_zoned_datetime(TimeZone::UTC)
+                .date()
+        };
+        let before = clock();
+        let today = utc.today();
+        assert!(today == before || today == clock());
         let before = local_today();
         let today = Context::now().today();
         assert!(today == before || today == local_today());
-        assert_ne!(today, planted);
+        assert_eq!(
+            Context::on(2026, 11, 30).unwrap().today(),
+            jiff::civil::date(2026, 11, 30)
+        );
     }
 }

@@ -57,42 +57,17 @@ impl Num {
 }
 
 impl Num {
-    /// Writes this bound in decimal, as its `Display` does, without the formatter for
-    /// integers (the common case of a failure's text).
+    /// Writes this bound in decimal, as its `Display` does.
     pub(crate) fn push_to(self, out: &mut String) {
-        match self {
-            Num::Int(i) => push_int(out, i),
-            Num::Float(_) => {
-                use std::fmt::Write;
-                let _ = write!(out, "{self}");
-            }
-        }
+        use std::fmt::Write;
+        let _ = write!(out, "{self}");
     }
 }
 
 /// `i` in decimal.
 pub(crate) fn push_int(out: &mut String, i: i128) {
-    let Ok(mut n) = u64::try_from(i.unsigned_abs()) else {
-        use std::fmt::Write;
-        let _ = write!(out, "{i}");
-        return;
-    };
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if i < 0 {
-        out.push('-');
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    use std::fmt::Write;
+    let _ = write!(out, "{i}");
 }
 
 impl fmt::Display for Num {
