@@ -201,7 +201,7 @@ macro_rules! wide {
 wide!(Wide: f33 f32 f31 f30 f29 f28 f27 f26 f25 f24 f23 f22 f21 f20 f19 f18 f17 f16 f15
     f14 f13 f12 f11 f10 f09 f08 f07 f06 f05 f04 f03 f02 f01 f00);
 
-// 71 fields, more than one walk can follow (its fields sent are bits of a `u64`): each
+// 71 fields, more than the one walk takes (its slots are on the stack): each
 // found by a lookup, on the slower path.
 wide!(Wider: f69 f68 f67 f66 f65 f64 f63 f62 f61 f60 f59 f58 f57 f56 f55 f54 f53 f52 f51
     f50 f49 f48 f47 f46 f45 f44 f43 f42 f41 f40 f39 f38 f37 f36 f35 f34 f33 f32 f31 f30

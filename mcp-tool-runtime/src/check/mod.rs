@@ -37,7 +37,7 @@ pub struct Checker<'a> {
     /// The depth of the path at which the value being checked is an `Option`'s: a
     /// `null` there is advice to leave it out; elsewhere, to send a value.
     optional_at: Option<usize>,
-    /// The tool's name as the client called it, when it differs from the derived one.
+    /// The tool's name as the client called it.
     tool: Option<&'a str>,
     /// The recursive structs the value being checked is inside, outermost first: how
     /// many levels of each it is nested in.
@@ -136,7 +136,7 @@ impl<'a> Checker<'a> {
         cx
     }
 
-    /// The name the client called the tool by, if not the derived one.
+    /// The name the client called the tool by (`None` for a checker not made for a call).
     pub(crate) fn tool(&self) -> Option<&'a str> {
         self.tool
     }

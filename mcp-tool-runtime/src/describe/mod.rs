@@ -10,7 +10,7 @@ mod enumeration;
 mod object;
 pub mod output;
 pub(crate) mod profile;
-mod read;
+pub(crate) mod read;
 mod schema;
 mod traits;
 

@@ -14,10 +14,9 @@ use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules};
 use crate::text::{concat, push_quoted_list, suggest};
 
-/// Structs of up to this many fields find their values in one walk of the map (the
-/// walk of `from_arguments` keeps the fields sent as the bits of a `u64`); bigger ones
-/// look each one up.
-pub(crate) const FIELDS_BY_NAME: usize = u64::BITS as usize;
+/// Structs of up to this many fields find their values in one walk of the map, into
+/// slots on the stack; bigger ones look each field up.
+const FIELDS_BY_NAME: usize = 64;
 
 /// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
 /// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
@@ -30,41 +29,6 @@ fn maps_are_sorted() -> bool {
         probe.insert("a".into(), Value::Null);
         probe.keys().next().map(String::as_str) == Some("a")
     })
-}
-
-/// A struct's fields found by the keys of a map, which come in name order: the names
-/// are walked in step with the keys, so a whole map costs one pass over both.
-pub(crate) struct Names {
-    spec: &'static ToolSpec,
-    /// The fields' indices in name order.
-    by_name: &'static [usize],
-    /// Where the next key's field is looked for in `by_name`.
-    cursor: usize,
-}
-
-impl Names {
-    /// The index of the field named `key`; keys must come in increasing order.
-    pub(crate) fn field(&mut self, key: &str) -> Option<usize> {
-        let fields = self.spec.fields;
-        // Most calls send every field, or most: the next name is the likeliest.
-        if let Some(&i) = self.by_name.get(self.cursor)
-            && fields[i].name == key
-        {
-            self.cursor += 1;
-            return Some(i);
-        }
-        while let Some(&i) = self.by_name.get(self.cursor) {
-            match fields[i].name.cmp(key) {
-                std::cmp::Ordering::Less => self.cursor += 1,
-                std::cmp::Ordering::Equal => {
-                    self.cursor += 1;
-                    return Some(i);
-                }
-                std::cmp::Ordering::Greater => return None,
-            }
-        }
-        None
-    }
 }
 
 impl ToolSpec {
@@ -172,35 +136,32 @@ impl ToolSpec {
     }
 
     /// Finds each field's value in one walk of the map's keys against the field names,
-    /// both sorted: fewer string comparisons than a search per field. False when the
-    /// fields cannot be walked by name (see [`ToolSpec::names`]).
+    /// both in name order: fewer string comparisons than a search per field. False for
+    /// structs of more than [`FIELDS_BY_NAME`] fields, or if maps keep insertion order in
+    /// this build.
     fn match_fields<'v>(
         &'static self,
         map: &'v Map<String, Value>,
         slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
     ) -> bool {
-        let Some(mut names) = self.names() else {
+        if self.fields.len() > FIELDS_BY_NAME {
+            return false;
+        }
+        let Some(by_name) = self.by_name() else {
             return false;
         };
+        let mut names = by_name.iter().copied().peekable();
         for (key, value) in map {
-            if let Some(i) = names.field(key) {
+            // Names before this key are fields not sent; a name after it, a key no field has.
+            while names
+                .next_if(|&i| self.fields[i].name < key.as_str())
+                .is_some()
+            {}
+            if let Some(i) = names.next_if(|&i| self.fields[i].name == key) {
                 slots[i] = Some(value);
             }
         }
         true
-    }
-
-    /// The fields, to be found by the keys of a map in their order; `None` for structs of
-    /// more than [`FIELDS_BY_NAME`] fields, or if maps keep insertion order in this build.
-    pub(crate) fn names(&'static self) -> Option<Names> {
-        if self.fields.len() > FIELDS_BY_NAME {
-            return None;
-        }
-        Some(Names {
-            spec: self,
-            by_name: self.by_name()?,
-            cursor: 0,
-        })
     }
 
     /// The fields' indices in the order of their names, which is the order of a JSON

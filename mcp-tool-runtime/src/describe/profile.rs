@@ -390,7 +390,7 @@ fn strict_object(node: &mut Map<String, Value>) {
 }
 
 /// OpenAI's form of an object: every property required, the optional ones nullable.
-pub(crate) fn openai_required(node: &mut Map<String, Value>) {
+fn openai_required(node: &mut Map<String, Value>) {
     for key in ["items", "additionalProperties"] {
         if let Some(Value::Object(child)) = node.get_mut(key) {
             openai_required(child);

@@ -42,20 +42,12 @@ impl ToolSpec {
             Value::Object(_) => arguments,
             Value::Null => Value::Object(Map::new()),
             other => {
-                let message = format!(
-                    "{}: `arguments` must be a JSON object; got {}.",
-                    tool,
-                    echo::json_type(&other)
-                );
+                let message = not_an_object(tool, &other);
                 // Kept by the error, so that a value of any depth is dropped safely.
                 return Err(ToolError::malformed_request(message).for_call(tool.to_owned(), other));
             }
         };
-        let mut cx = if tool == self.name {
-            Checker::new(context)
-        } else {
-            Checker::for_tool(context, tool)
-        };
+        let mut cx = Checker::for_tool(context, tool);
         if self.is_recursive() {
             cx.enter_spec(self.id());
         }
@@ -102,6 +94,14 @@ impl ToolSpec {
         };
         ToolError::invalid_arguments(tool, violations, omitted, arguments, T::echo)
     }
+}
+
+/// What a request whose `arguments` are not an object (nor absent) is told.
+pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
+    format!(
+        "{tool}: `arguments` must be a JSON object; got {}.",
+        echo::json_type(arguments)
+    )
 }
 
 /// Takes out the property at `path`: a `null` that means "left out", which serde

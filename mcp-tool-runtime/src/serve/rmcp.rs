@@ -85,7 +85,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::toolbox::{CallError, Toolbox};
+use super::toolbox::{CallError, Toolbox, malformed_call};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -261,16 +261,9 @@ pub fn reject_malformed_call(request: CustomRequest) -> Result<CustomResult, Err
         ));
     }
     let params = request.params.unwrap_or(Value::Null);
-    let message = match (params.get("name"), params.get("arguments")) {
-        (_, _) if !params.is_object() => {
-            "tools/call needs params {\"name\": string, \"arguments\": object}".to_owned()
-        }
-        (Some(Value::String(name)), Some(arguments)) => format!(
-            "{name}: `arguments` must be a JSON object; got {}.",
-            crate::result::echo::json_type(arguments)
-        ),
-        _ => "tools/call needs a string `name`: the name of the tool to call.".to_owned(),
-    };
+    // rmcp sends here only what it could not read as a call: something is wrong with it.
+    let message = malformed_call(&params)
+        .unwrap_or_else(|| "tools/call could not be read as a call".to_owned());
     Err(ErrorData::invalid_params(message, None))
 }
 

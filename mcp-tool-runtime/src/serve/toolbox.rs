@@ -340,7 +340,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let arguments = params.get_mut("arguments").map_or(Value::Null, Value::take);
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err(CallError::MalformedRequest {
-                message: "tools/call needs params {\"name\": string, \"arguments\": object}".into(),
+                message: malformed_call(&params).unwrap_or_default(),
             });
         };
         self.call(name, arguments).await
@@ -353,6 +353,21 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             name: name.chars().take(200).collect(),
             message: unknown_tool_message(name, &names),
         }
+    }
+}
+
+/// What is wrong with the `params` of a `tools/call`, if they are not
+/// `{"name": string, "arguments": object}` (`arguments` may be absent or `null`).
+pub(crate) fn malformed_call(params: &Value) -> Option<String> {
+    let Value::Object(params) = params else {
+        return Some("tools/call needs params {\"name\": string, \"arguments\": object}".into());
+    };
+    let Some(Value::String(name)) = params.get("name") else {
+        return Some("tools/call needs a string `name`: the name of the tool to call.".into());
+    };
+    match params.get("arguments") {
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(arguments) => Some(crate::describe::read::not_an_object(name, arguments)),
     }
 }
 
