@@ -328,6 +328,11 @@ fn runtime_and_schema_agree_on_every_case() {
 #[test]
 fn rules_beyond_the_schema_are_stated_in_descriptions() {
     let props = &Everything::input_schema()["properties"];
+    // The keywords of an optional property stand in its non-null branch.
+    let inner = |key: &str| match props[key].get("anyOf") {
+        Some(branches) => branches[0].clone(),
+        None => props[key].clone(),
+    };
     for key in ["departure", "born", "note"] {
         let description = props[key]["description"].as_str().unwrap_or_default();
         assert!(!description.is_empty(), "{key} does not state its rule");
@@ -338,14 +343,18 @@ fn rules_beyond_the_schema_are_stated_in_descriptions() {
             .unwrap()
             .contains("dd/mm/yyyy")
     );
-    assert_eq!(props["born"]["format"], "date");
+    assert_eq!(inner("born")["format"], "date");
 }
 
 #[test]
 fn rust_enum_and_whitelist_constants_are_advertised_as_accepted() {
     let props = &Everything::input_schema()["properties"];
-    assert_eq!(props["prio"]["enum"], json!(<Priority as McpEnum>::VALUES));
-    assert_eq!(props["status"]["enum"], json!(STATUSES));
+    let inner = |key: &str| match props[key].get("anyOf") {
+        Some(branches) => branches[0].clone(),
+        None => props[key].clone(),
+    };
+    assert_eq!(inner("prio")["enum"], json!(<Priority as McpEnum>::VALUES));
+    assert_eq!(inner("status")["enum"], json!(STATUSES));
     let today = Context::on(2026, 11, 30).unwrap();
     for value in <Priority as McpEnum>::VALUES {
         assert!(Everything::from_arguments_in(with("prio", json!(value)), &today).is_ok());
@@ -363,8 +372,16 @@ fn the_schema_is_portable() {
         let Value::Object(map) = schema else {
             panic!("{at}: boolean or non-object subschema");
         };
-        for banned in ["$ref", "$defs", "oneOf", "anyOf", "allOf", "$schema"] {
+        for banned in ["$ref", "$defs", "oneOf", "allOf", "$schema"] {
             assert!(!map.contains_key(banned), "{at}: {banned}");
+        }
+        // A union below the root (`Option`'s "or null"), never at it; each branch is
+        // itself portable.
+        if let Some(branches) = map.get("anyOf") {
+            assert!(!at.is_empty(), "anyOf at the root");
+            for (i, branch) in branches.as_array().unwrap().iter().enumerate() {
+                walk(branch, &format!("{at}/anyOf/{i}"));
+            }
         }
         if let Some(t) = map.get("type") {
             assert!(t.is_string(), "{at}: type array {t}");

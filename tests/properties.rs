@@ -300,14 +300,34 @@ static PROFILE_JUDGES: LazyLock<Vec<(SchemaProfile, jsonschema::Validator)>> =
         SchemaProfile::ALL[1..]
             .iter()
             .map(|&profile| {
+                let mut schema = Everything::input_schema_for(profile).clone();
+                openapi_nullable(&mut schema);
                 let validator = jsonschema::options()
                     .should_validate_formats(true)
-                    .build(Everything::input_schema_for(profile))
+                    .build(&schema)
                     .expect("the profile's schema compiles");
                 (profile, validator)
             })
             .collect()
     });
+
+/// Gemini's schemas are OpenAPI's: `nullable: true` also takes `null`, which JSON
+/// Schema says with `anyOf`. The judge reads them as Gemini does.
+fn openapi_nullable(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                openapi_nullable(child);
+            }
+            if map.remove("nullable") == Some(Value::Bool(true)) {
+                let inner = std::mem::take(map);
+                map.insert("anyOf".into(), json!([inner, {"type": "null"}]));
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(openapi_nullable),
+        _ => {}
+    }
+}
 
 /// `args` as a model in OpenAI's strict mode writes them: every property the `schema`
 /// lists is sent, `null` where it is left out.
@@ -392,7 +412,10 @@ proptest! {
             "[A-Za-z_]{0,10}",
         ]
     ) {
-        let advertised = |key: &str| Everything::input_schema()["properties"][key]["enum"]
+        // Optional properties: the enum stands in the branch that is not null.
+        let advertised = |key: &str| Everything::input_schema()["properties"][key]
+            .get("anyOf")
+            .map_or(&Everything::input_schema()["properties"][key], |b| &b[0])["enum"]
             .as_array()
             .unwrap()
             .iter()

@@ -10,6 +10,14 @@ fn today() -> Context {
     Context::on(2026, 11, 30).unwrap()
 }
 
+/// A property's schema without the `null` an `Option` adds: `anyOf[0]` of a nullable one.
+fn inner(property: &Value) -> &Value {
+    match property.get("anyOf") {
+        Some(branches) => &branches[0],
+        None => property,
+    }
+}
+
 fn check<T: McpTool>(args: Value) -> Result<T, ToolError> {
     T::from_arguments_in(args, &today())
 }
@@ -212,9 +220,10 @@ fn a_date_format_s_shape_is_the_schema_s_pattern() {
         "Day of departure. Must be a date after the current date, written dd/mm/yyyy."
     );
     // Month names have no fixed shape: the description alone says it.
-    assert_eq!(schema["properties"]["booked"].get("pattern"), None);
+    assert_eq!(inner(&schema["properties"]["booked"]).get("pattern"), None);
+    assert!(inner(&schema["properties"]["booked"]).get("type").is_some());
     assert_eq!(
-        Dates::input_schema()["properties"]["born"]["pattern"],
+        inner(&Dates::input_schema()["properties"]["born"])["pattern"],
         "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
     );
 }
@@ -302,8 +311,8 @@ fn integer_types_bound_themselves() {
         "type",
     );
     let schema = Bare::input_schema();
-    assert_eq!(schema["properties"]["small"]["maximum"], 255);
-    assert_eq!(schema["properties"]["big"]["maximum"], u64::MAX);
+    assert_eq!(inner(&schema["properties"]["small"])["maximum"], 255);
+    assert_eq!(inner(&schema["properties"]["big"])["maximum"], u64::MAX);
 }
 
 #[derive(McpTool, Deserialize, Debug)]
@@ -351,8 +360,8 @@ fn length_counts_items_of_arrays() {
             .ends_with("It has 5 characters.")
     );
     let schema = Lengths::input_schema();
-    assert_eq!(schema["properties"]["tags"]["maxItems"], 2);
-    assert_eq!(schema["properties"]["name"]["minLength"], 2);
+    assert_eq!(inner(&schema["properties"]["tags"])["maxItems"], 2);
+    assert_eq!(inner(&schema["properties"]["name"])["minLength"], 2);
 }
 
 #[derive(McpTool, Deserialize, Debug)]
@@ -380,9 +389,9 @@ fn formats() {
         "uuid",
     );
     let schema = Formats::input_schema();
-    assert_eq!(schema["properties"]["email"]["format"], "email");
-    assert_eq!(schema["properties"]["url"]["format"], "uri");
-    assert_eq!(schema["properties"]["id"]["format"], "uuid");
+    assert_eq!(inner(&schema["properties"]["email"])["format"], "email");
+    assert_eq!(inner(&schema["properties"]["url"])["format"], "uri");
+    assert_eq!(inner(&schema["properties"]["id"])["format"], "uuid");
 }
 
 fn weekday_code(code: &str) -> Result<(), Invalid> {
@@ -466,10 +475,10 @@ fn items_rules_apply_to_each_item_with_its_index() {
     );
     let schema = Items::input_schema();
     assert_eq!(
-        schema["properties"]["loyalty"]["items"]["pattern"],
+        inner(&schema["properties"]["loyalty"])["items"]["pattern"],
         "^[A-Z]{2}[0-9]{6}$"
     );
-    assert_eq!(schema["properties"]["loyalty"]["maxItems"], 3);
+    assert_eq!(inner(&schema["properties"]["loyalty"])["maxItems"], 3);
 }
 
 /// A traveller.
@@ -535,7 +544,7 @@ fn nested_structs_report_paths_into_them() {
 fn rust_enums_advertise_their_serde_names() {
     let schema = Trip::input_schema();
     assert_eq!(
-        schema["properties"]["cabin"]["enum"],
+        inner(&schema["properties"]["cabin"])["enum"],
         json!(["economy", "premium_economy", "J"])
     );
     assert_eq!(
@@ -543,7 +552,7 @@ fn rust_enums_advertise_their_serde_names() {
         "Travel class."
     );
     assert_eq!(
-        schema["properties"]["cabins"]["items"]["enum"],
+        inner(&schema["properties"]["cabins"])["items"]["enum"],
         json!(<Cabin as McpEnum>::VALUES)
     );
     assert_eq!(
@@ -551,7 +560,7 @@ fn rust_enums_advertise_their_serde_names() {
         1
     );
     assert_eq!(
-        schema["properties"]["passengers"]["items"]["required"],
+        inner(&schema["properties"]["passengers"])["items"]["required"],
         json!(["fullName", "age"])
     );
     let err = check::<Trip>(json!({
@@ -624,12 +633,55 @@ fn message_and_hint_replace_and_extend_the_rule_text() {
 }
 
 #[test]
-fn null_for_an_optional_field_says_to_leave_it_out() {
-    let err = check::<Worded>(json!({"order_id": "ORD-2026-00042", "choice": null})).unwrap_err();
+fn null_for_an_optional_field_is_none_as_serde_reads_it() {
+    // No rule applies to `None`: the whitelist does not see the null.
+    let ok = check::<Worded>(json!({"order_id": "ORD-2026-00042", "choice": null})).unwrap();
+    assert_eq!(ok.choice, None);
+    // And the schema says so, where every client reads it.
+    let schema = Worded::input_schema();
     assert_eq!(
-        err.violations()[0].message,
-        "must be a string; got null. It is optional: leave it out rather than sending null."
+        schema["properties"]["choice"]["anyOf"][1],
+        json!({"type": "null"})
     );
+    assert_eq!(
+        schema["properties"]["choice"]["anyOf"][0]["enum"],
+        json!(["a", "b"])
+    );
+}
+
+/// Set a limit.
+#[derive(McpTool, Deserialize, Debug)]
+struct Limit {
+    #[serde(default)]
+    count: u32,
+    #[serde(default = "ten")]
+    #[validate(range(max = 100))]
+    most: u32,
+}
+
+fn ten() -> u32 {
+    10
+}
+
+#[test]
+fn null_for_a_field_with_a_default_says_to_leave_it_out_not_that_it_is_required() {
+    // serde takes the default only when the field is left out: `null` is no u32.
+    let err = check::<Limit>(json!({"count": null, "most": null})).unwrap_err();
+    let messages: Vec<&str> = err
+        .violations()
+        .iter()
+        .map(|v| v.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "must be an integer; got null. Leave it out to take its default, or send an integer.",
+            "must be an integer; got null. Leave it out to take its default, or send an integer.",
+        ]
+    );
+    assert!(messages.iter().all(|m| !m.contains("required")));
+    let ok = check::<Limit>(json!({})).unwrap();
+    assert_eq!((ok.count, ok.most), (0, 10));
 }
 
 #[test]
@@ -639,7 +691,8 @@ fn null_for_a_required_field_says_it_is_required() {
         err.violations()[0].message,
         "must be a string; got null. It is required: send a string, not null."
     );
-    // Inside an optional object, its own required fields are still required.
+    // Inside an optional object, its own required fields are still required, and its
+    // optional ones take null.
     let err = check::<Search>(json!({"origin": null, "destination": null})).unwrap_err();
     let messages: Vec<&str> = err
         .violations()
@@ -648,10 +701,7 @@ fn null_for_a_required_field_says_it_is_required() {
         .collect();
     assert_eq!(
         messages,
-        [
-            "must be a string; got null. It is required: send a string, not null.",
-            "must be a string; got null. It is optional: leave it out rather than sending null.",
-        ]
+        ["must be a string; got null. It is required: send a string, not null."]
     );
 }
 

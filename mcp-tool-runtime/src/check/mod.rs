@@ -34,8 +34,8 @@ pub struct Checker<'a> {
     integral_floats: Vec<String>,
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
-    /// The depth of the path at which the value being checked is an `Option`'s: a
-    /// `null` there is advice to leave it out; elsewhere, to send a value.
+    /// The depth of the path at which the value being checked is a field with a
+    /// default: a `null` there is advice to leave it out; elsewhere, to send a value.
     optional_at: Option<usize>,
     /// The tool's name as the client called it.
     tool: Option<&'a str>,
@@ -141,7 +141,8 @@ impl<'a> Checker<'a> {
         self.tool
     }
 
-    /// Runs `f` on the value of an `Option`: a `null` there may be left out.
+    /// Runs `f` on the value of a field that may be left out, serde then taking its
+    /// default: a wrong `null` there is told to leave the field out.
     pub fn optional<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         let outer = self.optional_at.replace(self.path.len);
         let out = f(self);
@@ -250,9 +251,9 @@ impl<'a> Checker<'a> {
         let detail = if !value.is_null() {
             None
         } else if self.optional_at == Some(self.path.len) {
-            Some(Cow::Borrowed(
-                "It is optional: leave it out rather than sending null.",
-            ))
+            Some(Cow::Owned(format!(
+                "Leave it out to take its default, or send {expected}."
+            )))
         } else {
             Some(Cow::Owned(format!(
                 "It is required: send {expected}, not null."

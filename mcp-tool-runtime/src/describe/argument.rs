@@ -62,6 +62,36 @@ macro_rules! as_json {
     };
 }
 
+/// `schema` or `null`, in the portable form: `anyOf` the two, with the description and
+/// title outside, where every client reads them (no type array: several clients refuse
+/// them). A schema that accepts `null` already is kept as it is.
+pub(crate) fn nullable(mut schema: Map<String, Value>) -> Map<String, Value> {
+    if schema.is_empty() || is_nullable(&schema) {
+        return schema;
+    }
+    let mut out = Map::new();
+    for key in ["title", "description"] {
+        if let Some(value) = schema.remove(key) {
+            out.insert(key.into(), value);
+        }
+    }
+    out.insert(
+        "anyOf".into(),
+        Value::Array(vec![Value::Object(schema), json!({"type": "null"})]),
+    );
+    out
+}
+
+/// Whether `schema` is `nullable`'s form, or otherwise says `null` is fine.
+pub(crate) fn is_nullable(schema: &Map<String, Value>) -> bool {
+    let null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+    match (schema.get("anyOf"), schema.get("type")) {
+        (Some(Value::Array(branches)), _) => branches.iter().any(null),
+        (_, Some(Value::Array(types))) => types.iter().any(|t| t == "null"),
+        _ => false,
+    }
+}
+
 fn typed(ty: &str) -> Map<String, Value> {
     let mut map = Map::new();
     map.insert("type".into(), ty.into());
@@ -242,13 +272,15 @@ impl<T: Argument> Argument for Option<T> {
     type Target = T::Target;
     const OPTIONAL: bool = true;
 
-    /// Absent, not null: the schema of `T`, left out of `required`.
+    /// The schema of `T` or `null`, which serde reads as `None`; a field of this type
+    /// is left out of `required`.
     fn schema(rules: Rules) -> Map<String, Value> {
-        T::schema(rules)
+        nullable(T::schema(rules))
     }
 
+    /// `null` is `None`, as serde reads it: no rule applies to it.
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        cx.optional(|cx| T::check(value, rules, cx))
+        value.is_null() || T::check(value, rules, cx)
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {

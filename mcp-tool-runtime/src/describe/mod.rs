@@ -112,6 +112,8 @@ pub struct ArgType {
     schema: fn(Rules) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
     echo: fn(&Value, Limits) -> Value,
+    /// An `Option`: `null` is its `None`.
+    optional: bool,
 }
 
 impl ArgType {
@@ -121,6 +123,7 @@ impl ArgType {
             schema: T::schema,
             check: T::check,
             echo: T::echo,
+            optional: T::OPTIONAL,
         }
     }
 }

@@ -127,10 +127,17 @@ impl ToolSpec {
     /// Checks the value sent for `field`, at its path.
     pub(crate) fn check_value(&self, field: &Field, value: &Value, cx: &mut Checker<'_>) {
         let mark = cx.enter_field(field.name);
+        let check = |cx: &mut Checker<'_>| {
+            if field.required {
+                (field.ty.check)(value, field.rules, cx)
+            } else {
+                cx.optional(|cx| (field.ty.check)(value, field.rules, cx))
+            }
+        };
         if field.sensitive {
-            cx.sensitive(|cx| (field.ty.check)(value, field.rules, cx));
+            cx.sensitive(check);
         } else {
-            (field.ty.check)(value, field.rules, cx);
+            check(cx);
         }
         cx.leave(mark);
     }

@@ -151,6 +151,20 @@ impl FromStr for SchemaProfile {
 
 /// Rewrites one schema node for `profile`, its children first.
 fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
+    // "This or null" is rewritten as the thing, then made nullable in the family's form.
+    if unwrap_null(node) {
+        adapt(node, profile);
+        match profile {
+            SchemaProfile::Gemini => {
+                node.insert("nullable".into(), true.into());
+            }
+            SchemaProfile::OpenAi => nullable(node),
+            SchemaProfile::Portable | SchemaProfile::Anthropic => {
+                *node = crate::describe::argument::nullable(std::mem::take(node));
+            }
+        }
+        return;
+    }
     if let Some(Value::Object(properties)) = node.get_mut("properties") {
         for property in properties.values_mut() {
             if let Value::Object(property) = property {
@@ -396,6 +410,13 @@ fn openai_required(node: &mut Map<String, Value>) {
             openai_required(child);
         }
     }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        for branch in branches {
+            if let Value::Object(branch) = branch {
+                openai_required(branch);
+            }
+        }
+    }
     let required: Vec<String> = match node.get("required") {
         Some(Value::Array(names)) => names
             .iter()
@@ -419,8 +440,37 @@ fn openai_required(node: &mut Map<String, Value>) {
     node.insert("required".into(), Value::Array(all));
 }
 
+/// The portable "this or null" (`anyOf` of a schema and `{"type": "null"}`) turned into
+/// the schema alone, the outer description and title kept; whether it was one.
+fn unwrap_null(node: &mut Map<String, Value>) -> bool {
+    let Some(Value::Array(branches)) = node.get("anyOf") else {
+        return false;
+    };
+    let is_null = |v: &Value| v == &serde_json::json!({"type": "null"});
+    let [Value::Object(_), null] = branches.as_slice() else {
+        return false;
+    };
+    if !is_null(null) {
+        return false;
+    }
+    let Some(Value::Array(mut branches)) = node.remove("anyOf") else {
+        return false;
+    };
+    let Some(Value::Object(mut inner)) = branches.drain(..).next() else {
+        return false;
+    };
+    for (key, value) in std::mem::take(node) {
+        inner.insert(key, value);
+    }
+    *node = inner;
+    true
+}
+
 /// `node` that also accepts `null`: a type array for a scalar, `anyOf` for the rest.
 fn nullable(node: &mut Map<String, Value>) {
+    if crate::describe::argument::is_nullable(node) {
+        return;
+    }
     match node.get("type").and_then(Value::as_str) {
         Some(ty @ ("string" | "integer" | "number" | "boolean")) => {
             let ty = ty.to_owned();
@@ -476,6 +526,11 @@ fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
     }
     if !said.is_empty() {
         notes.push(capitalize(&format!("{}.", said.join(" and "))));
+    }
+    // OpenAPI 3.0 has no null type: a property that can only be null (a recursive
+    // struct's last level) is left out.
+    if let Some(Value::Object(properties)) = node.get_mut("properties") {
+        properties.retain(|_, p| p.get("type").and_then(Value::as_str) != Some("null"));
     }
     match node.remove("additionalProperties") {
         Some(Value::Bool(false)) => notes.push("No other properties.".into()),

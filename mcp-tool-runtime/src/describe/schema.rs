@@ -44,6 +44,9 @@ impl ToolSpec {
                 let (property, cut) = reaches_cut(|| field.schema());
                 if !cut {
                     properties.insert(field.name.into(), Value::Object(property));
+                } else if field.ty.optional {
+                    // Its `None` nests nothing, and stays allowed.
+                    properties.insert(field.name.into(), serde_json::json!({"type": "null"}));
                 }
                 if field.required {
                     required.push(Value::from(field.name));
