@@ -27,6 +27,11 @@ pub struct Field<'a> {
     pub wire: String,
     pub ty: &'a syn::Type,
     pub description: Option<String>,
+    pub title: Option<String>,
+    pub examples: Vec<syn::Expr>,
+    pub deprecated: bool,
+    /// `#[schemars(required)]`: must be sent whatever its type.
+    pub force_required: bool,
     pub has_default: bool,
     /// Where serde takes the value from when it is not sent, written as an expression
     /// of the field's type: it becomes the schema's `default`.
@@ -194,7 +199,15 @@ impl<'a> Tool<'a> {
             fields.push(Field {
                 wire: field.attrs.name().deserialize_name().value.clone(),
                 ty: field.ty,
-                description: doc_comment(&field.original.attrs),
+                description: rules
+                    .description
+                    .as_ref()
+                    .map(LitStr::value)
+                    .or_else(|| doc_comment(&field.original.attrs)),
+                title: rules.title.as_ref().map(LitStr::value),
+                examples: rules.examples,
+                deprecated: rules.deprecated,
+                force_required: rules.required.is_some(),
                 has_default: container_default || !field.attrs.default().is_none(),
                 default: match field.attrs.default() {
                     serde_attr::Default::Default => {

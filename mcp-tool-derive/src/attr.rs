@@ -1,5 +1,6 @@
-//! Parsing of `#[mcp_tool(...)]` on the struct and `#[validate(...)]` on its fields.
-//! Every error is collected; a bad rule does not hide the ones after it.
+//! Parsing of `#[mcp_tool(...)]` on the struct and `#[validate(...)]` on its fields (and,
+//! through `schemars.rs`, of `#[schemars(...)]`). Every error is collected; a bad rule
+//! does not hide the ones after it.
 
 use proc_macro2::{Span, TokenTree};
 use syn::meta::ParseNestedMeta;
@@ -43,6 +44,7 @@ const ENUM_KEYS: &[&str] = &["description", "crate"];
 impl ContainerAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors, for_enum: bool) -> Self {
         let mut out = ContainerAttrs::default();
+        let schemars = crate::schemars::container(attrs, errors);
         let keys = if for_enum { ENUM_KEYS } else { CONTAINER_KEYS };
         for attr in attrs {
             if attr.path().is_ident("validate") {
@@ -67,6 +69,19 @@ impl ContainerAttrs {
             });
             if let Err(e) = result {
                 errors.push(e);
+            }
+        }
+        for (ours, theirs, key) in [
+            (&mut out.description, schemars.description, "description"),
+            (&mut out.title, schemars.title, "title"),
+        ] {
+            match (ours.is_some(), theirs) {
+                (true, Some(lit)) => errors.spanned(
+                    &lit,
+                    format!("`{key}` is given in #[mcp_tool] and #[schemars]: keep one"),
+                ),
+                (false, Some(lit)) => *ours = Some(lit),
+                (_, None) => {}
             }
         }
         out
@@ -105,7 +120,7 @@ fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
     }
 }
 
-fn set<T>(slot: &mut Option<T>, meta: &ParseNestedMeta, value: T) -> syn::Result<()> {
+pub(crate) fn set<T>(slot: &mut Option<T>, meta: &ParseNestedMeta, value: T) -> syn::Result<()> {
     if slot.is_some() {
         return Err(meta.error(format!(
             "duplicate `{}`: give it once",
@@ -140,7 +155,7 @@ fn unknown_key(meta: &ParseNestedMeta, key: &str, known: &[&str], place: &str) -
 
 /// Records `result`'s error and skips the rest of the item, so parsing goes on with
 /// the next one.
-fn recover(result: syn::Result<()>, meta: &ParseNestedMeta, errors: &mut Errors) {
+pub(crate) fn recover(result: syn::Result<()>, meta: &ParseNestedMeta, errors: &mut Errors) {
     if let Err(e) = result {
         errors.push(e);
         skip_item(meta.input);
@@ -163,13 +178,23 @@ fn skip_item(input: ParseStream) {
     });
 }
 
-/// The rules of one field: on its value, and on its items.
+/// What the attributes of one field say: its rules, on its value and on its items, and
+/// what `#[schemars(...)]` and `#[deprecated]` add to its schema.
 #[derive(Default)]
 pub struct FieldRules {
     pub sensitive: Option<Span>,
     pub own: Vec<Rule>,
     pub items: Vec<Rule>,
     pub items_span: Option<Span>,
+    /// `#[schemars(description)]`: replaces the doc comment, as in schemars.
+    pub description: Option<LitStr>,
+    pub title: Option<LitStr>,
+    /// `#[schemars(example = ...)]`: expressions of anything `Serialize`.
+    pub examples: Vec<syn::Expr>,
+    /// `#[schemars(required)]`: must be sent even though it is an `Option` or defaulted.
+    pub required: Option<Span>,
+    /// `#[deprecated]`.
+    pub deprecated: bool,
 }
 
 pub struct Rule {
@@ -203,6 +228,8 @@ impl FieldRules {
                 errors.push(e);
             }
         }
+        crate::schemars::field(attrs, &mut out, errors);
+        out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out
     }
 
@@ -276,7 +303,11 @@ fn foreign_rule(key: &str) -> Option<&'static str> {
     })
 }
 
-fn parse_rule(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Rule> {
+pub(crate) fn parse_rule(
+    meta: &ParseNestedMeta,
+    key: &str,
+    errors: &mut Errors,
+) -> syn::Result<Rule> {
     let span = meta.path.span();
     let Some(def) = rules::rule(key) else {
         let names = rules::names();

@@ -111,10 +111,22 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let ty = field.ty;
     let name = &field.wire;
     let description = opt_str(&field.description);
-    let required = if field.has_default {
+    let title = opt_str(&field.title);
+    let deprecated = field.deprecated;
+    let required = if field.force_required {
+        quote!(true)
+    } else if field.has_default {
         quote!(false)
     } else {
         quote!(!<#ty as #p::Argument>::OPTIONAL)
+    };
+    let examples = if field.examples.is_empty() {
+        quote!(::core::option::Option::None)
+    } else {
+        let examples = &field.examples;
+        quote!(::core::option::Option::Some(
+            || ::std::vec![#(#p::example(&#examples)),*]
+        ))
     };
     let sensitive = field.sensitive;
     // A closure that captures nothing: a plain function, called once for the schema.
@@ -132,6 +144,9 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         #p::Field {
             name: #name,
             description: #description,
+            title: #title,
+            examples: #examples,
+            deprecated: #deprecated,
             required: #required,
             sensitive: #sensitive,
             default: #default,

@@ -13,12 +13,13 @@ mod check;
 mod ctxt;
 mod expand;
 mod rules;
+mod schemars;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
 /// See `mcp_tool::McpTool`.
-#[proc_macro_derive(McpTool, attributes(mcp_tool, validate))]
+#[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match ast::Tool::from_input(&input) {
@@ -29,7 +30,7 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
 }
 
 /// See `mcp_tool::Argument`.
-#[proc_macro_derive(Argument, attributes(mcp_tool, validate))]
+#[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match ast::Tool::from_input(&input) {
@@ -40,7 +41,7 @@ pub fn derive_argument(input: TokenStream) -> TokenStream {
 }
 
 /// See `mcp_tool::McpEnum`.
-#[proc_macro_derive(McpEnum, attributes(mcp_tool))]
+#[proc_macro_derive(McpEnum, attributes(mcp_tool, serde, schemars))]
 pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match ast::Enum::from_input(&input) {

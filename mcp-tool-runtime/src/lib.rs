@@ -55,6 +55,12 @@ pub mod __private {
     pub use schemars;
     pub use serde_json::{Map, Value};
 
+    /// An `#[schemars(example = ...)]` value as JSON; `null` for one that does not
+    /// serialize (a map with non-string keys).
+    pub fn example<T: serde::Serialize + ?Sized>(value: &T) -> Value {
+        serde_json::to_value(value).unwrap_or(Value::Null)
+    }
+
     /// Runs a custom rule: reads the value as `T` and passes it to the author's
     /// function, which may take any borrowed form of `T` (`&str` for a `String`). A
     /// value `T` cannot read was reported by the type check already.

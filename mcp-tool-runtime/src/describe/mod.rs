@@ -91,9 +91,15 @@ impl Default for SpecCache {
 pub struct Field {
     /// The name on the wire, after serde's renames.
     pub name: &'static str,
-    /// The doc comment.
+    /// The doc comment, or `#[schemars(description)]`.
     pub description: Option<&'static str>,
-    /// Must be sent: not an `Option`, no `#[serde(default)]`.
+    /// `#[schemars(title)]`.
+    pub title: Option<&'static str>,
+    /// `#[schemars(example = ...)]`, as JSON: the schema's `examples`.
+    pub examples: Option<fn() -> Vec<Value>>,
+    /// `#[deprecated]`: the schema's `deprecated`.
+    pub deprecated: bool,
+    /// Must be sent: not an `Option`, no `#[serde(default)]`; or `#[schemars(required)]`.
     pub required: bool,
     /// Never echoed back.
     pub sensitive: bool,

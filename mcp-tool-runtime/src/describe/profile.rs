@@ -185,6 +185,28 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
         }
     }
     let mut notes = Vec::new();
+    if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
+        notes.push("Deprecated.".into());
+    }
+    match node.remove("examples") {
+        // Gemini takes one `example`; the strict families read examples as words.
+        Some(Value::Array(mut examples))
+            if profile == SchemaProfile::Gemini && !examples.is_empty() =>
+        {
+            node.insert("example".into(), examples.swap_remove(0));
+        }
+        Some(Value::Array(_)) if profile == SchemaProfile::Gemini => {}
+        Some(Value::Array(examples)) if profile != SchemaProfile::Portable => {
+            let listed: Vec<String> = examples.iter().map(Value::to_string).collect();
+            if !listed.is_empty() {
+                notes.push(format!("For example: {}.", listed.join(", ")));
+            }
+        }
+        Some(examples) => {
+            node.insert("examples".into(), examples);
+        }
+        None => {}
+    }
     match profile {
         SchemaProfile::Portable => {}
         SchemaProfile::OpenAi => {

@@ -97,6 +97,9 @@ impl ToolSpec {
         if let Some(description) = self.description {
             schema.insert("description".into(), description.into());
         }
+        if let Some(title) = self.title {
+            schema.insert("title".into(), title.into());
+        }
         rules::apply_schema(rules.own, rules::Kind::Other, &mut schema);
         schema
     }
@@ -123,6 +126,15 @@ impl Field {
         }
         if let Some(value) = self.default.and_then(|default| default()) {
             schema.insert("default".into(), value);
+        }
+        if let Some(title) = self.title {
+            schema.insert("title".into(), title.into());
+        }
+        if let Some(examples) = self.examples {
+            schema.insert("examples".into(), Value::Array(examples()));
+        }
+        if self.deprecated {
+            schema.insert("deprecated".into(), true.into());
         }
         schema
     }

@@ -1,0 +1,219 @@
+//! `#[schemars(...)]`, read so that a struct written for schemars migrates by swapping the
+//! derive. What it says that this crate can advertise *and* enforce becomes the same rule
+//! as ours (`length`, `range`, `regex`/`pattern`, `email`, `url`, `inner`) or the same
+//! metadata (`description`, `title`, `example`, `required`); every other key changes the
+//! schema alone, which would let the advertised schema and the server drift apart, and is
+//! refused at the attribute with what to write instead.
+
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, LitStr};
+
+use crate::attr::{self, FieldRules, Rule};
+use crate::ctxt::Errors;
+use crate::rules::RuleKind;
+
+/// What `#[schemars(...)]` on a struct, enum or variant says.
+#[derive(Default)]
+pub struct ContainerMeta {
+    pub description: Option<LitStr>,
+    pub title: Option<LitStr>,
+}
+
+/// Keys that serde also reads: in `#[schemars(...)]` they change the schema and not what
+/// serde reads.
+const SERDE_KEYS: &[&str] = &[
+    "rename",
+    "rename_all",
+    "rename_all_fields",
+    "deny_unknown_fields",
+    "tag",
+    "content",
+    "untagged",
+    "default",
+    "skip",
+    "skip_serializing",
+    "skip_serializing_if",
+    "skip_deserializing",
+    "flatten",
+    "remote",
+    "transparent",
+    "into",
+    "from",
+    "try_from",
+    "serialize_with",
+    "deserialize_with",
+    "alias",
+];
+
+/// What to write instead of a key that is not read.
+fn instead(key: &str) -> Option<String> {
+    Some(match key {
+        k if SERDE_KEYS.contains(&k) => format!(
+            "`{k}` in #[schemars(...)] changes the schema but not what serde reads, so the \
+             schema and the server would disagree; write it in #[serde(...)], which both read"
+        ),
+        "with" | "schema_with" => "a field's schema comes from its type here, and the same type \
+            checks the value: give the field a type that implements `mcp_tool::Argument`, such \
+            as a newtype that derives `Argument` with the rules it needs"
+            .into(),
+        "extend" | "transform" => format!(
+            "`{key}` would advertise keywords the server does not enforce; state the rule with \
+             #[validate(...)] (a `custom` rule with a `description` for one no keyword can say)"
+        ),
+        "inline" => "every schema is inlined here already (no `$ref`); remove it".into(),
+        "bound" => "the derives take no generic parameters; remove it".into(),
+        "crate" => "the path of this crate is #[mcp_tool(crate = \"...\")]".into(),
+        "contains" => "`contains` is not a rule here; use `regex = \"...\"` on the string".into(),
+        "ip" => "use `std::net::IpAddr` (or `Ipv4Addr`, `Ipv6Addr`) as the field's type: it \
+            advertises and checks the address"
+            .into(),
+        "example" => "examples go on fields here: #[schemars(example = ...)] on the field".into(),
+        _ => return None,
+    })
+}
+
+fn refuse(meta: &ParseNestedMeta, key: &str, known: &[&str]) -> syn::Error {
+    match instead(key) {
+        Some(advice) => meta.error(format!("#[schemars({key})] is not read here: {advice}")),
+        None => {
+            let list = known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            match crate::ctxt::did_you_mean(key, known) {
+                Some(near) => meta.error(format!(
+                    "unknown #[schemars(...)] key `{key}`; did you mean `{near}`? This crate reads {list}"
+                )),
+                None => meta.error(format!(
+                    "unknown #[schemars(...)] key `{key}`; this crate reads {list}"
+                )),
+            }
+        }
+    }
+}
+
+const CONTAINER_KEYS: &[&str] = &["description", "title"];
+
+const FIELD_KEYS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "required",
+    "length",
+    "range",
+    "regex",
+    "pattern",
+    "email",
+    "url",
+    "inner",
+];
+
+/// Reads `#[schemars(...)]` on a container.
+pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerMeta {
+    let mut out = ContainerMeta::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let key = attr::path_name(&meta.path);
+            let result = match key.as_str() {
+                "description" => attr::set(&mut out.description, &meta, meta.value()?.parse()?),
+                "title" => attr::set(&mut out.title, &meta, meta.value()?.parse()?),
+                _ => Err(refuse(&meta, &key, CONTAINER_KEYS)),
+            };
+            attr::recover(result, &meta, errors);
+            Ok(())
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// Reads `#[schemars(...)]` on a field into `rules`: its rules, and its metadata.
+pub fn field(attrs: &[Attribute], rules: &mut FieldRules, errors: &mut Errors) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let result = field_key(&meta, rules, errors, false);
+            attr::recover(result, &meta, errors);
+            Ok(())
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+}
+
+fn field_key(
+    meta: &ParseNestedMeta,
+    rules: &mut FieldRules,
+    errors: &mut Errors,
+    in_inner: bool,
+) -> syn::Result<()> {
+    let key = attr::path_name(&meta.path);
+    match key.as_str() {
+        "description" if !in_inner => {
+            attr::set(&mut rules.description, meta, meta.value()?.parse()?)
+        }
+        "title" if !in_inner => attr::set(&mut rules.title, meta, meta.value()?.parse()?),
+        "example" if !in_inner => {
+            rules.examples.push(meta.value()?.parse()?);
+            Ok(())
+        }
+        "required" if !in_inner => {
+            let span = meta.path.span();
+            attr::set(&mut rules.required, meta, span)
+        }
+        "inner" if !in_inner => {
+            let span = meta.path.span();
+            if rules.items_span.replace(span).is_some() {
+                return Err(meta.error(
+                    "rules on the items given twice: put them in one `inner(...)` or `items(...)`",
+                ));
+            }
+            let mut items = FieldRules::default();
+            meta.parse_nested_meta(|inner| {
+                let result = field_key(&inner, &mut items, errors, true);
+                attr::recover(result, &inner, errors);
+                Ok(())
+            })?;
+            rules.items.extend(items.own);
+            Ok(())
+        }
+        // schemars' `pattern(r"...")` is this crate's `regex`.
+        "pattern" => {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let lit: LitStr = content.parse()?;
+            let rule = Rule {
+                name: "regex",
+                span: meta.path.span(),
+                kind: RuleKind::Regex(lit),
+                message: None,
+                hint: None,
+            };
+            push(rules, rule)
+        }
+        "length" | "range" | "regex" | "email" | "url" => {
+            let rule = attr::parse_rule(meta, &key, errors)?;
+            push(rules, rule)
+        }
+        _ => Err(refuse(meta, &key, FIELD_KEYS)),
+    }
+}
+
+fn push(rules: &mut FieldRules, rule: Rule) -> syn::Result<()> {
+    if rules.own.iter().any(|r| r.name == rule.name) {
+        return Err(syn::Error::new(
+            rule.span,
+            format!(
+                "`{}` is given twice on this field (in #[schemars] and #[validate], or twice): \
+                 keep one",
+                rule.name
+            ),
+        ));
+    }
+    rules.own.push(rule);
+    Ok(())
+}

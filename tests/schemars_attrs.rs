@@ -1,0 +1,212 @@
+//! Migrating from schemars: a struct written for `#[derive(JsonSchema)]` keeps its
+//! `#[schemars(...)]` attributes when the derive is swapped for `McpTool`, and each means
+//! what it meant to schemars, now enforced as well as advertised.
+
+use mcp_tool::{Context, McpEnum, McpTool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The same struct body, derived by schemars (`theirs`) and by this crate (`ours`).
+macro_rules! search_files {
+    ($($derive:tt)*) => {
+        /// Search files.
+        #[derive(Deserialize, Debug, $($derive)*)]
+        #[schemars(title = "File search")]
+        #[allow(dead_code)]
+        pub struct SearchFiles {
+            /// Ignored: schemars' description wins over the doc comment.
+            #[schemars(description = "A glob, such as *.rs.", length(min = 1, max = 200))]
+            pub pattern: String,
+            #[schemars(range(min = 1, max = 500), example = 50)]
+            pub limit: Option<u32>,
+            #[schemars(regex(pattern = r"^[a-z]+$"), title = "Language")]
+            pub language: Option<String>,
+            #[schemars(pattern(r"^/[^ ]*$"))]
+            pub root: Option<String>,
+            #[schemars(email)]
+            pub notify: Option<String>,
+            #[schemars(url)]
+            pub link: Option<String>,
+            #[schemars(inner(length(max = 8)), length(max = 3))]
+            pub extensions: Option<Vec<String>>,
+            #[schemars(required)]
+            pub cursor: Option<String>,
+            #[deprecated = "use `pattern`"]
+            pub glob: Option<String>,
+        }
+    };
+}
+
+mod theirs {
+    #![allow(deprecated)]
+    use serde::Deserialize;
+    search_files!(schemars::JsonSchema);
+}
+
+mod ours {
+    #![allow(deprecated)]
+    use serde::Deserialize;
+    search_files!(mcp_tool::McpTool);
+}
+
+/// A property's schema without the `null` of an `Option`: schemars writes a type array,
+/// this crate an `anyOf`.
+fn non_null(property: &Value) -> Value {
+    let mut property = match property.get("anyOf") {
+        Some(branches) => {
+            let mut inner = branches[0].clone();
+            for key in ["description", "title", "examples", "deprecated", "default"] {
+                if let Some(v) = property.get(key) {
+                    inner[key] = v.clone();
+                }
+            }
+            inner
+        }
+        None => property.clone(),
+    };
+    if let Some(Value::Array(types)) = property.get("type") {
+        let ty = types.iter().find(|t| *t != "null").cloned().unwrap();
+        property["type"] = ty;
+    }
+    property
+}
+
+#[test]
+fn each_schemars_attribute_advertises_what_schemars_advertises() {
+    let theirs = serde_json::to_value(schemars::schema_for!(theirs::SearchFiles)).unwrap();
+    let ours = ours::SearchFiles::input_schema();
+    // A tool's title is the title of its `tools/list` entry.
+    assert_eq!(
+        ours::SearchFiles::tool().title.as_deref(),
+        theirs["title"].as_str()
+    );
+    let keywords = [
+        "type",
+        "description",
+        "title",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "pattern",
+        "format",
+        "examples",
+        "deprecated",
+        "maxItems",
+    ];
+    let names: Vec<&String> = theirs["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(names.len(), 9);
+    for name in names {
+        let (a, b) = (
+            non_null(&theirs["properties"][name]),
+            non_null(&ours["properties"][name]),
+        );
+        for keyword in keywords {
+            // schemars' `uint32` is no JSON Schema format; the bounds say it here.
+            if keyword == "format" && a[keyword].as_str().is_some_and(|f| f.contains("int")) {
+                continue;
+            }
+            assert_eq!(a.get(keyword), b.get(keyword), "{name}: {keyword}");
+        }
+        assert_eq!(
+            a["items"].get("maxLength"),
+            b["items"].get("maxLength"),
+            "{name}: items"
+        );
+    }
+    assert_eq!(ours["required"], theirs["required"]);
+    assert_eq!(ours["required"], json!(["pattern", "cursor"]));
+}
+
+#[test]
+fn each_schemars_rule_is_enforced() {
+    let today = Context::on(2026, 11, 30).unwrap();
+    let err = ours::SearchFiles::from_arguments_in(
+        json!({
+            "pattern": "", "limit": 0, "language": "Rust", "root": "src",
+            "notify": "nobody", "link": "not a url", "extensions": ["rs", "toolongext"],
+        }),
+        &today,
+    )
+    .unwrap_err();
+    let found: Vec<(&str, &str)> = err
+        .violations()
+        .iter()
+        .map(|v| (v.path.as_str(), v.rule.as_ref()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/pattern", "length"),
+            ("/limit", "range"),
+            ("/language", "regex"),
+            ("/root", "regex"),
+            ("/notify", "email"),
+            ("/link", "url"),
+            ("/extensions/1", "length"),
+            ("/cursor", "required"),
+        ]
+    );
+    // `required` on an `Option`: it must be sent, and `null` is its `None`.
+    let ok =
+        ours::SearchFiles::from_arguments_in(json!({"pattern": "*.rs", "cursor": null}), &today)
+            .unwrap();
+    assert_eq!(ok.cursor, None);
+}
+
+#[test]
+fn each_profile_carries_examples_and_deprecation_its_own_way() {
+    use mcp_tool::SchemaProfile;
+    let limit =
+        |profile| non_null(&ours::SearchFiles::input_schema_for(profile)["properties"]["limit"]);
+    assert_eq!(limit(SchemaProfile::Portable)["examples"], json!([50]));
+    assert_eq!(limit(SchemaProfile::Gemini)["example"], 50);
+    for profile in [SchemaProfile::OpenAi, SchemaProfile::Anthropic] {
+        let schema = limit(profile);
+        assert!(schema.get("examples").is_none(), "{profile}");
+        assert!(
+            schema["description"]
+                .as_str()
+                .unwrap()
+                .contains("For example: 50."),
+            "{profile}"
+        );
+        let glob = non_null(&ours::SearchFiles::input_schema_for(profile)["properties"]["glob"]);
+        assert!(glob.get("deprecated").is_none(), "{profile}");
+        assert_eq!(glob["description"], "Deprecated.", "{profile}");
+    }
+}
+
+/// An enum whose `Deserialize` is written by hand keeps its `#[serde(...)]` attributes:
+/// the derive reads them, so that its values are the names that `Deserialize` reads.
+#[derive(McpEnum, Debug, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Debug,
+    Info,
+}
+
+impl<'de> Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "debug" => Ok(Level::Debug),
+            "info" => Ok(Level::Info),
+            other => Err(serde::de::Error::unknown_variant(other, &["debug", "info"])),
+        }
+    }
+}
+
+/// Set the log level.
+#[derive(McpTool, Deserialize, Debug)]
+struct SetLevel {
+    level: Level,
+}
+
+#[test]
+fn serde_attributes_are_read_whatever_derives_deserialize() {
+    assert_eq!(<Level as McpEnum>::VALUES, ["debug", "info"]);
+    let ok = SetLevel::from_arguments(json!({"level": "info"})).unwrap();
+    assert_eq!(ok.level, Level::Info);
+    let err = SetLevel::from_arguments(json!({"level": "Info"})).unwrap_err();
+    assert_eq!(err.violations()[0].rule, "enum");
+}
