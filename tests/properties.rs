@@ -14,14 +14,14 @@
 
 #[path = "support/everything.rs"]
 mod everything;
-#[path = "support/judge.rs"]
-mod judge;
+#[path = "support/profiles.rs"]
+mod profiles;
 
 use std::sync::LazyLock;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
-use judge::{agree, judge};
 use mcp_tool::{Context, McpEnum, McpTool, SchemaProfile, Toolbox};
+use profiles::judge::{agree, judge};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};
@@ -296,74 +296,7 @@ proptest! {
 
 /// A judge of each profile's schema but the portable one.
 static PROFILE_JUDGES: LazyLock<Vec<(SchemaProfile, jsonschema::Validator)>> =
-    LazyLock::new(|| {
-        SchemaProfile::ALL[1..]
-            .iter()
-            .map(|&profile| {
-                let mut schema = Everything::input_schema_for(profile).clone();
-                openapi_nullable(&mut schema);
-                let validator = jsonschema::options()
-                    .should_validate_formats(true)
-                    .build(&schema)
-                    .expect("the profile's schema compiles");
-                (profile, validator)
-            })
-            .collect()
-    });
-
-/// Gemini's schemas are OpenAPI's: `nullable: true` also takes `null`, which JSON
-/// Schema says with `anyOf`. The judge reads them as Gemini does.
-fn openapi_nullable(schema: &mut Value) {
-    match schema {
-        Value::Object(map) => {
-            for child in map.values_mut() {
-                openapi_nullable(child);
-            }
-            if map.remove("nullable") == Some(Value::Bool(true)) {
-                let inner = std::mem::take(map);
-                map.insert("anyOf".into(), json!([inner, {"type": "null"}]));
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(openapi_nullable),
-        _ => {}
-    }
-}
-
-/// `args` as a model in OpenAI's strict mode writes them: every property the `schema`
-/// lists is sent, `null` where it is left out.
-fn with_nulls(args: &Value, schema: &Value) -> Value {
-    // A nullable object or list: its schema is the branch that is not null.
-    let schema = match schema.get("anyOf").and_then(Value::as_array) {
-        Some(branches) => branches
-            .iter()
-            .find(|b| b["type"] != "null")
-            .unwrap_or(schema),
-        None => schema,
-    };
-    match args {
-        Value::Object(map) => {
-            let Some(Value::Object(properties)) = schema.get("properties") else {
-                return args.clone();
-            };
-            let mut out = map.clone();
-            for (name, property) in properties {
-                let value = match map.get(name) {
-                    Some(value) => with_nulls(value, property),
-                    None => Value::Null,
-                };
-                out.insert(name.clone(), value);
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| with_nulls(item, &schema["items"]))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
+    LazyLock::new(profiles::profile_judges::<Everything>);
 
 proptest! {
     #![proptest_config(cases(1_000))]
@@ -380,7 +313,7 @@ proptest! {
             if runtime.is_ok() {
                 let sent = match profile {
                     SchemaProfile::OpenAi => {
-                        with_nulls(&args, Everything::input_schema_for(*profile))
+                        profiles::with_nulls(&args, Everything::input_schema_for(*profile))
                     }
                     _ => args.clone(),
                 };

@@ -272,10 +272,12 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
     for (rule, of_items) in own.chain(items) {
         let span = rule.span;
         let ty = respan(field.ty.to_token_stream(), span);
+        // `<T as Trait>::APPLIES`: an unmet bound is the trait's own message, with no
+        // note that points into this crate.
         let check = match rule.def.needs {
-            Needs::Text => quote_spanned!(span=> text_rule),
-            Needs::Number => quote_spanned!(span=> number_rule),
-            Needs::Length => quote_spanned!(span=> length_rule),
+            Needs::Text => quote_spanned!(span=> TextRule),
+            Needs::Number => quote_spanned!(span=> NumberRule),
+            Needs::Length => quote_spanned!(span=> LengthRule),
             Needs::Nothing => continue,
         };
         let target = if of_items {
@@ -284,7 +286,7 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
         } else {
             ty
         };
-        out.extend(quote_spanned!(span=> const _: () = #p::#check::<#target>();));
+        out.extend(quote_spanned!(span=> const _: () = <#target as #p::#check>::APPLIES;));
         if let Kind::Enum(EnumValues::Path(path)) = &rule.kind {
             let message = format!(
                 "the `enum` whitelist `{}` is empty: it would accept no value",
@@ -301,7 +303,7 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
     // `items(...)` with only custom rules: still needs a type with items.
     if let (Some(span), false) = (field.items_span, item_types_checked) {
         let ty = respan(field.ty.to_token_stream(), span);
-        out.extend(quote_spanned!(span=> const _: () = #p::items_rule::<#ty>();));
+        out.extend(quote_spanned!(span=> const _: () = <#ty as #p::ItemsRule>::APPLIES;));
     }
     out
 }

@@ -160,16 +160,6 @@ pub mod __private {
         }
     }
 
-    /// Asserts at compile time that a rule applies to `T`; the derive spans the call
-    /// at the rule, so a mismatch points there.
-    pub const fn text_rule<T: TextRule + ?Sized>() {}
-    /// See [`text_rule`].
-    pub const fn number_rule<T: NumberRule + ?Sized>() {}
-    /// See [`text_rule`].
-    pub const fn length_rule<T: LengthRule + ?Sized>() {}
-    /// See [`text_rule`].
-    pub const fn items_rule<T: ItemsRule + ?Sized>() {}
-
     /// The `schemars` schema of a derived struct: the same object as its input schema.
     pub fn json_schema(spec: &'static ToolSpec) -> schemars::Schema {
         to_schemars(spec.field_schema(Rules::NONE))

@@ -13,9 +13,11 @@ use crate::rules::{self, Kind, Rules};
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
 /// value against it, applying the field's rules.
 ///
-/// Implemented for strings, numbers, booleans, `Option`, `Vec`, `Box`, string-keyed
-/// maps, `serde_json::Value`, and by `#[derive(McpTool)]` (structs) and
-/// `#[derive(McpEnum)]` (enums of unit variants). The schema a type gives and the
+/// Implemented for strings, numbers, booleans, `Option`, `Box`, `Vec`, sets (`HashSet`,
+/// `BTreeSet`: `uniqueItems`, a repeated item reported), fixed-size arrays `[T; N]`,
+/// tuples of up to six items, string-keyed maps (`HashMap`, `BTreeMap`,
+/// `serde_json::Map`), `serde_json::Value`, and by `#[derive(McpTool)]` and
+/// `#[derive(Argument)]` (structs) and `#[derive(McpEnum)]` (enums of unit variants). The schema a type gives and the
 /// values its `check` accepts must agree: every value `check` accepts is valid against
 /// `schema`, and every value `schema` rejects, `check` rejects.
 #[diagnostic::on_unimplemented(
@@ -431,21 +433,33 @@ impl<T: Argument> Argument for BTreeMap<String, T> {
     message = "this rule applies to strings, and `{Self}` is not a string",
     label = "needs a `String` field (or `Option<String>`, or `items(...)` of a `Vec<String>`)"
 )]
-pub trait TextRule {}
+pub trait TextRule {
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
 
 /// Types `range` applies to.
 #[diagnostic::on_unimplemented(
     message = "this rule applies to numbers (`range`, `multiple_of`), and `{Self}` is not a number",
     label = "needs an integer or float field (or an `Option` of one)"
 )]
-pub trait NumberRule {}
+pub trait NumberRule {
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
 
 /// Types `length` applies to: code points of a string, items of an array.
 #[diagnostic::on_unimplemented(
     message = "`length` applies to strings and arrays, and `{Self}` is neither",
     label = "needs a `String` or `Vec<T>` field (or an `Option` of one)"
 )]
-pub trait LengthRule {}
+pub trait LengthRule {
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
 
 /// Types whose items `items(...)` applies rules to.
 #[diagnostic::on_unimplemented(
@@ -455,6 +469,10 @@ pub trait LengthRule {}
 pub trait ItemsRule {
     /// The type of one item.
     type Item;
+
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
 }
 
 impl TextRule for String {}

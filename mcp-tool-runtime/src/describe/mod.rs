@@ -12,6 +12,7 @@ pub mod output;
 pub(crate) mod profile;
 pub(crate) mod read;
 mod schema;
+mod shapes;
 mod traits;
 
 pub use cut::MAX_RECURSION;

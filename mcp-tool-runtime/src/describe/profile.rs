@@ -188,6 +188,16 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
     if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
         notes.push("Deprecated.".into());
     }
+    if profile != SchemaProfile::Portable {
+        // Neither strict mode nor Gemini knows these array keywords: said in words.
+        if let Some(Value::Array(order)) = node.remove("prefixItems") {
+            let kinds: Vec<&str> = order.iter().map(kind_of).collect();
+            notes.push(format!("In this order: {}.", kinds.join(", ")));
+        }
+        if node.remove("uniqueItems") == Some(Value::Bool(true)) {
+            notes.push("No item may repeat another.".into());
+        }
+    }
     match node.remove("examples") {
         // Gemini takes one `example`; the strict families read examples as words.
         Some(Value::Array(mut examples))
@@ -573,6 +583,19 @@ fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
         notes.push(format!("A multiple of {multiple}."));
     }
     node.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+}
+
+/// A schema's kind in a word or two, with its article: "a string", "an integer".
+fn kind_of(schema: &Value) -> &'static str {
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => "a string",
+        Some("integer") => "an integer",
+        Some("number") => "a number",
+        Some("boolean") => "true or false",
+        Some("array") => "an array",
+        Some("object") => "an object",
+        _ => "a value",
+    }
 }
 
 fn capitalize(text: &str) -> String {

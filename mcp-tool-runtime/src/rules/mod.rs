@@ -13,6 +13,7 @@ mod one_of;
 mod range;
 mod regex;
 pub(crate) mod strftime;
+pub(crate) mod unique;
 
 use std::borrow::Cow;
 
