@@ -3,7 +3,7 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use serde_derive_internals::{Ctxt, Derive, ast as serde_ast, attr as serde_attr};
+use serde_derive_internals::{Ctxt, ast as serde_ast, attr as serde_attr};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
@@ -20,7 +20,53 @@ pub struct Tool<'a> {
     pub description: Option<String>,
     pub annotations: [Option<bool>; 4],
     pub allow_unknown_fields: bool,
-    pub fields: Vec<Field<'a>>,
+    pub body: Body<'a>,
+}
+
+/// What the type is made of, as the client sends it.
+pub enum Body<'a> {
+    /// A struct with named fields: an object.
+    Struct(Vec<Field<'a>>),
+    /// One value of another type, with rules of its own: a tuple struct of one field,
+    /// `#[serde(transparent)]`, or `#[serde(from/try_from = "T")]`.
+    Newtype(Box<Inner<'a>>),
+    /// An enum with data: one of several forms.
+    Union {
+        repr: Repr,
+        variants: Vec<Variant<'a>>,
+    },
+}
+
+/// A value of a type that is not named by a field: a newtype's, a variant's.
+pub struct Inner<'a> {
+    pub ty: std::borrow::Cow<'a, syn::Type>,
+    pub own: Vec<Rule>,
+    pub items: Vec<Rule>,
+    pub items_span: Option<Span>,
+    /// Never echoed: a newtype for a secret.
+    pub sensitive: bool,
+}
+
+/// serde's representation of an enum.
+pub enum Repr {
+    External,
+    Internal(String),
+    Adjacent(String, String),
+    Untagged,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub name: String,
+    pub description: Option<String>,
+    pub shape: VariantShape<'a>,
+}
+
+pub enum VariantShape<'a> {
+    Unit,
+    Newtype(Box<Inner<'a>>),
+    Tuple(Vec<Inner<'a>>),
+    Struct(Vec<Field<'a>>),
 }
 
 pub struct Field<'a> {
@@ -92,7 +138,12 @@ fn serde_container<'a>(
 ) -> Option<serde_ast::Container<'a>> {
     let cx = Ctxt::new();
     let private = Ident::new("__private", Span::call_site());
-    let container = serde_ast::Container::from_ast(&cx, input, Derive::Deserialize, &private);
+    let container = serde_ast::Container::from_ast(
+        &cx,
+        input,
+        serde_derive_internals::Derive::Deserialize,
+        &private,
+    );
     if let Err(e) = cx.check() {
         errors.push(e);
         return None;
@@ -116,39 +167,41 @@ fn reject_generics(input: &DeriveInput, what: &str, errors: &mut Errors) {
     }
 }
 
-impl<'a> Tool<'a> {
-    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Errors> {
-        let mut errors = Errors::default();
-        match &input.data {
-            syn::Data::Struct(data) => match &data.fields {
-                syn::Fields::Named(_) => {}
-                syn::Fields::Unnamed(_) => errors.spanned(
-                    &input.ident,
-                    "McpTool needs a struct with named fields: a tool's arguments are a JSON object, and a tuple struct has no names",
-                ),
-                syn::Fields::Unit => errors.spanned(
-                    &input.ident,
-                    format!(
-                        "McpTool needs a struct with named fields; for a tool without arguments write `struct {} {{}}`",
-                        input.ident
-                    ),
-                ),
-            },
-            syn::Data::Enum(_) => errors.spanned(
-                &input.ident,
-                "McpTool derives a tool from a struct with named fields; for an enum of unit variants used as a field's type, derive McpEnum",
-            ),
-            syn::Data::Union(_) => errors.spanned(&input.ident, "McpTool needs a struct with named fields, not a union"),
+/// Which derive reads the type: its name starts every message about what it refuses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    /// `McpTool`: the type is a tool's arguments.
+    Tool,
+    /// `Argument`: the type is a value inside them.
+    Argument,
+}
+
+impl Derive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derive::Tool => "McpTool",
+            Derive::Argument => "Argument",
         }
-        if !errors.is_empty() {
+    }
+}
+
+impl<'a> Tool<'a> {
+    pub fn from_input(input: &'a DeriveInput, derive: Derive) -> Result<Self, Errors> {
+        let mut errors = Errors::default();
+        let what = derive.name();
+        if let syn::Data::Union(_) = &input.data {
+            errors.spanned(
+                &input.ident,
+                format!("{what} needs a struct or an enum, not a union"),
+            );
             return Err(errors);
         }
-        reject_generics(input, "McpTool", &mut errors);
-        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, false);
+        reject_generics(input, what, &mut errors);
+        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, derive);
         let Some(container) = serde_container(input, &mut errors) else {
             return Err(errors);
         };
-        check_serde_container(&container.attrs, input, &mut errors);
+        check_serde_container(&container.attrs, input, derive, &mut errors);
         if let (Some(span), true) = (
             attrs.allow_unknown_fields,
             container.attrs.deny_unknown_fields(),
@@ -158,75 +211,10 @@ impl<'a> Tool<'a> {
                 "`allow_unknown_fields` contradicts #[serde(deny_unknown_fields)]: serde would reject what the schema allows",
             );
         }
-        let container_default = !container.attrs.default().is_none();
-        let ident = &input.ident;
-        let struct_default = match container.attrs.default() {
-            serde_attr::Default::None => None,
-            serde_attr::Default::Default => {
-                Some(quote!(<#ident as ::core::default::Default>::default()))
-            }
-            serde_attr::Default::Path(path) => Some(quote!(#path())),
+        let body = match crate::shapes::body(input, &container, derive, &mut errors) {
+            Some(body) => body,
+            None => return Err(errors),
         };
-        let serde_ast::Data::Struct(_, serde_fields) = &container.data else {
-            return Err(errors);
-        };
-
-        let mut fields = Vec::new();
-        for field in serde_fields {
-            let rules = FieldRules::parse(&field.original.attrs, &mut errors);
-            if field.attrs.skip_deserializing() {
-                if let Some(rule) = rules.own.first() {
-                    errors.at(
-                        rule.span,
-                        "this field is skipped by serde, so its rules would never run",
-                    );
-                }
-                continue;
-            }
-            check_serde_field(field, &mut errors);
-            let own = rules
-                .own
-                .into_iter()
-                .filter_map(|r| checked(r, &mut errors))
-                .collect::<Vec<_>>();
-            let items = rules
-                .items
-                .into_iter()
-                .filter_map(|r| checked(r, &mut errors))
-                .collect::<Vec<_>>();
-            check_combinations(&own, &mut errors);
-            check_combinations(&items, &mut errors);
-            fields.push(Field {
-                wire: field.attrs.name().deserialize_name().value.clone(),
-                ty: field.ty,
-                description: rules
-                    .description
-                    .as_ref()
-                    .map(LitStr::value)
-                    .or_else(|| doc_comment(&field.original.attrs)),
-                title: rules.title.as_ref().map(LitStr::value),
-                examples: rules.examples,
-                deprecated: rules.deprecated,
-                force_required: rules.required.is_some(),
-                has_default: container_default || !field.attrs.default().is_none(),
-                default: match field.attrs.default() {
-                    serde_attr::Default::Default => {
-                        let ty = field.ty;
-                        Some(quote!(<#ty as ::core::default::Default>::default()))
-                    }
-                    serde_attr::Default::Path(path) => Some(quote!(#path())),
-                    serde_attr::Default::None => struct_default.as_ref().map(|value| {
-                        let member = &field.member;
-                        quote!(#value.#member)
-                    }),
-                },
-                sensitive: rules.sensitive.is_some(),
-                own,
-                items,
-                items_span: rules.items_span,
-            });
-        }
-
         let name = match &attrs.name {
             Some(lit) => {
                 let name = lit.value();
@@ -262,10 +250,76 @@ impl<'a> Tool<'a> {
                 attrs.open_world,
             ],
             allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
-            fields,
+            body,
         };
         errors.finish(tool)
     }
+}
+
+/// The fields serde reads of a struct or a struct variant, each with its rules checked.
+/// `container_default` is the struct's `#[serde(default)]` value, whose fields stand in
+/// for the ones not sent.
+pub fn fields<'a>(
+    serde_fields: &[serde_ast::Field<'a>],
+    container_default: Option<&TokenStream>,
+    errors: &mut Errors,
+) -> Vec<Field<'a>> {
+    let mut fields = Vec::new();
+    for field in serde_fields {
+        let rules = FieldRules::parse(&field.original.attrs, errors);
+        if field.attrs.skip_deserializing() {
+            if let Some(rule) = rules.own.first() {
+                errors.at(
+                    rule.span,
+                    "this field is skipped by serde, so its rules would never run",
+                );
+            }
+            continue;
+        }
+        check_serde_field(field, errors);
+        let own = checked_rules(rules.own, errors);
+        let items = checked_rules(rules.items, errors);
+        fields.push(Field {
+            wire: field.attrs.name().deserialize_name().value.clone(),
+            ty: field.ty,
+            description: rules
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&field.original.attrs)),
+            title: rules.title.as_ref().map(LitStr::value),
+            examples: rules.examples,
+            deprecated: rules.deprecated,
+            force_required: rules.required.is_some(),
+            has_default: container_default.is_some() || !field.attrs.default().is_none(),
+            default: match field.attrs.default() {
+                serde_attr::Default::Default => {
+                    let ty = field.ty;
+                    Some(quote!(<#ty as ::core::default::Default>::default()))
+                }
+                serde_attr::Default::Path(path) => Some(quote!(#path())),
+                serde_attr::Default::None => container_default.map(|value| {
+                    let member = &field.member;
+                    quote!(#value.#member)
+                }),
+            },
+            sensitive: rules.sensitive.is_some(),
+            own,
+            items,
+            items_span: rules.items_span,
+        });
+    }
+    fields
+}
+
+/// Each rule with its literals checked, the wrong ones reported and left out.
+pub fn checked_rules(rules: Vec<attr::Rule>, errors: &mut Errors) -> Vec<Rule> {
+    let rules: Vec<Rule> = rules
+        .into_iter()
+        .filter_map(|r| checked(r, errors))
+        .collect();
+    check_combinations(&rules, errors);
+    rules
 }
 
 impl<'a> Enum<'a> {
@@ -293,7 +347,7 @@ impl<'a> Enum<'a> {
             );
         }
         reject_generics(input, "McpEnum", &mut errors);
-        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, true);
+        let attrs = ContainerAttrs::parse(&input.attrs, &mut errors, crate::attr::Keys::Enum);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -311,22 +365,9 @@ impl<'a> Enum<'a> {
         };
         let mut values = Vec::new();
         for variant in variants {
-            if variant.attrs.skip_deserializing() {
+            let Some(name) = variant_name(variant, &mut errors) else {
                 continue;
-            }
-            if variant.attrs.other() {
-                errors.spanned(
-                    variant.original,
-                    "#[serde(other)] accepts any string, which no `enum` in the schema can say",
-                );
-            }
-            let name = variant.attrs.name().deserialize_name().value.clone();
-            if variant.attrs.aliases().iter().any(|a| a.value != name) {
-                errors.spanned(
-                    variant.original,
-                    "#[serde(alias)] would accept values the schema does not list; list one name per variant",
-                );
-            }
+            };
             values.push(name);
         }
         let en = Enum {
@@ -343,21 +384,47 @@ impl<'a> Enum<'a> {
     }
 }
 
-fn check_serde_container(attrs: &serde_attr::Container, input: &DeriveInput, errors: &mut Errors) {
-    let unsupported = [
-        (attrs.transparent(), "transparent"),
-        (!matches!(attrs.tag(), serde_attr::TagType::External), "tag"),
-        (attrs.type_from().is_some(), "from"),
-        (attrs.type_try_from().is_some(), "try_from"),
-        (attrs.remote().is_some(), "remote"),
-    ];
-    for (present, name) in unsupported {
-        if present {
-            errors.spanned(
-                &input.ident,
-                format!("#[serde({name})] changes what the arguments look like, which the derived schema could not follow"),
-            );
-        }
+/// A variant's name on the wire, `None` for one serde skips; what serde would read that
+/// no schema can list (`other`, `alias`) is refused.
+pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option<String> {
+    if variant.attrs.skip_deserializing() {
+        return None;
+    }
+    if variant.attrs.other() {
+        errors.spanned(
+            variant.original,
+            "#[serde(other)] accepts any value, which no schema can list: name every variant",
+        );
+    }
+    let name = variant.attrs.name().deserialize_name().value.clone();
+    if variant.attrs.aliases().iter().any(|a| a.value != name) {
+        errors.spanned(
+            variant.original,
+            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a value sent under the old name is told \"did you mean\" the new one",
+        );
+    }
+    Some(name)
+}
+
+fn check_serde_container(
+    attrs: &serde_attr::Container,
+    input: &DeriveInput,
+    derive: Derive,
+    errors: &mut Errors,
+) {
+    if attrs.remote().is_some() {
+        errors.spanned(
+            &input.ident,
+            "#[serde(remote)] describes another crate's type, which the derived schema could not follow",
+        );
+    }
+    let reads_another =
+        attrs.transparent() || attrs.type_from().is_some() || attrs.type_try_from().is_some();
+    if derive == Derive::Tool && reads_another {
+        errors.spanned(
+            &input.ident,
+            "McpTool needs an object of named arguments, and #[serde(transparent/from/try_from)] reads another type: derive Argument on this type and make it a field of the tool's arguments",
+        );
     }
 }
 
@@ -385,7 +452,7 @@ fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
     if field.attrs.aliases().iter().any(|a| &a.value != name) {
         errors.at(
             span_of(),
-            "#[serde(alias)] would accept a name the schema does not list; a misnamed argument gets a \"did you mean\" instead",
+            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a client that sends the old name is then told \"did you mean\" the new one",
         );
     }
 }

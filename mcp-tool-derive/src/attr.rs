@@ -38,29 +38,53 @@ const CONTAINER_KEYS: &[&str] = &[
     "crate",
 ];
 
-/// The keys an enum accepts.
+/// The keys an enum of names accepts.
 const ENUM_KEYS: &[&str] = &["description", "crate"];
 
+/// The keys a value inside a tool's arguments accepts: no tool settings.
+const ARGUMENT_KEYS: &[&str] = &["title", "description", "allow_unknown_fields", "crate"];
+
+/// Which derive reads the attributes, and so which keys it takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    Tool,
+    Argument,
+    Enum,
+}
+
+impl From<crate::ast::Derive> for Keys {
+    fn from(derive: crate::ast::Derive) -> Self {
+        match derive {
+            crate::ast::Derive::Tool => Keys::Tool,
+            crate::ast::Derive::Argument => Keys::Argument,
+        }
+    }
+}
+
 impl ContainerAttrs {
-    pub fn parse(attrs: &[Attribute], errors: &mut Errors, for_enum: bool) -> Self {
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors, keys: impl Into<Keys>) -> Self {
         let mut out = ContainerAttrs::default();
         let schemars = crate::schemars::container(attrs, errors);
-        let keys = if for_enum { ENUM_KEYS } else { CONTAINER_KEYS };
+        let which = keys.into();
+        let keys = match which {
+            Keys::Tool => CONTAINER_KEYS,
+            Keys::Argument => ARGUMENT_KEYS,
+            Keys::Enum => ENUM_KEYS,
+        };
         for attr in attrs {
-            if attr.path().is_ident("validate") {
-                errors.spanned(
-                    attr,
-                    "#[validate(...)] belongs on fields; put tool settings in #[mcp_tool(...)]",
-                );
-                continue;
-            }
             if !attr.path().is_ident("mcp_tool") {
                 continue;
             }
             let result = attr.parse_nested_meta(|meta| {
                 let key = path_name(&meta.path);
                 let result = if !keys.contains(&key.as_str()) {
-                    Err(unknown_key(&meta, &key, keys, "#[mcp_tool(...)]"))
+                    if which == Keys::Argument && CONTAINER_KEYS.contains(&key.as_str()) {
+                        Err(meta.error(format!(
+                            "`{key}` is a tool setting, and Argument derives a value inside a tool's arguments, not a tool: derive McpTool for a tool"
+                        )))
+                    } else {
+                        Err(unknown_key(&meta, &key, keys, "#[mcp_tool(...)]"))
+                    }
                 } else {
                     out.parse_key(&key, &meta)
                 };
@@ -206,16 +230,27 @@ pub struct Rule {
 }
 
 impl FieldRules {
+    /// What the attributes of a field say.
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        let mut out = FieldRules::default();
         for attr in attrs {
             if attr.path().is_ident("mcp_tool") {
                 errors.spanned(
                     attr,
                     "#[mcp_tool(...)] belongs on the struct; put field rules in #[validate(...)]",
                 );
-                continue;
             }
+        }
+        let mut out = FieldRules::validate(attrs, errors);
+        crate::schemars::field(attrs, &mut out, errors);
+        out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
+        out
+    }
+
+    /// The rules of `#[validate(...)]` alone: on a newtype, whose other attributes are
+    /// the type's.
+    pub fn validate(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let mut out = FieldRules::default();
+        for attr in attrs {
             if !attr.path().is_ident("validate") {
                 continue;
             }
@@ -228,8 +263,6 @@ impl FieldRules {
                 errors.push(e);
             }
         }
-        crate::schemars::field(attrs, &mut out, errors);
-        out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out
     }
 

@@ -5,7 +5,7 @@ use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
 
-use crate::ast::{Enum, Field, Kind, Rule, Tool};
+use crate::ast::{Body, Enum, Field, Inner, Kind, Repr, Rule, Tool, Variant, VariantShape};
 use crate::rules::Needs;
 use crate::rules::{EnumValues, Number};
 
@@ -23,24 +23,18 @@ fn opt_bool(value: Option<bool>) -> TokenStream {
     }
 }
 
-/// `McpTool`: the struct is a tool's arguments.
+/// `McpTool`: the type is a tool's arguments.
 pub fn tool(tool: &Tool) -> TokenStream {
-    expand_struct(tool, true)
+    expand(tool, true)
 }
 
-/// `Argument`: the struct is a value inside a tool's arguments, with no tool of its own.
+/// `Argument`: the type is a value inside a tool's arguments, with no tool of its own.
 pub fn argument(tool: &Tool) -> TokenStream {
-    expand_struct(tool, false)
+    expand(tool, false)
 }
 
-fn expand_struct(tool: &Tool, is_tool: bool) -> TokenStream {
-    let krate = &tool.krate;
-    let p = quote!(#krate::__private);
-    let ident = tool.ident;
-    let name = &tool.name;
-    let title = opt_str(&tool.title);
-    let description = opt_str(&tool.description);
-    let annotations = match tool.annotations {
+fn annotations(tool: &Tool, p: &TokenStream) -> TokenStream {
+    match tool.annotations {
         [None, None, None, None] => quote!(#p::Annotations::NONE),
         [read_only, destructive, idempotent, open_world] => {
             let [a, b, c, d] = [read_only, destructive, idempotent, open_world].map(opt_bool);
@@ -51,60 +45,338 @@ fn expand_struct(tool: &Tool, is_tool: bool) -> TokenStream {
                 open_world_hint: #d,
             })
         }
-    };
-    let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
-    let allow_unknown_fields = tool.allow_unknown_fields;
-    let fields = tool.fields.iter().map(|f| field(f, &p));
-    let assertions = tool.fields.iter().map(|f| assertions(f, &p));
-    let tool_impl = is_tool.then(|| {
-        quote! {
-            #[automatically_derived]
-            impl #krate::McpTool for #ident {
-                const NAME: &'static str = #name;
+    }
+}
 
-                fn spec() -> &'static #p::ToolSpec {
-                    &__SPEC
-                }
+/// A `ToolSpec` of `fields` (or of a union's forms).
+#[allow(clippy::too_many_arguments)]
+fn tool_spec(
+    p: &TokenStream,
+    name: &str,
+    title: &Option<String>,
+    description: &Option<String>,
+    annotations: TokenStream,
+    allow_unknown_fields: bool,
+    fields: &[Field],
+    union: TokenStream,
+) -> TokenStream {
+    let title = opt_str(title);
+    let description = opt_str(description);
+    let fields = fields.iter().map(|f| field(f, p));
+    quote! {
+        #p::ToolSpec {
+            name: #name,
+            title: #title,
+            description: #description,
+            annotations: #annotations,
+            allow_unknown_fields: #allow_unknown_fields,
+            fields: &[#(#fields),*],
+            union: #union,
+            cache: #p::SpecCache::new(),
+        }
+    }
+}
+
+/// `impl McpTool`, over the `ToolSpec` in `__SPEC`.
+fn tool_impl(tool: &Tool) -> TokenStream {
+    let krate = &tool.krate;
+    let p = quote!(#krate::__private);
+    let ident = tool.ident;
+    let name = &tool.name;
+    quote! {
+        #[automatically_derived]
+        impl #krate::McpTool for #ident {
+            const NAME: &'static str = #name;
+
+            fn spec() -> &'static #p::ToolSpec {
+                &__SPEC
+            }
+        }
+    }
+}
+
+/// `impl Argument` whose functions call `schema`, `check` and `echo` (expressions over
+/// `rules`, `value`, `cx` and `limits`), and `object` when it is a struct's.
+fn argument_impl(
+    tool: &Tool,
+    schema: TokenStream,
+    check: TokenStream,
+    echo: TokenStream,
+    object: Option<TokenStream>,
+    redacts: bool,
+) -> TokenStream {
+    let krate = &tool.krate;
+    let p = quote!(#krate::__private);
+    let ident = tool.ident;
+    let redacts = redacts.then(|| {
+        quote!(
+            const REDACTS: bool = true;
+        )
+    });
+    let object = object.map(|object| {
+        quote! {
+            fn object() -> ::core::option::Option<&'static #p::ToolSpec> {
+                #object
             }
         }
     });
     quote! {
-        #[doc(hidden)]
-        const _: () = {
-            static __SPEC: #p::ToolSpec = #p::ToolSpec {
-                name: #name,
-                title: #title,
-                description: #description,
-                annotations: #annotations,
-                allow_unknown_fields: #allow_unknown_fields,
-                fields: &[#(#fields),*],
-                cache: #p::SpecCache::new(),
-            };
+        #[automatically_derived]
+        impl #krate::Argument for #ident {
+            type Target = Self;
+            #redacts
 
-            #tool_impl
-
-            #[automatically_derived]
-            impl #krate::Argument for #ident {
-                type Target = Self;
-
-                fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
-                    __SPEC.field_schema(rules)
-                }
-
-                fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
-                    __SPEC.check_field(value, rules, cx)
-                }
-
-                fn echo(value: &#p::Value, limits: #p::Limits) -> #p::Value {
-                    __SPEC.echo(value, limits)
-                }
+            fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+                #schema
             }
 
-            #json_schema
+            fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
+                #check
+            }
 
-            #(#assertions)*
+            fn echo(value: &#p::Value, limits: #p::Limits) -> #p::Value {
+                #echo
+            }
+
+            #object
+        }
+    }
+}
+
+fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
+    let krate = &tool.krate;
+    let p = quote!(#krate::__private);
+    let ident = tool.ident;
+    let body = match &tool.body {
+        Body::Struct(fields) => {
+            let spec = tool_spec(
+                &p,
+                &tool.name,
+                &tool.title,
+                &tool.description,
+                annotations(tool, &p),
+                tool.allow_unknown_fields,
+                fields,
+                quote!(::core::option::Option::None),
+            );
+            let tool_impl = is_tool.then(|| tool_impl(tool));
+            let argument = argument_impl(
+                tool,
+                quote!(__SPEC.field_schema(rules)),
+                quote!(__SPEC.check_field(value, rules, cx)),
+                quote!(__SPEC.echo(value, limits)),
+                Some(quote!(::core::option::Option::Some(&__SPEC))),
+                false,
+            );
+            let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
+            let assertions = fields.iter().map(|f| field_assertions(f, &p));
+            quote! {
+                static __SPEC: #p::ToolSpec = #spec;
+                #tool_impl
+                #argument
+                #json_schema
+                #(#assertions)*
+            }
+        }
+        Body::Newtype(inner) => {
+            let ty = &inner.ty;
+            let own_target = quote!(<#ty as #p::Argument>::Target);
+            let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
+            let own = inner.own.iter().map(|r| rule(r, &p, &own_target));
+            let items = inner.items.iter().map(|r| rule(r, &p, &item_target));
+            let description = opt_str(&tool.description);
+            let title = opt_str(&tool.title);
+            let sensitive = inner.sensitive;
+            let argument = argument_impl(
+                tool,
+                quote!(__NEWTYPE.schema(rules)),
+                quote!(__NEWTYPE.check(value, rules, cx)),
+                quote!(__NEWTYPE.echo(value, limits)),
+                None,
+                inner.sensitive,
+            );
+            let json_schema = json_schema_impl(
+                &p,
+                ident,
+                quote!(#p::to_schemars(__NEWTYPE.schema(#p::Rules::NONE))),
+            );
+            let assertions = assertions(
+                ty.to_token_stream(),
+                &inner.own,
+                &inner.items,
+                inner.items_span,
+                &p,
+            );
+            quote! {
+                static __NEWTYPE: #p::Newtype = #p::Newtype {
+                    description: #description,
+                    title: #title,
+                    sensitive: #sensitive,
+                    ty: #p::ArgType::of::<#ty>(),
+                    rules: #p::Rules {
+                        own: &[#(#own),*],
+                        items: &[#(#items),*],
+                    },
+                };
+                #argument
+                #json_schema
+                #assertions
+            }
+        }
+        Body::Union { repr, variants } => union(tool, is_tool, repr, variants, &p),
+    };
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #body
         };
     }
+}
+
+/// An enum with data: a `ToolSpec` per struct variant, the `UnionSpec` over them, and for
+/// a tool the `ToolSpec` whose forms they are.
+fn union(
+    tool: &Tool,
+    is_tool: bool,
+    repr: &Repr,
+    variants: &[Variant],
+    p: &TokenStream,
+) -> TokenStream {
+    let ident = tool.ident;
+    let mut statics = Vec::new();
+    let mut entries = Vec::new();
+    let mut checks = Vec::new();
+    for (i, variant) in variants.iter().enumerate() {
+        let name = &variant.name;
+        let description = opt_str(&variant.description);
+        let shape = match &variant.shape {
+            VariantShape::Unit => quote!(#p::Shape::Unit),
+            VariantShape::Newtype(inner) => {
+                let value = inner_value(inner, p);
+                checks.push(inner_assertions(inner, p));
+                quote!(#p::Shape::Newtype(#value))
+            }
+            VariantShape::Tuple(items) => {
+                let values = items.iter().map(|inner| inner_value(inner, p));
+                checks.extend(items.iter().map(|inner| inner_assertions(inner, p)));
+                quote!(#p::Shape::Tuple(&[#((#values)),*]))
+            }
+            VariantShape::Struct(fields) => {
+                let spec_ident = syn::Ident::new(&format!("__VARIANT_{i}"), Span::call_site());
+                let spec = tool_spec(
+                    p,
+                    name,
+                    &None,
+                    &None,
+                    quote!(#p::Annotations::NONE),
+                    tool.allow_unknown_fields,
+                    fields,
+                    quote!(::core::option::Option::None),
+                );
+                statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
+                checks.extend(fields.iter().map(|f| field_assertions(f, p)));
+                quote!(#p::Shape::Struct(&#spec_ident))
+            }
+        };
+        entries.push(quote!(#p::Variant { name: #name, description: #description, shape: #shape }));
+    }
+    let repr_tokens = match repr {
+        Repr::External => quote!(#p::Repr::External),
+        Repr::Internal(tag) => quote!(#p::Repr::Internal { tag: #tag }),
+        Repr::Adjacent(tag, content) => quote!(#p::Repr::Adjacent { tag: #tag, content: #content }),
+        Repr::Untagged => quote!(#p::Repr::Untagged),
+    };
+    // Untagged: serde's own choice of variant, so that the rules checked are that one's.
+    let which = match repr {
+        Repr::Untagged => {
+            let arms = variants.iter().enumerate().map(|(i, v)| {
+                let variant = v.ident;
+                let pattern = match v.shape {
+                    VariantShape::Unit => quote!(#ident::#variant),
+                    VariantShape::Newtype(_) | VariantShape::Tuple(_) => {
+                        quote!(#ident::#variant(..))
+                    }
+                    VariantShape::Struct(_) => quote!(#ident::#variant { .. }),
+                };
+                quote!(::core::result::Result::Ok(#pattern) => ::core::option::Option::Some(#i),)
+            });
+            quote!(::core::option::Option::Some(|value| {
+                #[allow(unreachable_patterns)]
+                match <#ident as #p::serde::Deserialize>::deserialize(value) {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }))
+        }
+        _ => quote!(::core::option::Option::None),
+    };
+    let union_name = ident.to_string();
+    let description = opt_str(&tool.description);
+    let spec = is_tool.then(|| {
+        let spec = tool_spec(
+            p,
+            &tool.name,
+            &tool.title,
+            &tool.description,
+            annotations(tool, p),
+            tool.allow_unknown_fields,
+            &[],
+            quote!(::core::option::Option::Some(&__UNION)),
+        );
+        quote!(static __SPEC: #p::ToolSpec = #spec;)
+    });
+    let tool_impl = is_tool.then(|| tool_impl(tool));
+    let argument = argument_impl(
+        tool,
+        quote!(__UNION.field_schema(rules)),
+        quote!(__UNION.check_field(value, rules, cx)),
+        quote!(__UNION.echo(value, limits)),
+        None,
+        false,
+    );
+    let schema = if is_tool {
+        quote!(#p::json_schema(&__SPEC))
+    } else {
+        quote!(#p::to_schemars(__UNION.field_schema(#p::Rules::NONE)))
+    };
+    let json_schema = json_schema_impl(p, ident, schema);
+    quote! {
+        #(#statics)*
+        static __UNION: #p::UnionSpec = #p::UnionSpec {
+            name: #union_name,
+            description: #description,
+            repr: #repr_tokens,
+            variants: &[#(#entries),*],
+            which: #which,
+            cache: #p::UnionCache::new(),
+        };
+        #spec
+        #tool_impl
+        #argument
+        #json_schema
+        #(#checks)*
+    }
+}
+
+/// A value that no field names (a newtype variant's, a tuple variant's items): its type's
+/// functions and its rules.
+fn inner_value(inner: &Inner, p: &TokenStream) -> TokenStream {
+    let ty = &inner.ty;
+    let own_target = quote!(<#ty as #p::Argument>::Target);
+    let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
+    let own = inner.own.iter().map(|r| rule(r, p, &own_target));
+    let items = inner.items.iter().map(|r| rule(r, p, &item_target));
+    quote!(#p::ArgType::of::<#ty>(), #p::Rules { own: &[#(#own),*], items: &[#(#items),*] })
+}
+
+fn inner_assertions(inner: &Inner, p: &TokenStream) -> TokenStream {
+    assertions(
+        inner.ty.to_token_stream(),
+        &inner.own,
+        &inner.items,
+        inner.items_span,
+        p,
+    )
 }
 
 fn field(field: &Field, p: &TokenStream) -> TokenStream {
@@ -262,16 +534,32 @@ fn opt_lit(lit: Option<&LitStr>) -> TokenStream {
     }
 }
 
-/// Compile-time checks that each rule applies to its field's type. The type is
-/// re-spanned at the rule, so that a mismatch points at the rule, not the type.
-fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
+fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
+    assertions(
+        field.ty.to_token_stream(),
+        &field.own,
+        &field.items,
+        field.items_span,
+        p,
+    )
+}
+
+/// Compile-time checks that each rule applies to the type `ty`. The type is re-spanned at
+/// the rule, so that a mismatch points at the rule, not the type.
+fn assertions(
+    ty: TokenStream,
+    own: &[Rule],
+    items: &[Rule],
+    items_span: Option<Span>,
+    p: &TokenStream,
+) -> TokenStream {
     let mut out = TokenStream::new();
-    let own = field.own.iter().map(|r| (r, false));
-    let items = field.items.iter().map(|r| (r, true));
+    let own = own.iter().map(|r| (r, false));
+    let items = items.iter().map(|r| (r, true));
     let mut item_types_checked = false;
     for (rule, of_items) in own.chain(items) {
         let span = rule.span;
-        let ty = respan(field.ty.to_token_stream(), span);
+        let ty = respan(ty.clone(), span);
         // `<T as Trait>::APPLIES`: an unmet bound is the trait's own message, with no
         // note that points into this crate.
         let check = match rule.def.needs {
@@ -301,8 +589,8 @@ fn assertions(field: &Field, p: &TokenStream) -> TokenStream {
         }
     }
     // `items(...)` with only custom rules: still needs a type with items.
-    if let (Some(span), false) = (field.items_span, item_types_checked) {
-        let ty = respan(field.ty.to_token_stream(), span);
+    if let (Some(span), false) = (items_span, item_types_checked) {
+        let ty = respan(ty, span);
         out.extend(quote_spanned!(span=> const _: () = <#ty as #p::ItemsRule>::APPLIES;));
     }
     out

@@ -14,6 +14,7 @@ mod ctxt;
 mod expand;
 mod rules;
 mod schemars;
+mod shapes;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
@@ -22,7 +23,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match ast::Tool::from_input(&input) {
+    match ast::Tool::from_input(&input, ast::Derive::Tool) {
         Ok(tool) => expand::tool(&tool),
         Err(errors) => errors.into_compile_errors(),
     }
@@ -33,7 +34,7 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match ast::Tool::from_input(&input) {
+    match ast::Tool::from_input(&input, ast::Derive::Argument) {
         Ok(tool) => expand::argument(&tool),
         Err(errors) => errors.into_compile_errors(),
     }
@@ -78,7 +79,8 @@ mod tests {
                 email: Option<String>,
             }
         };
-        let tool = crate::ast::Tool::from_input(&input).unwrap_or_else(|_| panic!("valid input"));
+        let tool = crate::ast::Tool::from_input(&input, crate::ast::Derive::Tool)
+            .unwrap_or_else(|_| panic!("valid input"));
         let file: syn::File = syn::parse2(crate::expand::tool(&tool)).expect("expansion parses");
         insta::assert_snapshot!(prettyplease::unparse(&file));
     }

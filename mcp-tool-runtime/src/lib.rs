@@ -44,7 +44,10 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::describe::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
-    pub use crate::describe::{Annotations, ArgType, EnumSpec, Field, SpecCache, ToolSpec};
+    pub use crate::describe::{
+        Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,
+        UnionCache, UnionSpec, Variant,
+    };
     pub use crate::number::Num;
     pub use crate::pattern::Pattern;
     pub use crate::result::echo::Limits;
@@ -53,6 +56,7 @@ pub mod __private {
         Rule, RuleKind, Rules,
     };
     pub use schemars;
+    pub use serde;
     pub use serde_json::{Map, Value};
 
     /// An `#[schemars(example = ...)]` value as JSON; `null` for one that does not
@@ -170,7 +174,8 @@ pub mod __private {
         to_schemars(spec.schema(Rules::NONE))
     }
 
-    fn to_schemars(map: Map<String, Value>) -> schemars::Schema {
+    /// A schema built here, as `schemars`' type.
+    pub fn to_schemars(map: Map<String, Value>) -> schemars::Schema {
         schemars::Schema::from(map)
     }
 }

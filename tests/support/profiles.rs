@@ -48,11 +48,14 @@ pub fn openapi_nullable(schema: &mut Value) {
 /// `args` as a model in OpenAI's strict mode writes them: every property the `schema`
 /// lists is sent, `null` where it is left out.
 pub fn with_nulls(args: &Value, schema: &Value) -> Value {
-    // A nullable object or list: its schema is the branch that is not null.
+    // A union: the branch the value is written for (a nullable one: the branch that is
+    // not null).
     let schema = match schema.get("anyOf").and_then(Value::as_array) {
         Some(branches) => branches
             .iter()
-            .find(|b| b["type"] != "null")
+            .filter(|b| b["type"] != "null")
+            .find(|b| written_for(args, b))
+            .or_else(|| branches.iter().find(|b| b["type"] != "null"))
             .unwrap_or(schema),
         None => schema,
     };
@@ -78,6 +81,23 @@ pub fn with_nulls(args: &Value, schema: &Value) -> Value {
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+/// Whether `args` is written for the union branch `branch`: an object whose names it
+/// lists, with a tag whose one allowed value it holds; anything else of the branch's type.
+fn written_for(args: &Value, branch: &Value) -> bool {
+    match (args, branch.get("properties").and_then(Value::as_object)) {
+        (Value::Object(map), Some(properties)) => map.iter().all(|(name, value)| {
+            properties.get(name).is_some_and(|p| match p.get("enum") {
+                Some(Value::Array(one)) if one.len() == 1 => &one[0] == value,
+                _ => true,
+            })
+        }),
+        (Value::Object(_), None) => branch["type"] == "object",
+        (Value::String(_), _) => branch["type"] == "string",
+        (Value::Array(_), _) => branch["type"] == "array",
+        _ => true,
     }
 }
 

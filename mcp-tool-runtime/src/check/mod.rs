@@ -335,6 +335,24 @@ impl<'a> Checker<'a> {
         });
     }
 
+    /// Runs `f` as a trial: everything it reports or records is undone after. Returns
+    /// how many violations it found: how far a value is from one form of a union.
+    pub(crate) fn trial(&mut self, f: impl FnOnce(&mut Self)) -> usize {
+        let violations = self.violations.len();
+        let omitted = self.omitted;
+        let floats = self.integral_floats.len();
+        let nulls = self.absent_nulls.len();
+        let listed = self.names_listed.len();
+        f(self);
+        let found = self.violations.len() - violations + self.omitted - omitted;
+        self.violations.truncate(violations);
+        self.omitted = omitted;
+        self.integral_floats.truncate(floats);
+        self.absent_nulls.truncate(nulls);
+        self.names_listed.truncate(listed);
+        found
+    }
+
     /// What the check found.
     pub(crate) fn finish(self) -> Checked {
         Checked {

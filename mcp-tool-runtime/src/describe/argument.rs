@@ -32,6 +32,11 @@ pub trait Argument {
     /// Whether the argument may be left out: true for `Option<T>`.
     const OPTIONAL: bool = false;
 
+    /// Whether its values are never echoed (a newtype marked `sensitive`), so that an
+    /// echo of the object holding it cannot be the value as sent.
+    #[doc(hidden)]
+    const REDACTS: bool = false;
+
     /// The JSON Schema of this type with `rules` applied.
     fn schema(rules: Rules) -> Map<String, Value>;
 
@@ -42,6 +47,13 @@ pub trait Argument {
     /// A copy of `value` safe to echo back: cut to `limits`, sensitive parts hidden.
     fn echo(value: &Value, limits: Limits) -> Value {
         echo::truncate(value, limits)
+    }
+
+    /// The description of a derived struct: its fields can stand in an object beside
+    /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
+    #[doc(hidden)]
+    fn object() -> Option<&'static super::ToolSpec> {
+        None
     }
 
     /// A Rust value of this type as JSON, for the schema's `default`; `None` where the
@@ -273,6 +285,7 @@ impl Argument for Value {
 impl<T: Argument> Argument for Option<T> {
     type Target = T::Target;
     const OPTIONAL: bool = true;
+    const REDACTS: bool = T::REDACTS;
 
     /// The schema of `T` or `null`, which serde reads as `None`; a field of this type
     /// is left out of `required`.
@@ -298,6 +311,11 @@ impl<T: Argument> Argument for Option<T> {
 impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
+    const REDACTS: bool = T::REDACTS;
+
+    fn object() -> Option<&'static super::ToolSpec> {
+        T::object()
+    }
 
     fn to_json(value: &Self) -> Option<Value> {
         T::to_json(value)

@@ -7,6 +7,7 @@
 pub(crate) mod argument;
 mod cut;
 mod enumeration;
+mod newtype;
 mod object;
 pub mod output;
 pub(crate) mod profile;
@@ -14,11 +15,14 @@ pub(crate) mod read;
 mod schema;
 mod shapes;
 mod traits;
+mod union;
 
 pub use cut::MAX_RECURSION;
 pub(crate) use cut::reaches_cut;
 pub use enumeration::EnumSpec;
+pub use newtype::Newtype;
 pub use traits::{McpEnum, McpTool};
+pub use union::{Repr, Shape, UnionCache, UnionSpec, Variant};
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,6 +51,8 @@ pub struct ToolSpec {
     /// `#[mcp_tool(allow_unknown_fields)]`: unknown argument names are ignored, not
     /// reported, and the schema leaves out `additionalProperties: false`.
     pub allow_unknown_fields: bool,
+    /// For an enum with data: its forms (and no `fields`).
+    pub union: Option<&'static UnionSpec>,
     /// Built once per process.
     pub cache: SpecCache,
 }
@@ -121,6 +127,11 @@ pub struct ArgType {
     echo: fn(&Value, Limits) -> Value,
     /// An `Option`: `null` is its `None`.
     optional: bool,
+    /// See [`Argument::REDACTS`].
+    pub(crate) redacts: bool,
+    /// The description of a derived struct, whose fields can stand beside others (a
+    /// union's tag, a flattening struct's fields).
+    pub(crate) object: Option<fn() -> Option<&'static ToolSpec>>,
 }
 
 impl ArgType {
@@ -131,6 +142,8 @@ impl ArgType {
             check: T::check,
             echo: T::echo,
             optional: T::OPTIONAL,
+            redacts: T::REDACTS,
+            object: Some(T::object),
         }
     }
 }

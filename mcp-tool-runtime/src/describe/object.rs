@@ -81,10 +81,28 @@ impl ToolSpec {
     /// Checks an arguments object: every field in declaration order, then the names
     /// no field has. Returns whether `value` was an object.
     pub fn check(&'static self, value: &Value, cx: &mut Checker<'_>) -> bool {
+        if let Some(union) = self.union {
+            return union.check_root(value, cx);
+        }
         let Value::Object(map) = value else {
             cx.type_mismatch("an object", value);
             return false;
         };
+        self.check_members(map, cx, &[], &[]);
+        true
+    }
+
+    /// Checks the members of an object against the fields, `besides` being names that
+    /// belong to something else (the tag of a union's variant) and are not reported.
+    /// `others` are names the advertised object lists for other forms of a union (its
+    /// merged root): strict mode's `null` for one means "left out".
+    pub(crate) fn check_members(
+        &'static self,
+        map: &Map<String, Value>,
+        cx: &mut Checker<'_>,
+        besides: &[&str],
+        others: &[&str],
+    ) {
         let mut present = 0;
         let mut slots = [None; FIELDS_BY_NAME];
         let matched = self.match_fields(map, &mut slots);
@@ -116,12 +134,20 @@ impl ToolSpec {
         }
         if !self.allow_unknown_fields && map.len() > present {
             for (key, v) in map {
-                if !self.fields.iter().any(|f| f.name == key) {
-                    self.unknown(key, v, cx);
+                if self.fields.iter().any(|f| f.name == key) || besides.contains(&key.as_str()) {
+                    continue;
                 }
+                if v.is_null() && cx.nulls_are_absent() && others.contains(&key.as_str()) {
+                    // Strict mode sends every property it was shown, `null` where it
+                    // means none: the fields of a union's other forms.
+                    let mark = cx.enter_key(key);
+                    cx.absent_null();
+                    cx.leave(mark);
+                    continue;
+                }
+                self.unknown(key, v, cx);
             }
         }
-        true
     }
 
     /// Checks the value sent for `field`, at its path.
@@ -293,11 +319,16 @@ impl ToolSpec {
     /// A copy of an arguments object safe to echo: sensitive fields (and names close
     /// to them) redacted, everything cut to `limits`.
     pub fn echo(&'static self, value: &Value, limits: Limits) -> Value {
+        if let Some(union) = self.union {
+            return union.echo(value, limits);
+        }
         let Value::Object(map) = value else {
             return echo::truncate(value, limits);
         };
         // Small, flat and nothing to hide: the echo is the value itself.
-        if !self.fields.iter().any(|f| f.sensitive) && echo::is_flat_within(map, limits) {
+        if !self.fields.iter().any(|f| f.sensitive || f.ty.redacts)
+            && echo::is_flat_within(map, limits)
+        {
             return value.clone();
         }
         echo::object(map, limits, |key, v, inner| {

@@ -33,6 +33,9 @@ impl ToolSpec {
     }
 
     fn build_schema(&'static self) -> Map<String, Value> {
+        if let Some(union) = self.union {
+            return union.root_schema();
+        }
         cut::building(self.id(), &self.cache.recursive, || {
             let mut schema = Map::new();
             schema.insert("type".into(), "object".into());

@@ -71,7 +71,7 @@ sets! {
 }
 
 /// Reports `value` unless it is an array of exactly `n` items; its items if it is.
-fn exactly<'v>(value: &'v Value, n: usize, cx: &mut Checker<'_>) -> Option<&'v [Value]> {
+pub(crate) fn exactly<'v>(value: &'v Value, n: usize, cx: &mut Checker<'_>) -> Option<&'v [Value]> {
     match value {
         Value::Array(items) if items.len() == n => Some(items),
         _ => {
@@ -115,7 +115,7 @@ impl<T, const N: usize> ItemsRule for [T; N] {
 /// A tuple's schema: exactly its items, in order. Where every item has the same schema it
 /// is one `items`; otherwise `prefixItems` says each, and `items` lists them all, so that
 /// a reader of an older draft (where `items` covers every item) still reads it right.
-fn tuple_schema(items: Vec<Map<String, Value>>, rules: Rules) -> Map<String, Value> {
+pub(crate) fn tuple_schema(items: Vec<Map<String, Value>>, rules: Rules) -> Map<String, Value> {
     let n = items.len();
     let mut schema = Map::new();
     schema.insert("type".into(), "array".into());

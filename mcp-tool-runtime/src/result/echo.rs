@@ -67,13 +67,21 @@ pub(crate) fn array(
 }
 
 /// An object cut to `limits`, each kept property echoed by `property` one level down.
+/// "1 item", "2 items".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub(crate) fn object(
     map: &Map<String, Value>,
     limits: Limits,
     property: impl Fn(&str, &Value, Limits) -> Value,
 ) -> Value {
     let Some(inner) = limits.inner() else {
-        return Value::String(format!("{{object with {} properties}}", map.len()));
+        return Value::String(format!(
+            "{{object with {}}}",
+            count(map.len(), "property", "properties")
+        ));
     };
     let mut out = Map::new();
     for (k, v) in map.iter().take(limits.items) {
@@ -82,7 +90,10 @@ pub(crate) fn object(
     if map.len() > limits.items {
         out.insert(
             "…".into(),
-            Value::String(format!("{} more properties", map.len() - limits.items)),
+            Value::String(format!(
+                "{} more",
+                count(map.len() - limits.items, "property", "properties")
+            )),
         );
     }
     Value::Object(out)
@@ -158,8 +169,16 @@ pub(crate) fn describe_into(out: &mut String, value: &Value, short: &Value) {
             Ok(())
         }
         Value::Number(_) => write!(out, "{short}"),
-        Value::Array(items) => write!(out, "an array of {} items: {short}", items.len()),
-        Value::Object(map) => write!(out, "an object with {} properties: {short}", map.len()),
+        Value::Array(items) => write!(
+            out,
+            "an array of {}: {short}",
+            count(items.len(), "item", "items")
+        ),
+        Value::Object(map) => write!(
+            out,
+            "an object with {}: {short}",
+            count(map.len(), "property", "properties")
+        ),
     };
 }
 
@@ -199,7 +218,7 @@ mod tests {
         let deep = json!({"a": {"b": {"c": 1}}});
         assert_eq!(
             truncate(&deep, RECEIVED),
-            json!({"a": {"b": "{object with 1 properties}"}})
+            json!({"a": {"b": "{object with 1 property}"}})
         );
     }
 }

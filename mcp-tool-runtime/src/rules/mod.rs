@@ -166,8 +166,8 @@ pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
 
 /// A rule's failure on one value, before it becomes a violation.
 pub(crate) struct Failure {
-    rule: Cow<'static, str>,
-    expectation: Cow<'static, str>,
+    pub(crate) rule: Cow<'static, str>,
+    pub(crate) expectation: Cow<'static, str>,
     expected: Value,
     detail: Option<Cow<'static, str>>,
 }

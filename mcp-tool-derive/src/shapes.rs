@@ -1,0 +1,270 @@
+//! What a type is made of, as serde reads it: a struct of named fields, a newtype that
+//! reads another type (with rules of its own), or an enum with data. Each derive refuses,
+//! in its own name, the shapes it cannot take.
+
+use std::borrow::Cow;
+
+use quote::quote;
+use serde_derive_internals::{ast as serde_ast, attr as serde_attr};
+use syn::DeriveInput;
+
+use crate::ast::{self, Body, Derive, Inner, Repr, Variant, VariantShape, doc_comment};
+use crate::attr::FieldRules;
+use crate::ctxt::Errors;
+
+pub fn body<'a>(
+    input: &'a DeriveInput,
+    container: &serde_ast::Container<'a>,
+    derive: Derive,
+    errors: &mut Errors,
+) -> Option<Body<'a>> {
+    let own = FieldRules::validate(&input.attrs, errors);
+    let serde = &container.attrs;
+    let is_newtype = serde.transparent()
+        || serde.type_from().is_some()
+        || serde.type_try_from().is_some()
+        || matches!(
+            &container.data,
+            serde_ast::Data::Struct(serde_ast::Style::Newtype, _)
+        );
+    if !is_newtype && let Some(rule) = own.own.first() {
+        errors.at(
+            rule.span,
+            "#[validate(...)] on a type applies to a newtype (`struct Port(u16);`), whose one value it checks; put these rules on the fields",
+        );
+    }
+    // `from`/`try_from`: serde reads the other type, then converts.
+    if let Some(ty) = serde.type_try_from().or(serde.type_from()) {
+        if derive == Derive::Tool {
+            return None;
+        }
+        let inner = newtype(Cow::Owned(ty.clone()), own, None, errors);
+        return Some(Body::Newtype(Box::new(inner)));
+    }
+    match &container.data {
+        serde_ast::Data::Struct(style, fields) => {
+            struct_body(input, container, *style, fields, own, derive, errors)
+        }
+        serde_ast::Data::Enum(variants) => {
+            if let Some(rule) = own.own.first() {
+                errors.at(
+                    rule.span,
+                    "#[validate(...)] on an enum: put the rules on its variants' fields",
+                );
+            }
+            union(input, serde, variants, derive, errors)
+        }
+    }
+}
+
+fn struct_body<'a>(
+    input: &'a DeriveInput,
+    container: &serde_ast::Container<'a>,
+    style: serde_ast::Style,
+    fields: &[serde_ast::Field<'a>],
+    own: FieldRules,
+    derive: Derive,
+    errors: &mut Errors,
+) -> Option<Body<'a>> {
+    let what = derive.name();
+    let serde = &container.attrs;
+    match style {
+        serde_ast::Style::Struct if !serde.transparent() => {
+            let ident = &input.ident;
+            let default = match serde.default() {
+                serde_attr::Default::None => None,
+                serde_attr::Default::Default => {
+                    Some(quote!(<#ident as ::core::default::Default>::default()))
+                }
+                serde_attr::Default::Path(path) => Some(quote!(#path())),
+            };
+            Some(Body::Struct(ast::fields(fields, default.as_ref(), errors)))
+        }
+        serde_ast::Style::Struct | serde_ast::Style::Newtype => {
+            if derive == Derive::Tool {
+                if !serde.transparent() {
+                    errors.spanned(
+                        &input.ident,
+                        "McpTool needs a struct with named fields: a tool's arguments are a JSON object. For a newtype with rules of its own, derive Argument and make it a field",
+                    );
+                }
+                return None;
+            }
+            let field = fields.iter().find(|f| !f.attrs.skip_deserializing())?;
+            let field_rules = FieldRules::validate(&field.original.attrs, errors);
+            Some(Body::Newtype(Box::new(newtype(
+                Cow::Borrowed(field.ty),
+                own,
+                Some(field_rules),
+                errors,
+            ))))
+        }
+        serde_ast::Style::Tuple => {
+            let message = match derive {
+                Derive::Tool => {
+                    "McpTool needs a struct with named fields: a tool's arguments are a JSON object, and a tuple struct has no names"
+                }
+                Derive::Argument => {
+                    "Argument needs named fields, or one unnamed field for a newtype: a tuple struct of several is read as an array; write a tuple type `(A, B)` as a field's type instead"
+                }
+            };
+            errors.spanned(&input.ident, message);
+            None
+        }
+        serde_ast::Style::Unit => {
+            errors.spanned(
+                &input.ident,
+                format!(
+                    "{what} needs a struct with named fields; for no arguments write `struct {} {{}}`",
+                    input.ident
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A newtype's one value: `own` (the type's `#[validate(...)]`) and `more` (its field's)
+/// together.
+fn newtype<'a>(
+    ty: Cow<'a, syn::Type>,
+    own: FieldRules,
+    more: Option<FieldRules>,
+    errors: &mut Errors,
+) -> Inner<'a> {
+    let mut rules = own;
+    if let Some(more) = more {
+        for rule in more.own {
+            if let Some(twice) = rules.own.iter().find(|r| r.name == rule.name) {
+                errors.at(
+                    twice.span,
+                    format!(
+                        "`{}` is given on the type and on its field: keep one",
+                        rule.name
+                    ),
+                );
+            } else {
+                rules.own.push(rule);
+            }
+        }
+        rules.items.extend(more.items);
+        rules.items_span = rules.items_span.or(more.items_span);
+        rules.sensitive = rules.sensitive.or(more.sensitive);
+    }
+    Inner {
+        ty,
+        own: ast::checked_rules(rules.own, errors),
+        items: ast::checked_rules(rules.items, errors),
+        items_span: rules.items_span,
+        sensitive: rules.sensitive.is_some(),
+    }
+}
+
+fn union<'a>(
+    input: &'a DeriveInput,
+    serde: &serde_attr::Container,
+    variants: &[serde_ast::Variant<'a>],
+    derive: Derive,
+    errors: &mut Errors,
+) -> Option<Body<'a>> {
+    let repr = match serde.tag() {
+        serde_attr::TagType::External => Repr::External,
+        serde_attr::TagType::Internal { tag } => Repr::Internal(tag.clone()),
+        serde_attr::TagType::Adjacent { tag, content } => {
+            Repr::Adjacent(tag.clone(), content.clone())
+        }
+        serde_attr::TagType::None => Repr::Untagged,
+    };
+    let all_units = variants
+        .iter()
+        .all(|v| matches!(v.style, serde_ast::Style::Unit));
+    if derive == Derive::Tool && all_units && matches!(repr, Repr::External | Repr::Untagged) {
+        errors.spanned(
+            &input.ident,
+            "McpTool needs an object of named arguments, and an enum of unit variants is one string: for a field's type derive McpEnum; for a tool, give it a struct with a field of that type",
+        );
+        return None;
+    }
+    let mut out = Vec::new();
+    for variant in variants {
+        let Some(name) = ast::variant_name(variant, errors) else {
+            continue;
+        };
+        let meta = crate::schemars::container(&variant.original.attrs, errors);
+        let description = meta
+            .description
+            .as_ref()
+            .map(syn::LitStr::value)
+            .or_else(|| doc_comment(&variant.original.attrs));
+        let own = FieldRules::validate(&variant.original.attrs, errors);
+        let own_span = own.own.first().map(|r| r.span);
+        let shape = match variant.style {
+            serde_ast::Style::Unit => VariantShape::Unit,
+            serde_ast::Style::Newtype => {
+                let field = &variant.fields[0];
+                let more = FieldRules::validate(&field.original.attrs, errors);
+                VariantShape::Newtype(Box::new(newtype(
+                    Cow::Borrowed(field.ty),
+                    own,
+                    Some(more),
+                    errors,
+                )))
+            }
+            serde_ast::Style::Tuple => VariantShape::Tuple(
+                variant
+                    .fields
+                    .iter()
+                    .map(|field| {
+                        let rules = FieldRules::validate(&field.original.attrs, errors);
+                        newtype(Cow::Borrowed(field.ty), rules, None, errors)
+                    })
+                    .collect(),
+            ),
+            serde_ast::Style::Struct => {
+                VariantShape::Struct(ast::fields(&variant.fields, None, errors))
+            }
+        };
+        if !matches!(shape, VariantShape::Newtype(_))
+            && let Some(span) = own_span
+        {
+            errors.at(
+                span,
+                "#[validate(...)] on a variant applies to the one value of a newtype variant; put these rules on the fields",
+            );
+        }
+        if derive == Derive::Tool {
+            let refused = match (&repr, &shape) {
+                (Repr::External, VariantShape::Unit) => Some(
+                    "a tool's arguments are an object, and this variant would be a bare string: tag the enum with #[serde(tag = \"...\")]",
+                ),
+                (Repr::Untagged, VariantShape::Unit | VariantShape::Tuple(_)) => Some(
+                    "a tool's arguments are an object, and this variant of an untagged enum is not one: give it named fields",
+                ),
+                _ => None,
+            };
+            if let Some(message) = refused {
+                errors.spanned(&variant.original.ident, message);
+            }
+        }
+        out.push(Variant {
+            ident: &variant.original.ident,
+            name,
+            description,
+            shape,
+        });
+    }
+    if out.is_empty() {
+        errors.spanned(
+            &input.ident,
+            format!(
+                "{} needs an enum with at least one variant serde reads",
+                derive.name()
+            ),
+        );
+        return None;
+    }
+    Some(Body::Union {
+        repr,
+        variants: out,
+    })
+}

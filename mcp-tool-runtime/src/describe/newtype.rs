@@ -1,0 +1,78 @@
+//! A derived newtype: one value of another type with rules of its own, defined once and
+//! used by every tool (`struct Port(u16)` in 1024..=65534, `struct OrderId(String)` with
+//! its pattern). serde reads the inner type (a tuple struct of one field,
+//! `#[serde(transparent)]`, or `#[serde(from/try_from = "T")]`), so the schema is the
+//! inner type's with the newtype's rules, and so is the check.
+
+use serde_json::{Map, Value};
+
+use super::ArgType;
+use crate::check::Checker;
+use crate::result::echo::{self, Limits};
+use crate::rules::{self, Rules};
+
+/// A derived newtype.
+#[derive(Debug)]
+pub struct Newtype {
+    /// The doc comment.
+    pub description: Option<&'static str>,
+    /// `#[mcp_tool(title)]`.
+    pub title: Option<&'static str>,
+    /// `#[validate(sensitive)]`: its values are never echoed.
+    pub sensitive: bool,
+    /// The type serde reads.
+    pub ty: ArgType,
+    /// The newtype's own rules.
+    pub rules: Rules,
+}
+
+impl Newtype {
+    /// The inner type's schema with the newtype's rules, then a field's `rules`.
+    pub fn schema(&self, rules: Rules) -> Map<String, Value> {
+        let mut schema = (self.ty.schema)(self.rules);
+        if let Some(title) = self.title {
+            schema.insert("title".into(), title.into());
+        }
+        if let Some(doc) = self.description {
+            let mut text = doc.to_owned();
+            if let Some(Value::String(notes)) = schema.remove("description") {
+                crate::text::push_sentence(&mut text, &notes);
+            }
+            schema.insert("description".into(), text.into());
+        }
+        let kind = match schema.get("type").and_then(Value::as_str) {
+            Some("string") => rules::Kind::String,
+            Some("integer" | "number") => rules::Kind::Number,
+            Some("array") => rules::Kind::Array,
+            _ => rules::Kind::Other,
+        };
+        rules::apply_schema(rules.own, kind, &mut schema);
+        schema
+    }
+
+    /// Checks the inner value with the newtype's rules, then a field's `rules`.
+    pub fn check(&self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+        let check = |cx: &mut Checker<'_>| {
+            let before = cx.count();
+            let typed = (self.ty.check)(value, self.rules, cx);
+            if typed && cx.count() == before {
+                rules::check(rules.own, value, cx);
+            }
+            typed
+        };
+        if self.sensitive {
+            cx.sensitive(check)
+        } else {
+            check(cx)
+        }
+    }
+
+    /// The inner type's echo, or nothing of a sensitive value.
+    pub fn echo(&self, value: &Value, limits: Limits) -> Value {
+        if self.sensitive {
+            Value::from(echo::REDACTED)
+        } else {
+            (self.ty.echo)(value, limits)
+        }
+    }
+}
