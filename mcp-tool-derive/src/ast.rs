@@ -78,6 +78,8 @@ pub struct Field<'a> {
     pub deprecated: bool,
     /// `#[schemars(required)]`: must be sent whatever its type.
     pub force_required: bool,
+    /// `#[serde(flatten)]`: its struct's fields (or a map's names) stand in this object.
+    pub flatten: bool,
     pub has_default: bool,
     /// Where serde takes the value from when it is not sent, written as an expression
     /// of the field's type: it becomes the schema's `default`.
@@ -277,6 +279,13 @@ pub fn fields<'a>(
             continue;
         }
         check_serde_field(field, errors);
+        let flatten = field.attrs.flatten();
+        if let (true, Some(rule)) = (flatten, rules.own.first().or(rules.items.first())) {
+            errors.at(
+                rule.span,
+                "a flattened field has no value of its own to check: put the rules on the fields of the struct it flattens",
+            );
+        }
         let own = checked_rules(rules.own, errors);
         let items = checked_rules(rules.items, errors);
         fields.push(Field {
@@ -291,6 +300,7 @@ pub fn fields<'a>(
             examples: rules.examples,
             deprecated: rules.deprecated,
             force_required: rules.required.is_some(),
+            flatten,
             has_default: container_default.is_some() || !field.attrs.default().is_none(),
             default: match field.attrs.default() {
                 serde_attr::Default::Default => {
@@ -436,12 +446,6 @@ fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
             .as_ref()
             .map_or_else(|| original.span(), Ident::span)
     };
-    if field.attrs.flatten() {
-        errors.at(
-            span_of(),
-            "#[serde(flatten)] is not supported: write the nested struct as a field of its own",
-        );
-    }
     if field.attrs.deserialize_with().is_some() {
         errors.at(
             span_of(),

@@ -4,6 +4,7 @@
 use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
+use syn::spanned::Spanned;
 
 use crate::ast::{Body, Enum, Field, Inner, Kind, Repr, Rule, Tool, Variant, VariantShape};
 use crate::rules::Needs;
@@ -175,6 +176,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 #tool_impl
                 #argument
                 #json_schema
+                #[automatically_derived]
+                impl #p::Flatten for #ident {}
                 #(#assertions)*
             }
         }
@@ -385,6 +388,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let description = opt_str(&field.description);
     let title = opt_str(&field.title);
     let deprecated = field.deprecated;
+    let flatten = field.flatten;
     let required = if field.force_required {
         quote!(true)
     } else if field.has_default {
@@ -419,6 +423,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
             title: #title,
             examples: #examples,
             deprecated: #deprecated,
+            flatten: #flatten,
             required: #required,
             sensitive: #sensitive,
             default: #default,
@@ -535,13 +540,18 @@ fn opt_lit(lit: Option<&LitStr>) -> TokenStream {
 }
 
 fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
-    assertions(
+    let mut out = assertions(
         field.ty.to_token_stream(),
         &field.own,
         &field.items,
         field.items_span,
         p,
-    )
+    );
+    if field.flatten {
+        let ty = field.ty;
+        out.extend(quote_spanned!(ty.span()=> const _: () = <#ty as #p::Flatten>::APPLIES;));
+    }
+    out
 }
 
 /// Compile-time checks that each rule applies to the type `ty`. The type is re-spanned at

@@ -33,7 +33,9 @@ pub use serve::toolbox::{CallError, Handler, Toolbox};
 /// marker traits that say which rules a type takes.
 pub mod argument {
     pub use crate::check::{Checker, MAX_LISTED, Report};
-    pub use crate::describe::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
+    pub use crate::describe::argument::{
+        Argument, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+    };
 }
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.
@@ -43,7 +45,9 @@ pub use jiff;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::Checker;
-    pub use crate::describe::argument::{Argument, ItemsRule, LengthRule, NumberRule, TextRule};
+    pub use crate::describe::argument::{
+        Argument, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+    };
     pub use crate::describe::{
         Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,
         UnionCache, UnionSpec, Variant,

@@ -1,17 +1,10 @@
 use mcp_tool::McpTool;
 use serde::Deserialize;
 
-#[derive(Deserialize)]
-struct Inner {
-    a: String,
-}
-
 #[derive(McpTool, Deserialize)]
 struct Order {
     #[serde(alias = "orderId")]
     order_id: String,
-    #[serde(flatten)]
-    inner: Inner,
 }
 
 #[derive(McpTool, Deserialize)]

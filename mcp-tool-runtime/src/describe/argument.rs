@@ -445,6 +445,23 @@ impl<T: Argument> Argument for BTreeMap<String, T> {
     }
 }
 
+/// Types `#[serde(flatten)]` takes: a derived struct, whose fields stand in the object
+/// that holds it, or a map, which takes the names no field does.
+#[diagnostic::on_unimplemented(
+    message = "`#[serde(flatten)]` takes a struct that derives `Argument` (its fields join these) or a map (it takes the other names), and `{Self}` is neither",
+    label = "a flattened field"
+)]
+pub trait Flatten {
+    /// Names the trait in a constant, for the derive's check that a field may be
+    /// flattened.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
+
+impl<T, S> Flatten for HashMap<String, T, S> {}
+impl<T> Flatten for BTreeMap<String, T> {}
+impl Flatten for Map<String, Value> {}
+
 /// Types the string rules apply to: `regex`, `enum`, `email`, `url`, `uuid`,
 /// `future_date` and `past_date`.
 #[diagnostic::on_unimplemented(

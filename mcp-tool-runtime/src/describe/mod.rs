@@ -117,6 +117,9 @@ pub struct Field {
     pub ty: ArgType,
     /// `#[validate(...)]`.
     pub rules: Rules,
+    /// `#[serde(flatten)]`: a struct's fields stand in this object (its `name` is not
+    /// on the wire), or a map takes the names no field does.
+    pub flatten: bool,
 }
 
 /// The [`Argument`] functions of a field's type.
@@ -131,7 +134,7 @@ pub struct ArgType {
     pub(crate) redacts: bool,
     /// The description of a derived struct, whose fields can stand beside others (a
     /// union's tag, a flattening struct's fields).
-    pub(crate) object: Option<fn() -> Option<&'static ToolSpec>>,
+    pub(crate) object: fn() -> Option<&'static ToolSpec>,
 }
 
 impl ArgType {
@@ -143,7 +146,7 @@ impl ArgType {
             echo: T::echo,
             optional: T::OPTIONAL,
             redacts: T::REDACTS,
-            object: Some(T::object),
+            object: T::object,
         }
     }
 }

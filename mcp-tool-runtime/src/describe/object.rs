@@ -103,10 +103,52 @@ impl ToolSpec {
         besides: &[&str],
         others: &[&str],
     ) {
+        let present = self.check_fields(map, cx);
+        let rest = self
+            .fields
+            .iter()
+            .find(|f| f.flatten && (f.ty.object)().is_none());
+        if (self.allow_unknown_fields && rest.is_none()) || map.len() <= present {
+            return;
+        }
+        // A flattened map takes the names no field claims, each checked as its value.
+        let mut unclaimed = Map::new();
+        for (key, v) in map {
+            if self.knows(key) || besides.contains(&key.as_str()) {
+                continue;
+            }
+            if rest.is_some() {
+                unclaimed.insert(key.clone(), v.clone());
+                continue;
+            }
+            if v.is_null() && cx.nulls_are_absent() && others.contains(&key.as_str()) {
+                // Strict mode sends every property it was shown, `null` where it means
+                // none: the fields of a union's other forms.
+                let mark = cx.enter_key(key);
+                cx.absent_null();
+                cx.leave(mark);
+                continue;
+            }
+            self.unknown(key, v, cx);
+        }
+        if let Some(field) = rest {
+            (field.ty.check)(&Value::Object(unclaimed), field.rules, cx);
+        }
+    }
+
+    /// Checks each field (and each field of a flattened struct) in `map`, reporting the
+    /// required ones not sent. Returns how many of `map`'s names the fields claimed.
+    fn check_fields(&'static self, map: &Map<String, Value>, cx: &mut Checker<'_>) -> usize {
         let mut present = 0;
         let mut slots = [None; FIELDS_BY_NAME];
         let matched = self.match_fields(map, &mut slots);
         for (i, field) in self.fields.iter().enumerate() {
+            if field.flatten {
+                if let Some(spec) = (field.ty.object)() {
+                    present += spec.check_fields(map, cx);
+                }
+                continue;
+            }
             let value = if matched {
                 slots[i]
             } else {
@@ -132,22 +174,35 @@ impl ToolSpec {
                 None => {}
             }
         }
-        if !self.allow_unknown_fields && map.len() > present {
-            for (key, v) in map {
-                if self.fields.iter().any(|f| f.name == key) || besides.contains(&key.as_str()) {
-                    continue;
-                }
-                if v.is_null() && cx.nulls_are_absent() && others.contains(&key.as_str()) {
-                    // Strict mode sends every property it was shown, `null` where it
-                    // means none: the fields of a union's other forms.
-                    let mark = cx.enter_key(key);
-                    cx.absent_null();
-                    cx.leave(mark);
-                    continue;
-                }
-                self.unknown(key, v, cx);
+        present
+    }
+
+    /// The field that takes the name `key`, looking through flattened structs.
+    pub(crate) fn field_named(&'static self, key: &str) -> Option<&'static Field> {
+        self.fields
+            .iter()
+            .find_map(|f| match (f.flatten, (f.ty.object)()) {
+                (false, _) if f.name == key => Some(f),
+                (true, Some(spec)) => spec.field_named(key),
+                _ => None,
+            })
+    }
+
+    fn knows(&'static self, key: &str) -> bool {
+        self.field_named(key).is_some()
+    }
+
+    /// Every name a field takes, flattened structs' included, in declaration order.
+    pub(crate) fn names(&'static self) -> Vec<&'static str> {
+        let mut out = Vec::with_capacity(self.fields.len());
+        for f in self.fields {
+            match (f.flatten, (f.ty.object)()) {
+                (false, _) => out.push(f.name),
+                (true, Some(spec)) => out.extend(spec.names()),
+                (true, None) => {}
             }
         }
+        out
     }
 
     /// Checks the value sent for `field`, at its path.
@@ -232,9 +287,10 @@ impl ToolSpec {
         let mut detail = concat(&["Send ", summary, "."]);
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
+        let names = self.names();
         let sent_as = map.keys().take(64).find(|key| {
-            !self.fields.iter().any(|f| f.name == key.as_str())
-                && suggest::nearest(key, self.fields.iter().map(|f| f.name)) == Some(field.name)
+            !names.contains(&key.as_str())
+                && suggest::nearest(key, names.iter().copied()) == Some(field.name)
         });
         if let Some(key) = sent_as {
             detail.push_str(&format!(
@@ -263,7 +319,8 @@ impl ToolSpec {
                 hint: None,
             });
         }
-        let known = || self.fields.iter().map(|f| f.name);
+        let names = self.names();
+        let known = || names.iter().copied();
         let near = suggest::nearest(key, known());
         // The names are listed with the first unknown name that is not a slip of one.
         let first = near.is_some() || cx.first_listing(self.name);
@@ -312,8 +369,8 @@ impl ToolSpec {
         cx.leave(mark);
     }
 
-    fn is_sensitive(&self, name: &str) -> bool {
-        self.fields.iter().any(|f| f.name == name && f.sensitive)
+    fn is_sensitive(&'static self, name: &str) -> bool {
+        self.field_named(name).is_some_and(|f| f.sensitive)
     }
 
     /// A copy of an arguments object safe to echo: sensitive fields (and names close
@@ -326,20 +383,22 @@ impl ToolSpec {
             return echo::truncate(value, limits);
         };
         // Small, flat and nothing to hide: the echo is the value itself.
-        if !self.fields.iter().any(|f| f.sensitive || f.ty.redacts)
+        if !self
+            .fields
+            .iter()
+            .any(|f| f.sensitive || f.ty.redacts || f.flatten)
             && echo::is_flat_within(map, limits)
         {
             return value.clone();
         }
-        echo::object(map, limits, |key, v, inner| {
-            match self.fields.iter().find(|f| f.name == key) {
-                Some(field) if field.sensitive => Value::from(echo::REDACTED),
-                Some(field) => (field.ty.echo)(v, inner),
-                None => match suggest::nearest(key, self.fields.iter().map(|f| f.name)) {
-                    Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
-                    _ => echo::truncate(v, inner),
-                },
-            }
+        let names = self.names();
+        echo::object(map, limits, |key, v, inner| match self.field_named(key) {
+            Some(field) if field.sensitive => Value::from(echo::REDACTED),
+            Some(field) => (field.ty.echo)(v, inner),
+            None => match suggest::nearest(key, names.iter().copied()) {
+                Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
+                _ => echo::truncate(v, inner),
+            },
         })
     }
 }

@@ -41,7 +41,18 @@ impl ToolSpec {
             schema.insert("type".into(), "object".into());
             let mut properties = Map::new();
             let mut required = Vec::new();
+            let mut rest = None;
             for field in self.fields {
+                if field.flatten {
+                    // Its struct's properties stand here; a map's values take the rest.
+                    match (field.ty.object)() {
+                        Some(spec) => flatten_into(spec, &mut properties, &mut required),
+                        None => {
+                            rest = (field.ty.schema)(field.rules).remove("additionalProperties");
+                        }
+                    }
+                    continue;
+                }
                 // A field whose value would nest past the limit is left out: with
                 // `additionalProperties: false`, sending it is invalid, as the runtime says.
                 let (property, cut) = reaches_cut(|| field.schema());
@@ -59,8 +70,14 @@ impl ToolSpec {
             if !required.is_empty() {
                 schema.insert("required".into(), Value::Array(required));
             }
-            if !self.allow_unknown_fields {
-                schema.insert("additionalProperties".into(), false.into());
+            match rest {
+                Some(values) => {
+                    schema.insert("additionalProperties".into(), values);
+                }
+                None if !self.allow_unknown_fields => {
+                    schema.insert("additionalProperties".into(), false.into());
+                }
+                None => {}
             }
             schema
         })
@@ -112,6 +129,24 @@ impl ToolSpec {
             .get("properties")?
             .get(name)?
             .as_object()
+    }
+}
+
+/// The properties and required names of the flattened struct `spec`, added to those of
+/// the struct it stands in.
+fn flatten_into(
+    spec: &'static ToolSpec,
+    properties: &mut Map<String, Value>,
+    required: &mut Vec<Value>,
+) {
+    let schema = spec.object_schema();
+    if let Some(Value::Object(theirs)) = schema.get("properties") {
+        for (name, property) in theirs {
+            properties.insert(name.clone(), property.clone());
+        }
+    }
+    if let Some(Value::Array(names)) = schema.get("required") {
+        required.extend(names.iter().cloned());
     }
 }
 

@@ -193,7 +193,7 @@ impl Variant {
                 }
             }
             Shape::Struct(spec) => spec.check_members(map, cx, &[tag], others),
-            Shape::Newtype(ty, _) => match ty.object.and_then(|object| object()) {
+            Shape::Newtype(ty, _) => match (ty.object)() {
                 Some(spec) => spec.check_members(map, cx, &[tag], others),
                 None => self.check_content(value, cx),
             },
@@ -580,15 +580,15 @@ impl UnionSpec {
         self.variants
             .iter()
             .flat_map(|v| {
-                let fields: &'static [super::Field] = match &v.shape {
-                    Shape::Struct(spec) => spec.fields,
-                    Shape::Newtype(ty, _) => ty
-                        .object
-                        .and_then(|object| object())
-                        .map_or(&[][..], |spec| spec.fields),
-                    _ => &[],
+                let spec = match &v.shape {
+                    Shape::Struct(spec) => Some(*spec),
+                    Shape::Newtype(ty, _) => (ty.object)(),
+                    _ => None,
                 };
-                fields.iter().map(|f| f.name).chain([v.name])
+                spec.map(|s| s.names())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain([v.name])
             })
             .filter(|name| names.iter().any(|n| n == name))
             .collect()
@@ -714,13 +714,10 @@ impl UnionSpec {
             let fields = self.variants.iter().filter_map(|v| {
                 let spec = match &v.shape {
                     Shape::Struct(spec) => Some(*spec),
-                    Shape::Newtype(ty, _) => ty.object.and_then(|object| object()),
+                    Shape::Newtype(ty, _) => (ty.object)(),
                     _ => None,
                 }?;
-                spec.fields
-                    .iter()
-                    .find(|f| f.name == key)
-                    .map(|f| (spec, f))
+                spec.field_named(key).map(|f| (spec, f))
             });
             let mut first = None;
             let mut fits = false;
