@@ -108,6 +108,8 @@ pub enum Kind {
     Date {
         future: bool,
         format: String,
+        /// `format = "..."` was written: the field is a string in that format.
+        explicit: bool,
     },
     Range {
         min: Option<(Number, bool)>,
@@ -506,6 +508,7 @@ fn checked(rule: attr::Rule, errors: &mut Errors) -> Option<Rule> {
             }
             Kind::Date {
                 future,
+                explicit: format.is_some(),
                 format: text,
             }
         }

@@ -473,8 +473,26 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
         Kind::Enum(EnumValues::Path(path)) => {
             quote!(#p::RuleKind::OneOf(#p::OneOf { values: #path }))
         }
-        Kind::Date { future, format } => {
-            quote!(#p::RuleKind::Date(#p::Date { future: #future, format: #format }))
+        Kind::Date {
+            future,
+            format,
+            explicit,
+        } => {
+            // No format given: the field's type says how its date is written.
+            // Spanned at the rule: a type that is no date fails there, once.
+            let at_start = if *explicit {
+                quote!(false)
+            } else {
+                let span = rule.span;
+                let target = respan(target.clone(), span);
+                let p = respan(p.clone(), span);
+                quote_spanned!(span=> <#target as #p::DateRule>::AT_START)
+            };
+            quote!(#p::RuleKind::Date(#p::Date {
+                future: #future,
+                format: #format,
+                at_start: #at_start,
+            }))
         }
         Kind::Range { min, max } => {
             let [min, max] = [min, max].map(|side| match side {
@@ -573,6 +591,17 @@ fn assertions(
         // `<T as Trait>::APPLIES`: an unmet bound is the trait's own message, with no
         // note that points into this crate.
         let check = match rule.def.needs {
+            Needs::Text
+                if matches!(
+                    rule.kind,
+                    Kind::Date {
+                        explicit: false,
+                        ..
+                    }
+                ) =>
+            {
+                quote_spanned!(span=> DateRule)
+            }
             Needs::Text => quote_spanned!(span=> TextRule),
             Needs::Number => quote_spanned!(span=> NumberRule),
             Needs::Length => quote_spanned!(span=> LengthRule),

@@ -34,7 +34,7 @@ pub use serve::toolbox::{CallError, Handler, Toolbox};
 pub mod argument {
     pub use crate::check::{Checker, MAX_LISTED, Report};
     pub use crate::describe::argument::{
-        Argument, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
     };
 }
 
@@ -46,7 +46,7 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::describe::argument::{
-        Argument, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
     };
     pub use crate::describe::{
         Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,

@@ -462,6 +462,31 @@ impl<T, S> Flatten for HashMap<String, T, S> {}
 impl<T> Flatten for BTreeMap<String, T> {}
 impl Flatten for Map<String, Value> {}
 
+/// Types `future_date` and `past_date` apply to with no format given: a string written
+/// yyyy-mm-dd, or a date type of `chrono` or `jiff` (features of those names), whose
+/// written form is fixed.
+#[diagnostic::on_unimplemented(
+    message = "`future_date` and `past_date` apply to dates, and `{Self}` is not one",
+    label = "needs a `String` (give `format = \"...\"` for another shape than yyyy-mm-dd), or a date type of chrono or jiff"
+)]
+pub trait DateRule {
+    /// The value is a date and time that starts with its date (yyyy-mm-dd): the rule
+    /// judges that date.
+    const AT_START: bool = false;
+
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
+
+impl DateRule for String {}
+impl<T: DateRule> DateRule for Option<T> {
+    const AT_START: bool = T::AT_START;
+}
+impl<T: DateRule> DateRule for Box<T> {
+    const AT_START: bool = T::AT_START;
+}
+
 /// Types the string rules apply to: `regex`, `enum`, `email`, `url`, `uuid`,
 /// `future_date` and `past_date`.
 #[diagnostic::on_unimplemented(

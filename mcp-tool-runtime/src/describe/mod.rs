@@ -7,6 +7,7 @@
 pub(crate) mod argument;
 mod cut;
 mod enumeration;
+mod foreign;
 mod newtype;
 mod object;
 pub mod output;

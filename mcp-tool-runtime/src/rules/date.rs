@@ -16,6 +16,10 @@ pub struct Date {
     pub future: bool,
     /// The strftime format the date is written in.
     pub format: &'static str,
+    /// The value is a date and time of a typed date field (`DateTime`, `Timestamp`),
+    /// written yyyy-mm-dd first: the rule judges that date, and the type's own schema
+    /// says the rest.
+    pub at_start: bool,
 }
 
 impl Check for Date {
@@ -26,6 +30,13 @@ impl Check for Date {
         notes: &mut Vec<String>,
         _: Option<&'static str>,
     ) {
+        if self.at_start {
+            notes.push(format!(
+                "Must be on a date {} the current date.",
+                if self.future { "after" } else { "before" }
+            ));
+            return;
+        }
         if self.format == ISO_DATE {
             schema.insert("format".into(), "date".into());
         }
@@ -48,7 +59,11 @@ impl Check for Date {
             return None;
         };
         let today = cx.context().today();
-        let parsed = strftime::parse(self.format, s);
+        let written = match (self.at_start, s.get(..10)) {
+            (true, Some(date)) => date,
+            _ => s.as_str(),
+        };
+        let parsed = strftime::parse(self.format, written);
         // The success path allocates nothing: the texts are written only for a failure.
         if parsed.is_some_and(|d| (self.future && d > today) || (!self.future && d < today)) {
             return None;
@@ -77,7 +92,7 @@ impl Check for Date {
         let current = concat(&["Current date is ", &today_text, "."]);
         let failure = match parsed {
             // Written as the format says, yet no day of the calendar (2026-02-30).
-            None if strftime::has_shape(self.format, s) => {
+            None if strftime::has_shape(self.format, written) => {
                 Failure::new(rule, "must be a real date", expected).with_detail(concat(&[
                     "There is no such day in the calendar. ",
                     &current,

@@ -6,7 +6,7 @@
 mod custom;
 mod date;
 mod format;
-mod formats;
+pub(crate) mod formats;
 mod length;
 mod multiple_of;
 mod one_of;
