@@ -80,6 +80,8 @@ pub struct Field<'a> {
     pub force_required: bool,
     /// `#[serde(flatten)]`: its struct's fields (or a map's names) stand in this object.
     pub flatten: bool,
+    /// `#[mcp_tool(schemars)]`: its type has no `Argument`, only `JsonSchema`.
+    pub schemars: bool,
     pub has_default: bool,
     /// Where serde takes the value from when it is not sent, written as an expression
     /// of the field's type: it becomes the schema's `default`.
@@ -303,6 +305,7 @@ pub fn fields<'a>(
             deprecated: rules.deprecated,
             force_required: rules.required.is_some(),
             flatten,
+            schemars: rules.schemars.is_some(),
             has_default: container_default.is_some() || !field.attrs.default().is_none(),
             default: match field.attrs.default() {
                 serde_attr::Default::Default => {

@@ -219,6 +219,8 @@ pub struct FieldRules {
     pub required: Option<Span>,
     /// `#[deprecated]`.
     pub deprecated: bool,
+    /// `#[mcp_tool(schemars)]`: the type's schemars schema is advertised and enforced.
+    pub schemars: Option<Span>,
 }
 
 pub struct Rule {
@@ -232,15 +234,23 @@ pub struct Rule {
 impl FieldRules {
     /// What the attributes of a field say.
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        for attr in attrs {
-            if attr.path().is_ident("mcp_tool") {
-                errors.spanned(
-                    attr,
-                    "#[mcp_tool(...)] belongs on the struct; put field rules in #[validate(...)]",
-                );
+        let mut schemars = None;
+        for attr in attrs.iter().filter(|a| a.path().is_ident("mcp_tool")) {
+            let result = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("schemars") {
+                    let span = meta.path.span();
+                    return set(&mut schemars, &meta, span);
+                }
+                Err(meta.error(
+                    "on a field, #[mcp_tool(...)] takes only `schemars` (the field's type is described by its schemars schema); tool settings go on the struct, rules in #[validate(...)]",
+                ))
+            });
+            if let Err(e) = result {
+                errors.push(e);
             }
         }
         let mut out = FieldRules::validate(attrs, errors);
+        out.schemars = schemars;
         crate::schemars::field(attrs, &mut out, errors);
         out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out

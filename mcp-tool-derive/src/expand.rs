@@ -393,6 +393,10 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         quote!(true)
     } else if field.has_default {
         quote!(false)
+    } else if field.schemars {
+        // No `Argument` to ask: an `Option` is one by its name.
+        let optional = matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
+        quote!(#optional == false)
     } else {
         quote!(!<#ty as #p::Argument>::OPTIONAL)
     };
@@ -407,12 +411,22 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let sensitive = field.sensitive;
     // A closure that captures nothing: a plain function, called once for the schema.
     let default = match &field.default {
+        Some(_) if field.schemars => quote!(::core::option::Option::None),
         Some(value) => {
             quote!(::core::option::Option::Some(|| <#ty as #p::Argument>::to_json(&#value)))
         }
         None => quote!(::core::option::Option::None),
     };
-    let own_target = quote!(<#ty as #p::Argument>::Target);
+    let arg_type = if field.schemars {
+        quote!(#p::ArgType::schemars::<#ty>())
+    } else {
+        quote!(#p::ArgType::of::<#ty>())
+    };
+    let own_target = if field.schemars {
+        quote!(#ty)
+    } else {
+        quote!(<#ty as #p::Argument>::Target)
+    };
     let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
     let own = field.own.iter().map(|r| rule(r, p, &own_target));
     let items = field.items.iter().map(|r| rule(r, p, &item_target));
@@ -427,7 +441,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
             required: #required,
             sensitive: #sensitive,
             default: #default,
-            ty: #p::ArgType::of::<#ty>(),
+            ty: #arg_type,
             rules: #p::Rules {
                 own: &[#(#own),*],
                 items: &[#(#items),*],

@@ -14,6 +14,7 @@ pub mod output;
 pub(crate) mod profile;
 pub(crate) mod read;
 mod schema;
+mod schemars_type;
 mod shapes;
 mod traits;
 mod union;
@@ -138,7 +139,25 @@ pub struct ArgType {
     pub(crate) object: fn() -> Option<&'static ToolSpec>,
 }
 
+/// No struct description: the `object` of a type that is not a derived struct.
+fn no_object() -> Option<&'static ToolSpec> {
+    None
+}
+
 impl ArgType {
+    /// A field marked `#[mcp_tool(schemars)]`: `T`'s schemars schema, made portable,
+    /// advertised and enforced as it is.
+    pub const fn schemars<T: schemars::JsonSchema + 'static>() -> Self {
+        ArgType {
+            schema: schemars_type::schema::<T>,
+            check: schemars_type::check::<T>,
+            echo: crate::result::echo::truncate,
+            optional: false,
+            redacts: false,
+            object: no_object,
+        }
+    }
+
     /// The functions of `T`.
     pub const fn of<T: Argument>() -> Self {
         ArgType {

@@ -1,0 +1,488 @@
+//! A field whose type only has `Deserialize` and `schemars::JsonSchema` (a foreign type no
+//! feature covers), marked `#[mcp_tool(schemars)]`: its schemars schema is made portable
+//! (references inlined, type arrays and `const` and `oneOf` rewritten, private formats
+//! dropped, objects closed to unknown names as everywhere here), that portable schema is
+//! advertised, and the same schema is what the runtime checks a value against, keyword by
+//! keyword: what the model is told and what the server enforces are one value.
+
+use std::any::TypeId;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, RwLock};
+
+use schemars::JsonSchema;
+use serde_json::{Map, Value, json};
+
+use crate::check::{Checker, Report};
+use crate::rules::{self, Kind, Rules};
+
+/// How deep a recursive schemars type is inlined: past this, a level takes any value.
+const INLINE_DEPTH: usize = 8;
+
+/// The portable schema of `T`, made once per type.
+pub(crate) fn portable_schema<T: JsonSchema + 'static>() -> Arc<Value> {
+    static SCHEMAS: LazyLock<RwLock<HashMap<TypeId, Arc<Value>>>> =
+        LazyLock::new(|| RwLock::new(HashMap::new()));
+    let id = TypeId::of::<T>();
+    if let Some(schema) = SCHEMAS.read().ok().and_then(|m| m.get(&id).cloned()) {
+        return schema;
+    }
+    let root = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let root = root.to_value();
+    let defs = root
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let schema = Arc::new(portable(&root, &defs, 0));
+    if let Ok(mut map) = SCHEMAS.write() {
+        map.insert(id, schema.clone());
+    }
+    schema
+}
+
+/// JSON Schema's own formats, which clients and validators know; schemars' `uint8`,
+/// `int32`, `double` and the like are dropped (their bounds say the same).
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "email",
+    "uri",
+    "uuid",
+    "ipv4",
+    "ipv6",
+    "hostname",
+];
+
+fn portable(node: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
+    let map = match node {
+        Value::Bool(true) => return json!({}),
+        Value::Bool(false) => return json!({"not": {}}),
+        Value::Object(map) => map,
+        _ => return json!({}),
+    };
+    if let Some(Value::String(reference)) = map.get("$ref") {
+        let name = reference.rsplit('/').next().unwrap_or_default();
+        return match defs.get(name) {
+            Some(def) if depth < INLINE_DEPTH => portable(def, defs, depth + 1),
+            _ => json!({}),
+        };
+    }
+    let mut out = Map::new();
+    for (key, value) in map {
+        let value = match key.as_str() {
+            "$schema" | "$defs" | "definitions" | "$id" => continue,
+            "format" if !value.as_str().is_some_and(|f| FORMATS.contains(&f)) => continue,
+            "properties" => Value::Object(
+                value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), portable(v, defs, depth)))
+                    .collect(),
+            ),
+            "items" | "additionalProperties" | "not" if value.is_object() || value.is_boolean() => {
+                if key == "additionalProperties" && value.is_boolean() {
+                    value.clone()
+                } else {
+                    portable(value, defs, depth)
+                }
+            }
+            "anyOf" | "allOf" | "prefixItems" => branches(value, defs, depth),
+            // One of several distinct forms: `anyOf` says the same where they do not
+            // overlap, and every client reads it.
+            "oneOf" => {
+                out.insert("anyOf".into(), branches(value, defs, depth));
+                continue;
+            }
+            "const" => {
+                out.insert("enum".into(), json!([value]));
+                continue;
+            }
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    // Unknown names are refused here as everywhere in this crate (a misspelt name is no
+    // silent default): an object of named properties takes no others.
+    if out.contains_key("properties") && !out.contains_key("additionalProperties") {
+        out.insert("additionalProperties".into(), false.into());
+    }
+    // A type array (`["string", "null"]`) becomes `anyOf` of one type each.
+    if let Some(Value::Array(types)) = out.get("type").cloned() {
+        out.remove("type");
+        let rest = out;
+        let mut one_each: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                let mut branch = if t == "null" {
+                    Map::new()
+                } else {
+                    rest.clone()
+                };
+                for key in ["description", "title", "default", "examples"] {
+                    branch.remove(key);
+                }
+                branch.insert("type".into(), t.clone());
+                Value::Object(branch)
+            })
+            .collect();
+        let mut wrapper = Map::new();
+        for key in ["description", "title", "default", "examples"] {
+            if let Some(v) = rest.get(key) {
+                wrapper.insert(key.into(), v.clone());
+            }
+        }
+        if one_each.len() == 1 {
+            return one_each.remove(0);
+        }
+        wrapper.insert("anyOf".into(), Value::Array(one_each));
+        return Value::Object(wrapper);
+    }
+    Value::Object(out)
+}
+
+fn branches(value: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
+    Value::Array(
+        value
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| portable(v, defs, depth))
+            .collect(),
+    )
+}
+
+/// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.
+pub(crate) fn schema<T: JsonSchema + 'static>(rules: Rules) -> Map<String, Value> {
+    let mut schema = match &*portable_schema::<T>() {
+        Value::Object(map) => map.clone(),
+        _ => Map::new(),
+    };
+    rules::apply_schema(rules.own, Kind::Other, &mut schema);
+    schema
+}
+
+/// Checks `value` against the portable schema of `T`, then `rules`.
+pub(crate) fn check<T: JsonSchema + 'static>(
+    value: &Value,
+    rules: Rules,
+    cx: &mut Checker<'_>,
+) -> bool {
+    let schema = portable_schema::<T>();
+    let before = cx.count();
+    judge(&schema, value, cx);
+    if cx.count() == before {
+        rules::check(rules.own, value, cx);
+        return true;
+    }
+    false
+}
+
+fn fail(
+    cx: &mut Checker<'_>,
+    rule: &'static str,
+    expectation: String,
+    expected: Value,
+    value: &Value,
+) {
+    cx.report(Report {
+        rule: Cow::Borrowed(rule),
+        expectation: Cow::Owned(expectation),
+        expected,
+        received: Some(value),
+        detail: None,
+        hint: None,
+    });
+}
+
+fn type_matches(ty: &str, value: &Value) -> bool {
+    match ty {
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "number" => value.is_number(),
+        "integer" => {
+            value.as_f64().is_some_and(|f| f.fract() == 0.0) || value.is_i64() || value.is_u64()
+        }
+        _ => true,
+    }
+}
+
+/// Checks `value` against `schema`, reporting each keyword it fails at its path.
+fn judge(schema: &Value, value: &Value, cx: &mut Checker<'_>) {
+    let Value::Object(s) = schema else {
+        return;
+    };
+    if let Some(Value::String(ty)) = s.get("type") {
+        if !type_matches(ty, value) {
+            let article = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            cx.type_mismatch(&format!("{article} {ty}"), value);
+            return;
+        }
+        if ty == "integer" && value.is_f64() {
+            cx.integral_float();
+        }
+    }
+    if let Some(Value::Array(allowed)) = s.get("enum")
+        && !allowed.contains(value)
+    {
+        let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
+        fail(
+            cx,
+            "enum",
+            format!("must be one of {}", listed.join(", ")),
+            Value::Array(allowed.clone()),
+            value,
+        );
+    }
+    for key in ["anyOf", "allOf"] {
+        if let Some(Value::Array(options)) = s.get(key) {
+            if key == "allOf" {
+                options.iter().for_each(|o| judge(o, value, cx));
+            } else if !options
+                .iter()
+                .any(|o| cx.trial(|cx| judge(o, value, cx)) == 0)
+            {
+                // None fits: the first's problems, which the judge would list too.
+                let closest = options
+                    .iter()
+                    .min_by_key(|o| cx.trial(|cx| judge(o, value, cx)))
+                    .cloned()
+                    .unwrap_or_default();
+                judge(&closest, value, cx);
+            }
+        }
+    }
+    if let Some(not) = s.get("not")
+        && cx.trial(|cx| judge(not, value, cx)) == 0
+    {
+        fail(
+            cx,
+            "not",
+            "must not match this schema".into(),
+            not.clone(),
+            value,
+        );
+    }
+    match value {
+        Value::String(text) => judge_string(s, text, value, cx),
+        Value::Number(_) => judge_number(s, value, cx),
+        Value::Array(items) => judge_array(s, items, value, cx),
+        Value::Object(map) => judge_object(s, map, value, cx),
+        _ => {}
+    }
+}
+
+fn judge_string(s: &Map<String, Value>, text: &str, value: &Value, cx: &mut Checker<'_>) {
+    let chars = text.chars().count() as u64;
+    if let Some(min) = s.get("minLength").and_then(Value::as_u64)
+        && chars < min
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at least {min} characters"),
+            json!(min),
+            value,
+        );
+    }
+    if let Some(max) = s.get("maxLength").and_then(Value::as_u64)
+        && chars > max
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at most {max} characters"),
+            json!(max),
+            value,
+        );
+    }
+    if let Some(Value::String(pattern)) = s.get("pattern")
+        && !matches(pattern, text)
+    {
+        fail(
+            cx,
+            "regex",
+            format!("must match the pattern {pattern}"),
+            json!(pattern),
+            value,
+        );
+    }
+    if let Some(Value::String(format)) = s.get("format") {
+        let ok = match format.as_str() {
+            "email" => crate::rules::formats::is_email(text),
+            "uri" => crate::rules::formats::is_uri(text),
+            "uuid" => crate::rules::formats::is_uuid(text),
+            "ipv4" => text.parse::<std::net::Ipv4Addr>().is_ok(),
+            "ipv6" => text.parse::<std::net::Ipv6Addr>().is_ok(),
+            "date" => {
+                crate::rules::strftime::parse(crate::rules::strftime::ISO_DATE, text).is_some()
+            }
+            _ => true,
+        };
+        if !ok {
+            fail(
+                cx,
+                "format",
+                format!("must be written as JSON Schema's format {format:?}"),
+                json!(format),
+                value,
+            );
+        }
+    }
+}
+
+/// Whether `text` matches `pattern` (compiled once per pattern); a pattern this engine
+/// cannot read matches everything rather than failing every call.
+fn matches(pattern: &str, text: &str) -> bool {
+    static COMPILED: LazyLock<RwLock<HashMap<String, Option<regex::Regex>>>> =
+        LazyLock::new(|| RwLock::new(HashMap::new()));
+    if let Some(Some(re)) = COMPILED.read().ok().and_then(|m| m.get(pattern).cloned()) {
+        return re.is_match(text);
+    }
+    let re = regex::Regex::new(pattern).ok();
+    let found = re.as_ref().is_none_or(|re| re.is_match(text));
+    if let Ok(mut map) = COMPILED.write() {
+        map.insert(pattern.to_owned(), re);
+    }
+    found
+}
+
+fn judge_number(s: &Map<String, Value>, value: &Value, cx: &mut Checker<'_>) {
+    let Some(n) = value.as_f64() else {
+        return;
+    };
+    let bound = |key: &str| s.get(key).and_then(Value::as_f64);
+    /// A bound's keyword, whether a number keeps it, and how a failure says it.
+    type Bound = (&'static str, fn(f64, f64) -> bool, &'static str);
+    let checks: [Bound; 4] = [
+        ("minimum", |n, b| n >= b, "at least"),
+        ("maximum", |n, b| n <= b, "at most"),
+        ("exclusiveMinimum", |n, b| n > b, "more than"),
+        ("exclusiveMaximum", |n, b| n < b, "less than"),
+    ];
+    for (key, holds, words) in checks {
+        if let Some(b) = bound(key)
+            && !holds(n, b)
+        {
+            fail(
+                cx,
+                "range",
+                format!("must be {words} {}", s[key]),
+                s[key].clone(),
+                value,
+            );
+        }
+    }
+    if let Some(m) = bound("multipleOf")
+        && m > 0.0
+        && ((n / m) - (n / m).round()).abs() > 1e-9
+    {
+        fail(
+            cx,
+            "multiple_of",
+            format!("must be a multiple of {}", s["multipleOf"]),
+            s["multipleOf"].clone(),
+            value,
+        );
+    }
+}
+
+fn judge_array(s: &Map<String, Value>, items: &[Value], value: &Value, cx: &mut Checker<'_>) {
+    let count = items.len() as u64;
+    if let Some(min) = s.get("minItems").and_then(Value::as_u64)
+        && count < min
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at least {min} items"),
+            json!(min),
+            value,
+        );
+    }
+    if let Some(max) = s.get("maxItems").and_then(Value::as_u64)
+        && count > max
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at most {max} items"),
+            json!(max),
+            value,
+        );
+    }
+    let prefix = s.get("prefixItems").and_then(Value::as_array);
+    for (i, item) in items.iter().enumerate() {
+        let schema = match prefix.and_then(|p| p.get(i)) {
+            Some(schema) => Some(schema),
+            None => s.get("items"),
+        };
+        if let Some(schema) = schema {
+            let mark = cx.enter_index(i);
+            judge(schema, item, cx);
+            cx.leave(mark);
+        }
+    }
+    if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+        crate::rules::unique::report_repeats(items, cx);
+    }
+}
+
+fn judge_object(
+    s: &Map<String, Value>,
+    map: &Map<String, Value>,
+    value: &Value,
+    cx: &mut Checker<'_>,
+) {
+    let properties = s.get("properties").and_then(Value::as_object);
+    if let Some(Value::Array(required)) = s.get("required") {
+        for name in required.iter().filter_map(Value::as_str) {
+            if !map.contains_key(name) {
+                let mark = cx.enter_key(name);
+                cx.report(Report {
+                    rule: Cow::Borrowed("required"),
+                    expectation: Cow::Borrowed("is required but was not sent"),
+                    expected: properties
+                        .and_then(|p| p.get(name))
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                    received: None,
+                    detail: None,
+                    hint: None,
+                });
+                cx.leave(mark);
+            }
+        }
+    }
+    for (key, item) in map {
+        let mark = cx.enter_key(key);
+        match (
+            properties.and_then(|p| p.get(key)),
+            s.get("additionalProperties"),
+        ) {
+            (Some(schema), _) => judge(schema, item, cx),
+            (None, Some(Value::Bool(false))) => fail(
+                cx,
+                "unknown",
+                "is not a property of this object".into(),
+                properties.map_or(json!([]), |p| p.keys().map(|k| json!(k)).collect()),
+                item,
+            ),
+            (None, Some(schema @ Value::Object(_))) => judge(schema, item, cx),
+            _ => {}
+        }
+        cx.leave(mark);
+    }
+    let _ = value;
+}
