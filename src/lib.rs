@@ -47,6 +47,8 @@
 //! - `rmcp`: [`Toolbox`] is an rmcp `ServerHandler`, and the [`rmcp`]
 //!   module adapts rmcp's own `#[tool]` methods.
 //! - `agent`: the [`agent`] module, for the client side of a tool call.
+//! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
+//!   [`McpTool`](macro@McpTool) derive).
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -56,10 +58,12 @@ pub use mcp_tool_runtime::*;
 #[doc = include_str!("derive.md")]
 pub use mcp_tool_derive::McpTool;
 
-/// Derives [`Argument`](trait@Argument) for a struct with named fields used *inside* a
-/// tool's arguments: a nested object, or the items of a list. It reads the same
-/// attributes as [`McpTool`](macro@McpTool), and its fields' rules are checked at their
-/// full path, but it is not a tool: it has no name and is not listed.
+/// Derives [`Argument`](trait@Argument) and `schemars::JsonSchema` for a type used
+/// *inside* a tool's arguments: a struct with named fields (a nested object, the items
+/// of a list, or `#[serde(flatten)]`ed shared parameters), an enum with data, or a
+/// newtype that carries rules of its own. It reads the same attributes as
+/// [`McpTool`](macro@McpTool), and its rules are checked at their full path, but it is
+/// not a tool: it has no name, is not listed, and refuses the tool settings.
 ///
 /// ```
 /// use mcp_tool::{Argument, McpTool};
@@ -89,9 +93,12 @@ pub use mcp_tool_derive::McpTool;
 /// ```
 pub use mcp_tool_derive::Argument;
 
-/// Derives [`Argument`] for an enum of unit variants, so that it can be the type of a
-/// tool's field: its serde names become the schema's `enum`, and a value outside them
-/// is a violation that lists them and suggests the nearest.
+/// Derives [`McpEnum`](trait@McpEnum), [`Argument`] and `schemars::JsonSchema` for an
+/// enum of unit variants, so that it can be the type of a tool's field: its serde names
+/// become the schema's `enum`, and a value outside them is a violation that lists them
+/// and suggests the nearest. Do not also derive `JsonSchema`: this derive implements it,
+/// from the same schema. serde's attributes (`rename`, `rename_all`) are read whatever
+/// implements `Deserialize`.
 ///
 /// ```
 /// use mcp_tool::{McpEnum, McpTool};

@@ -844,3 +844,34 @@ fn multiple_of_is_exact_for_integers_and_said_for_fractions() {
     );
     assert_eq!(err.violations()[0].expected, json!(6));
 }
+
+/// Book a seat.
+#[derive(McpTool, Deserialize, Debug)]
+struct Seat {
+    #[validate(future_date)]
+    departure_date: String,
+    #[validate(range(min = 1, max = 9))]
+    passengers: u8,
+}
+
+#[test]
+fn a_misnamed_field_with_a_wrong_value_gets_both_problems_in_one_answer() {
+    let err = check::<Seat>(json!({"departureDate": 20261212, "passengers": 2})).unwrap_err();
+    let unknown = err
+        .violations()
+        .iter()
+        .find(|v| v.path == "/departureDate")
+        .unwrap();
+    assert_eq!(
+        unknown.message,
+        "is not an argument of seat; got 20261212. Did you mean \"departure_date\"? Send the value under that name; there it must be a string; got 20261212."
+    );
+    // A misnamed field whose value is right is only told the name.
+    let err = check::<Seat>(json!({"departureDate": "2026-12-12", "passengers": 2})).unwrap_err();
+    let unknown = err
+        .violations()
+        .iter()
+        .find(|v| v.path == "/departureDate")
+        .unwrap();
+    assert!(unknown.message.ends_with("Send the value under that name."));
+}

@@ -353,6 +353,20 @@ impl<'a> Checker<'a> {
         found
     }
 
+    /// Runs `f` as a [trial](Checker::trial), and returns the messages of what it found.
+    pub(crate) fn trial_messages<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> Vec<String> {
+        let start = self.violations.len();
+        let mut messages = Vec::new();
+        self.trial(|cx| {
+            f(cx);
+            messages = cx.violations[start..]
+                .iter()
+                .map(|v| v.message.clone())
+                .collect();
+        });
+        messages
+    }
+
     /// What the check found.
     pub(crate) fn finish(self) -> Checked {
         Checked {

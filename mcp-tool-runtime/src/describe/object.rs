@@ -328,7 +328,20 @@ impl ToolSpec {
             Some(near) => {
                 let mut detail = String::new();
                 suggest::push_did_you_mean(&mut detail, near);
-                detail.push_str(" Send the value under that name.");
+                // The value may be wrong as well: say so now, not after the rename.
+                let problems = match self.field_named(near) {
+                    Some(field) => cx.trial_messages(|cx| (field.ty.check)(value, field.rules, cx)),
+                    None => Vec::new(),
+                };
+                if problems.is_empty() {
+                    detail.push_str(" Send the value under that name.");
+                } else {
+                    detail.push_str(" Send the value under that name; there it ");
+                    detail.push_str(&problems.join("; and it "));
+                    if !detail.ends_with('.') {
+                        detail.push('.');
+                    }
+                }
                 detail
             }
             None if first => {
