@@ -69,6 +69,38 @@ struct FindOrders {
     limit: Option<u8>,
 }
 
+/// Find one of the customer's orders, by its ID or by the tracking number of its
+/// shipment. Nothing matching is an empty result.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(tag = "by", rename_all = "snake_case")]
+#[mcp_tool(read_only)]
+enum FindOrder {
+    /// By the order's ID, as shown to the customer.
+    Id {
+        #[serde(rename = "orderId")]
+        #[validate(regex(
+            pattern = r"^ORD-[0-9]{4}-[0-9]{5}$",
+            hint = "Order IDs look like ORD-2026-00042."
+        ))]
+        order_id: String,
+    },
+    /// By the carrier's tracking number of its shipment.
+    Tracking {
+        #[serde(rename = "trackingNumber")]
+        #[validate(regex(
+            pattern = r"^[A-Z]{2}[0-9]{9}$",
+            hint = "Tracking numbers look like RP123456789."
+        ))]
+        tracking_number: String,
+    },
+}
+
+/// What `find_order` found: the order, or nothing.
+#[derive(Serialize, schemars::JsonSchema, Debug)]
+struct Found {
+    order: Option<OrderSummary>,
+}
+
 /// Where an order is: the order, its shipment and the carrier's tracking, gathered from
 /// three sources. When a source is down, what the others gave comes back with the error.
 #[derive(McpTool, Deserialize, Debug)]
@@ -241,6 +273,35 @@ impl Desk {
         rows.collect::<Result<_, _>>().map_err(storage_error)
     }
 
+    async fn find_order(self: Arc<Self>, args: FindOrder) -> Result<Found, ToolError> {
+        let db = self.db();
+        let (sql, key) = match &args {
+            FindOrder::Id { order_id } => (
+                "SELECT id, status, placed_on, total_cents FROM orders
+                 WHERE customer_id = ?1 AND id = ?2",
+                order_id,
+            ),
+            FindOrder::Tracking { tracking_number } => (
+                "SELECT o.id, o.status, o.placed_on, o.total_cents
+                 FROM orders o JOIN shipments s ON s.order_id = o.id
+                 WHERE o.customer_id = ?1 AND s.tracking_number = ?2",
+                tracking_number,
+            ),
+        };
+        let order = db
+            .query_row(sql, params![self.customer, key], |row| {
+                Ok(OrderSummary {
+                    order_id: row.get(0)?,
+                    status: row.get(1)?,
+                    placed_on: row.get(2)?,
+                    total_cents: row.get(3)?,
+                })
+            })
+            .optional()
+            .map_err(storage_error)?;
+        Ok(Found { order })
+    }
+
     async fn track_order(self: Arc<Self>, args: TrackOrder) -> Result<Tracking, ToolError> {
         let (order, shipment) = {
             let db = self.db();
@@ -399,6 +460,7 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
         .named("orders", env!("CARGO_PKG_VERSION"))
         .tool(Desk::cancel_order)
         .tool(Desk::find_orders)
+        .tool(Desk::find_order)
         .tool(Desk::track_order)
 }
 
@@ -506,6 +568,18 @@ mod tests {
         let mut calls = demo_calls().to_vec();
         calls.push(("track_order", json!({"orderId": "ORD-2026-00043"})));
         calls.push(("find_orders", json!({"status": "paid"})));
+        calls.push((
+            "find_order",
+            json!({"by": "tracking", "trackingNumber": "RP123456789"}),
+        ));
+        calls.push((
+            "find_order",
+            json!({"by": "id", "orderId": "ORD-2026-00099"}),
+        ));
+        calls.push((
+            "find_order",
+            json!({"by": "tracking_number", "trackingNumber": "x"}),
+        ));
         for (name, arguments) in calls {
             let tool = listed
                 .as_array()
@@ -516,6 +590,62 @@ mod tests {
             let result = call(&tools, name, arguments).await;
             super::conforms::assert_conforms(tool, &result);
         }
+    }
+
+    #[tokio::test]
+    async fn an_order_is_found_by_either_form_of_find_order() {
+        let tools = desk();
+        let schema = &tools.get("find_order").unwrap().input_schema;
+        assert_eq!(
+            schema["properties"]["by"]["enum"],
+            json!(["id", "tracking"])
+        );
+        assert_eq!(
+            schema["properties"]["trackingNumber"]["description"],
+            "Only with by = \"tracking\". Required with by = \"tracking\"."
+        );
+        let by_tracking = call(
+            &tools,
+            "find_order",
+            json!({"by": "tracking", "trackingNumber": "RP123456789"}),
+        )
+        .await;
+        assert_eq!(
+            by_tracking["structuredContent"]["order"]["orderId"],
+            "ORD-2026-00043"
+        );
+        let by_id = call(
+            &tools,
+            "find_order",
+            json!({"by": "id", "orderId": "ORD-2026-00043"}),
+        )
+        .await;
+        assert_eq!(by_id["structuredContent"], by_tracking["structuredContent"]);
+        // Another customer's order, or none: nothing, as a success.
+        let none = call(
+            &tools,
+            "find_order",
+            json!({"by": "id", "orderId": "ORD-2026-00077"}),
+        )
+        .await;
+        assert_eq!(none["isError"], false);
+        assert_eq!(none["structuredContent"]["order"], Value::Null);
+        // The wrong form, and the other form's field: both said at once.
+        let wrong = call(
+            &tools,
+            "find_order",
+            json!({"by": "trackingNumber", "trackingNumber": "RP123456789"}),
+        )
+        .await;
+        assert_eq!(category(&wrong), "validation");
+        let violations = wrong["structuredContent"]["violations"].as_array().unwrap();
+        assert_eq!(violations[0]["path"], "/by");
+        assert!(
+            violations[0]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("Did you mean \"tracking\"? That form holds \"trackingNumber\".")
+        );
     }
 
     #[tokio::test]

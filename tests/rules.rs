@@ -875,3 +875,19 @@ fn a_misnamed_field_with_a_wrong_value_gets_both_problems_in_one_answer() {
         .unwrap();
     assert!(unknown.message.ends_with("Send the value under that name."));
 }
+
+/// Sign in.
+#[derive(McpTool, Deserialize, Debug)]
+struct SignIn {
+    #[validate(sensitive, length(min = 8))]
+    password: String,
+}
+
+#[test]
+fn a_misnamed_sensitive_field_s_value_is_not_shown_with_its_problems() {
+    let err = check::<SignIn>(json!({"pasword": "hunter2"})).unwrap_err();
+    let shown = err.to_call_result().to_value().to_string();
+    assert!(!shown.contains("hunter2"), "{shown}");
+    let unknown = err.violations().iter().find(|v| v.path == "/pasword").unwrap();
+    assert!(unknown.message.contains("there it must have at least 8 characters"));
+}

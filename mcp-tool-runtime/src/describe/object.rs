@@ -329,7 +329,12 @@ impl ToolSpec {
                 let mut detail = String::new();
                 suggest::push_did_you_mean(&mut detail, near);
                 // The value may be wrong as well: say so now, not after the rename.
+                // A near miss of a sensitive field is checked as sensitive: its value
+                // is not shown.
                 let problems = match self.field_named(near) {
+                    Some(field) if field.sensitive => cx.trial_messages(|cx| {
+                        cx.sensitive(|cx| (field.ty.check)(value, field.rules, cx))
+                    }),
                     Some(field) => cx.trial_messages(|cx| (field.ty.check)(value, field.rules, cx)),
                     None => Vec::new(),
                 };

@@ -699,11 +699,11 @@ impl UnionSpec {
         others: &[&str],
         cx: &mut Checker<'_>,
     ) {
-        let meant = map
-            .get(tag)
-            .and_then(Value::as_str)
-            .and_then(|s| suggest::nearest(s, self.variants.iter().map(|v| v.name)))
-            .and_then(|name| self.variant(name));
+        let meant = map.get(tag).and_then(Value::as_str).and_then(|s| {
+            suggest::nearest(s, self.variants.iter().map(|v| v.name))
+                .and_then(|name| self.variant(name))
+                .or_else(|| self.form_holding(s))
+        });
         if let Some(variant) = meant {
             return variant.check_beside(tag, map, &Value::Null, others, cx);
         }
@@ -763,7 +763,17 @@ impl UnionSpec {
             Some(Value::String(s)) => match self.variant(s) {
                 Some(variant) => Some(variant),
                 None => {
-                    one_of_failure(&names, s).report(cx, &map[tag], None, None);
+                    let mut failure = one_of_failure(&names, s);
+                    // The name of a form's property sent as the tag: that form is meant.
+                    if failure.detail.is_none()
+                        && let Some(form) = self.form_holding(s)
+                    {
+                        let mut detail = String::new();
+                        suggest::push_did_you_mean(&mut detail, form.name);
+                        detail.push_str(&format!(" That form holds {s:?}."));
+                        failure.detail = Some(Cow::Owned(detail));
+                    }
+                    failure.report(cx, &map[tag], None, None);
                     None
                 }
             },
@@ -776,6 +786,22 @@ impl UnionSpec {
         };
         cx.leave(mark);
         found
+    }
+
+    /// The one form that has a property named `name`.
+    fn form_holding(&'static self, name: &str) -> Option<&'static Variant> {
+        let mut holding = self.variants.iter().filter(|v| {
+            let spec = match &v.shape {
+                Shape::Struct(spec) => Some(*spec),
+                Shape::Newtype(ty, _) => (ty.object)(),
+                _ => None,
+            };
+            spec.is_some_and(|spec| spec.field_named(name).is_some())
+        });
+        match (holding.next(), holding.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
 
     /// Reports `key`, which is none of `known`: with the nearest of them when it looks

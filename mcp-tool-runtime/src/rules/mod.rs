@@ -169,7 +169,7 @@ pub(crate) struct Failure {
     pub(crate) rule: Cow<'static, str>,
     pub(crate) expectation: Cow<'static, str>,
     expected: Value,
-    detail: Option<Cow<'static, str>>,
+    pub(crate) detail: Option<Cow<'static, str>>,
 }
 
 impl Failure {
