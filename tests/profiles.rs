@@ -3,9 +3,12 @@
 //! what that client family accepts; the runtime's agreement with each profile's schema
 //! is in `tests/properties.rs`.
 
+#[path = "support/every_shape.rs"]
+mod every_shape;
 #[path = "support/everything.rs"]
 mod everything;
 
+use every_shape::{EveryForm, EveryShape};
 use everything::Everything;
 use mcp_tool::{Context, McpTool, SchemaProfile, ToolError, Toolbox};
 use serde_json::{Map, Value, json};
@@ -33,14 +36,19 @@ fn nodes<'a>(schema: &'a Value, at: String, out: &mut Vec<(String, &'a Map<Strin
     }
 }
 
+/// Every node of the schemas of `Everything` (every rule), `EveryShape` (every shape)
+/// and `EveryForm` (a tool that is an enum) in `profile`.
 fn all_nodes(profile: SchemaProfile) -> Vec<(String, &'static Map<String, Value>)> {
     let mut out = Vec::new();
-    nodes(
-        Everything::input_schema_for(profile),
-        String::new(),
-        &mut out,
-    );
-    assert!(out.len() > 20, "the walk sees the schema");
+    for (name, schema) in [
+        ("Everything", Everything::input_schema_for(profile)),
+        ("EveryShape", EveryShape::input_schema_for(profile)),
+        ("EveryForm", EveryForm::input_schema_for(profile)),
+    ] {
+        let before = out.len();
+        nodes(schema, name.to_owned(), &mut out);
+        assert!(out.len() - before >= 4, "the walk sees {name}");
+    }
     out
 }
 

@@ -6,12 +6,19 @@
 //! against the advertised schema (`support/judge.rs`). Robustness: arbitrary JSON into
 //! `from_arguments` and into `tools/call` through a `Toolbox`.
 //!
+//! The shapes beside plain fields (enums with data in the four representations, a
+//! newtype, flatten, a set, an array, a tuple, a map, typed foreign values, a schemars
+//! type) are `EveryShape`, and a tool that is a tagged enum is `EveryForm`
+//! (`support/every_shape.rs`): each is held to its schema in every profile.
+//!
 //! Case counts: the differential property runs 3 000 objects of up to 8 mutated keys
 //! (about 25 000 generated values), enough that each key's boundary table (below) is hit
 //! many times over, in about 2 s in a debug build; the others run 1 000 each. A failure
 //! prints the shrunk, minimal counterexample. `PROPTEST_CASES` raises them all for a
 //! longer local run.
 
+#[path = "support/every_shape.rs"]
+mod every_shape;
 #[path = "support/everything.rs"]
 mod everything;
 #[path = "support/profiles.rs"]
@@ -19,6 +26,7 @@ mod profiles;
 
 use std::sync::LazyLock;
 
+use every_shape::{EveryForm, EveryShape};
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use mcp_tool::{Context, McpEnum, McpTool, SchemaProfile, Toolbox};
 use profiles::judge::{agree, judge};
@@ -430,3 +438,202 @@ fn well_formed(result: &Value) -> Result<(), TestCaseError> {
 }
 
 static TOOLS: LazyLock<Toolbox> = LazyLock::new(everything::toolbox);
+
+/// Values for each key of `EveryShape`, around the boundaries of each shape.
+fn shape_entry() -> BoxedStrategy<(String, Value)> {
+    let table: Vec<(&str, Vec<Value>)> = vec![
+        (
+            "internal",
+            vec![
+                json!({"kind": "named", "name": "ab"}),
+                json!({"kind": "named", "name": ""}),
+                json!({"kind": "named"}),
+                json!({"kind": "counted", "n": 3}),
+                json!({"kind": "counted", "n": 10}),
+                json!({"kind": "counted", "n": null}),
+                json!({"kind": "nothing"}),
+                json!({"kind": "nothing", "n": 1}),
+                json!({"kind": "nameed", "name": "x"}),
+                json!({}),
+                json!("named"),
+            ],
+        ),
+        (
+            "external",
+            vec![
+                json!("off"),
+                json!("num"),
+                json!({"num": 5}),
+                json!({"num": 0}),
+                json!({"pair": [1, 2.5]}),
+                json!({"pair": [1]}),
+                json!({"mail": {"to": "a@b.co"}}),
+                json!({"mail": {"to": "x"}}),
+                json!({"off": null}),
+                json!({"num": 1, "off": null}),
+                json!(null),
+            ],
+        ),
+        (
+            "adjacent",
+            vec![
+                json!({"t": "Text", "c": "abc"}),
+                json!({"t": "Text", "c": "abcd"}),
+                json!({"t": "Text"}),
+                json!({"t": "Empty"}),
+                json!({"t": "Empty", "c": 1}),
+                json!({"c": "a"}),
+            ],
+        ),
+        (
+            "untagged",
+            vec![
+                json!({"id": 1}),
+                json!({"id": 0}),
+                json!({"id": 1.0}),
+                json!({"name": "abc"}),
+                json!({"name": "ABC"}),
+                json!({"name": 1}),
+                json!({"id": "1"}),
+                json!([]),
+            ],
+        ),
+        (
+            "port",
+            vec![json!(1024), json!(1023), json!(65535), json!("80")],
+        ),
+        (
+            "tags",
+            vec![
+                json!([]),
+                json!(["a", "a"]),
+                json!(["a", "b", "c", "d"]),
+                json!(["a", 1]),
+            ],
+        ),
+        (
+            "rgba",
+            vec![
+                json!([0, 0, 0, 255]),
+                json!([0, 0, 0]),
+                json!([0, 0, 0, 256]),
+            ],
+        ),
+        (
+            "point",
+            vec![json!([1.5, "x"]), json!(["x", 1.5]), json!([1.5])],
+        ),
+        ("meta", vec![json!({}), json!({"a": [1]}), json!([])]),
+        (
+            "at",
+            vec![
+                json!("2026-12-24T18:00:00Z"),
+                json!("2026-12-24T18:00:00"),
+                json!("2026-12-24 18:00:00Z"),
+            ],
+        ),
+        (
+            "day",
+            vec![json!("2026-12-24"), json!("2026-12-32"), json!("2026-1-1")],
+        ),
+        (
+            "id",
+            vec![
+                json!("123e4567-e89b-12d3-a456-426614174000"),
+                json!("123e4567e89b12d3a456426614174000"),
+            ],
+        ),
+        (
+            "link",
+            vec![json!("https://example.com"), json!("example.com")],
+        ),
+        (
+            "ip",
+            vec![json!("192.0.2.1"), json!("192.0.2.256"), json!("::1")],
+        ),
+        (
+            "foreign",
+            vec![
+                json!({"level": 3}),
+                json!({"level": 11}),
+                json!({"level": 1, "other": 2}),
+                json!({}),
+            ],
+        ),
+        ("limit", vec![json!(1), json!(0), json!(101), json!(null)]),
+        ("cursor", vec![json!("x"), json!(2)]),
+        ("extra", vec![json!(1), json!(null)]),
+    ];
+    let strategies: Vec<BoxedStrategy<(String, Value)>> = table
+        .into_iter()
+        .map(|(key, values)| values_for(key, values))
+        .collect();
+    proptest::strategy::Union::new(strategies).boxed()
+}
+
+fn values_for(key: &'static str, values: Vec<Value>) -> BoxedStrategy<(String, Value)> {
+    proptest::sample::select(values)
+        .prop_map(move |v| (key.to_owned(), v))
+        .boxed()
+}
+
+fn shape_arguments() -> impl Strategy<Value = Value> {
+    proptest::collection::vec(shape_entry(), 0..8).prop_map(|entries| {
+        let mut args = json!({"internal": {"kind": "nothing"}});
+        let map = args.as_object_mut().unwrap();
+        for (key, value) in entries {
+            map.insert(key, value);
+        }
+        args
+    })
+}
+
+fn form_arguments() -> impl Strategy<Value = Value> {
+    let entry = prop_oneof![
+        values_for(
+            "mode",
+            vec![
+                json!("text"),
+                json!("sku"),
+                json!("all"),
+                json!("txt"),
+                json!(2)
+            ]
+        ),
+        values_for("query", vec![json!("ab"), json!("a"), json!(null)]),
+        values_for("sku", vec![json!("ABC-1234"), json!("abc"), json!(null)]),
+        values_for("limit", vec![json!(3), json!(256), json!(null)]),
+        values_for("other", vec![json!(1), json!(null)]),
+    ];
+    proptest::collection::vec(entry, 0..6).prop_map(|entries| {
+        let mut args = json!({"mode": "text", "query": "rust"});
+        let map = args.as_object_mut().unwrap();
+        for (key, value) in entries {
+            map.insert(key, value);
+        }
+        args
+    })
+}
+
+proptest! {
+    #![proptest_config(cases(1_000))]
+
+    /// The new shapes, in every profile: what the runtime accepts each profile's schema
+    /// accepts, what the portable schema rejects the runtime rejects at the judge's paths,
+    /// and nothing is refused by the runtime alone.
+    #[test]
+    fn every_shape_agrees_with_its_schema_in_every_profile(args in shape_arguments()) {
+        if let Err(disagreement) = profiles::hold::<EveryShape>(&[args], &TODAY, &[]) {
+            return Err(TestCaseError::fail(disagreement));
+        }
+    }
+
+    /// A tool that is a tagged enum: the same, where the runtime alone refuses only what
+    /// the descriptions say ("Only with", "Required with").
+    #[test]
+    fn every_form_agrees_with_its_schema_in_every_profile(args in form_arguments()) {
+        if let Err(disagreement) = profiles::hold::<EveryForm>(&[args], &TODAY, &["unknown", "required"]) {
+            return Err(TestCaseError::fail(disagreement));
+        }
+    }
+}

@@ -888,6 +888,14 @@ fn a_misnamed_sensitive_field_s_value_is_not_shown_with_its_problems() {
     let err = check::<SignIn>(json!({"pasword": "hunter2"})).unwrap_err();
     let shown = err.to_call_result().to_value().to_string();
     assert!(!shown.contains("hunter2"), "{shown}");
-    let unknown = err.violations().iter().find(|v| v.path == "/pasword").unwrap();
-    assert!(unknown.message.contains("there it must have at least 8 characters"));
+    let unknown = err
+        .violations()
+        .iter()
+        .find(|v| v.path == "/pasword")
+        .unwrap();
+    assert!(
+        unknown
+            .message
+            .contains("there it must have at least 8 characters")
+    );
 }

@@ -424,3 +424,40 @@ fn a_recursive_enum_is_inlined_to_the_limit_and_agrees_past_it() {
     let too_deep = Eval::from_arguments_in(cases.last().unwrap().clone(), &today()).unwrap_err();
     assert!(too_deep.violations().iter().any(|v| v.rule == "depth"));
 }
+
+/// A reply: untagged, with a unit variant that serde reads as null.
+#[derive(Argument, Deserialize, Debug)]
+#[serde(untagged)]
+enum Reply {
+    Text { text: String },
+    Nothing,
+}
+
+/// Answer.
+#[derive(McpTool, Deserialize, Debug)]
+struct Answer {
+    reply: Reply,
+}
+
+#[test]
+fn an_untagged_unit_variant_is_null_and_gemini_reads_it_as_nullable() {
+    let portable = &Answer::input_schema()["properties"]["reply"];
+    assert_eq!(portable["anyOf"][1], json!({"type": "null"}));
+    let gemini = &Answer::input_schema_for(SchemaProfile::Gemini)["properties"]["reply"];
+    assert!(!gemini.to_string().contains("\"null\""), "{gemini}");
+    assert_eq!(gemini["nullable"], true);
+    let cases = [
+        json!({"reply": null}),
+        json!({"reply": {"text": "hi"}}),
+        json!({"reply": 3}),
+    ];
+    let verdicts = hold::<Answer>(&cases, &today(), &[]).unwrap();
+    assert_eq!(
+        verdicts,
+        [
+            Verdict::BothAccept,
+            Verdict::BothAccept,
+            Verdict::BothReject
+        ]
+    );
+}

@@ -559,8 +559,16 @@ fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
     if !said.is_empty() {
         notes.push(capitalize(&format!("{}.", said.join(" and "))));
     }
-    // OpenAPI 3.0 has no null type: a property that can only be null (a recursive
-    // struct's last level) is left out.
+    // OpenAPI 3.0 has no null type: a union that also takes null (an untagged unit
+    // variant) is nullable; a property that can only be null (a recursive struct's last
+    // level) is left out.
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        if branches.len() < before {
+            node.insert("nullable".into(), true.into());
+        }
+    }
     if let Some(Value::Object(properties)) = node.get_mut("properties") {
         properties.retain(|_, p| p.get("type").and_then(Value::as_str) != Some("null"));
     }
