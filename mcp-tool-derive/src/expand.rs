@@ -228,8 +228,11 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
         }
         Body::Union { repr, variants } => union(tool, is_tool, repr, variants, &p),
     };
+    // The rules' calls are spanned at the user's attributes, so their lints would be the
+    // user's: a custom rule's error converted to `Invalid` may already be one.
     quote! {
         #[doc(hidden)]
+        #[allow(clippy::useless_conversion)]
         const _: () = {
             #body
         };
@@ -549,8 +552,18 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 .segments
                 .last()
                 .map_or_else(Span::call_site, |s| s.ident.span());
+            // The function meets the field's type here, at the rule: a signature that
+            // does not fit is an error about that function and that type.
             let target = respan(target.clone(), span);
-            let call = quote_spanned!(span=> #p::custom::<#target, _, _>(value, #function));
+            let call = quote_spanned! {span=>
+                match #p::read::<#target>(value) {
+                    ::core::option::Option::Some(typed) => #function(
+                        ::core::borrow::Borrow::borrow(&typed),
+                    )
+                    .map_err(::core::convert::Into::into),
+                    ::core::option::Option::None => ::core::result::Result::Ok(()),
+                }
+            };
             let description = opt_lit(description.as_ref());
             quote!(#p::RuleKind::Custom(#p::Custom {
                 name: #name,
@@ -638,7 +651,11 @@ fn assertions(
             );
             let name = crate::attr::path_name(path);
             let p = respan(p.clone(), span);
-            out.extend(quote_spanned!(span=> const _: () = #p::assert_distinct(#path, #name);));
+            out.extend(quote_spanned! {span=>
+                const _: () = if let ::core::option::Option::Some(value) = #p::first_repeat(#path) {
+                    ::core::panic!("{}", #p::repeat_message(#name, value).as_str());
+                };
+            });
         }
     }
     // `items(...)` with only custom rules: still needs a type with items.

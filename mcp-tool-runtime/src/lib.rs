@@ -69,42 +69,39 @@ pub mod __private {
         serde_json::to_value(value).unwrap_or(Value::Null)
     }
 
-    /// Runs a custom rule: reads the value as `T` and passes it to the author's
-    /// function, which may take any borrowed form of `T` (`&str` for a `String`). A
-    /// value `T` cannot read was reported by the type check already.
-    pub fn custom<T, U, E>(value: &Value, check: fn(&U) -> Result<(), E>) -> Result<(), Invalid>
-    where
-        T: serde::de::DeserializeOwned + std::borrow::Borrow<U>,
-        U: ?Sized,
-        E: Into<Invalid>,
-    {
-        match T::deserialize(value) {
-            Ok(typed) => check(typed.borrow()).map_err(Into::into),
-            Err(_) => Ok(()),
-        }
+    /// The value as `T`, for a custom rule's function; `None` for a value `T` cannot
+    /// read, which the type check reported already.
+    pub fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
+        T::deserialize(value).ok()
     }
 
-    /// Fails the build, naming the value, when a shared `enum` whitelist repeats one:
-    /// the schema would advertise it twice, which JSON Schema forbids. `name` is the
-    /// constant's name. Called in a `const` by the derive.
-    pub const fn assert_distinct(values: &[&str], name: &str) {
+    /// The first value a shared `enum` whitelist repeats, if any: the schema would
+    /// advertise it twice, which JSON Schema forbids. Called in a `const` by the derive,
+    /// which fails the build with [`repeat_message`].
+    pub const fn first_repeat(values: &[&'static str]) -> Option<&'static str> {
         let mut i = 0;
         while i < values.len() {
             let mut j = i + 1;
             while j < values.len() {
                 if str_eq(values[i], values[j]) {
-                    let mut message = ConstText::new();
-                    message.push("the `enum` whitelist `");
-                    message.push(name);
-                    message.push("` repeats \"");
-                    message.push(values[i]);
-                    message.push("\": each value must be listed once");
-                    panic!("{}", message.as_str());
+                    return Some(values[i]);
                 }
                 j += 1;
             }
             i += 1;
         }
+        None
+    }
+
+    /// What the build says of a whitelist `name` that repeats `value`.
+    pub const fn repeat_message(name: &str, value: &str) -> ConstText {
+        let mut message = ConstText::new();
+        message.push("the `enum` whitelist `");
+        message.push(name);
+        message.push("` repeats \"");
+        message.push(value);
+        message.push("\": each value must be listed once");
+        message
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {
@@ -123,7 +120,7 @@ pub mod __private {
     }
 
     /// A message written at compile time, cut short at a character boundary.
-    struct ConstText {
+    pub struct ConstText {
         bytes: [u8; 256],
         len: usize,
     }
@@ -160,7 +157,8 @@ pub mod __private {
             }
         }
 
-        const fn as_str(&self) -> &str {
+        /// The message.
+        pub const fn as_str(&self) -> &str {
             match core::str::from_utf8(self.bytes.split_at(self.len).0) {
                 Ok(s) => s,
                 Err(_) => "the `enum` whitelist repeats a value",
