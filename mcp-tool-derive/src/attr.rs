@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitStr, Token};
 
 use crate::ctxt::{Errors, did_you_mean};
-use crate::rules::{self, Bound, EnumValues, Number, RuleKind};
+use crate::rules::{self, Bound, EnumValues, Number, Parsed, RuleKind};
 
 /// `#[mcp_tool(...)]` on the struct or enum.
 #[derive(Default)]
@@ -52,11 +52,11 @@ pub enum Keys {
     Enum,
 }
 
-impl From<crate::ast::Derive> for Keys {
-    fn from(derive: crate::ast::Derive) -> Self {
+impl From<crate::model::Derive> for Keys {
+    fn from(derive: crate::model::Derive) -> Self {
         match derive {
-            crate::ast::Derive::Tool => Keys::Tool,
-            crate::ast::Derive::Argument => Keys::Argument,
+            crate::model::Derive::Tool => Keys::Tool,
+            crate::model::Derive::Argument => Keys::Argument,
         }
     }
 }
@@ -64,7 +64,6 @@ impl From<crate::ast::Derive> for Keys {
 impl ContainerAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors, keys: impl Into<Keys>) -> Self {
         let mut out = ContainerAttrs::default();
-        let schemars = crate::schemars::container(attrs, errors);
         let which = keys.into();
         let keys = match which {
             Keys::Tool => CONTAINER_KEYS,
@@ -93,19 +92,6 @@ impl ContainerAttrs {
             });
             if let Err(e) = result {
                 errors.push(e);
-            }
-        }
-        for (ours, theirs, key) in [
-            (&mut out.description, schemars.description, "description"),
-            (&mut out.title, schemars.title, "title"),
-        ] {
-            match (ours.is_some(), theirs) {
-                (true, Some(lit)) => errors.spanned(
-                    &lit,
-                    format!("`{key}` is given in #[mcp_tool] and #[schemars]: keep one"),
-                ),
-                (false, Some(lit)) => *ours = Some(lit),
-                (_, None) => {}
             }
         }
         out
@@ -207,8 +193,8 @@ fn skip_item(input: ParseStream) {
 #[derive(Default)]
 pub struct FieldRules {
     pub sensitive: Option<Span>,
-    pub own: Vec<Rule>,
-    pub items: Vec<Rule>,
+    pub own: Vec<Parsed>,
+    pub items: Vec<Parsed>,
     pub items_span: Option<Span>,
     /// `#[schemars(description)]`: replaces the doc comment, as in schemars.
     pub description: Option<LitStr>,
@@ -221,14 +207,6 @@ pub struct FieldRules {
     pub deprecated: bool,
     /// `#[mcp_tool(schemars)]`: the type's schemars schema is advertised and enforced.
     pub schemars: Option<Span>,
-}
-
-pub struct Rule {
-    pub name: &'static str,
-    pub span: Span,
-    pub kind: RuleKind,
-    pub message: Option<LitStr>,
-    pub hint: Option<LitStr>,
 }
 
 impl FieldRules {
@@ -251,7 +229,6 @@ impl FieldRules {
         }
         let mut out = FieldRules::validate(attrs, errors);
         out.schemars = schemars;
-        crate::schemars::field(attrs, &mut out, errors);
         out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out
     }
@@ -350,7 +327,7 @@ pub(crate) fn parse_rule(
     meta: &ParseNestedMeta,
     key: &str,
     errors: &mut Errors,
-) -> syn::Result<Rule> {
+) -> syn::Result<Parsed> {
     let span = meta.path.span();
     let Some(def) = rules::rule(key) else {
         let names = rules::names();
@@ -367,7 +344,7 @@ pub(crate) fn parse_rule(
     };
     let name = def.name;
     let usage = || meta.error(format!("`{name}` is written like `{}`", def.usage));
-    let mut rule = Rule {
+    let mut rule = Parsed {
         name,
         span,
         kind: (def.empty)(span),
@@ -420,7 +397,7 @@ pub(crate) fn parse_rule(
 fn rule_key(
     key: &str,
     inner: &ParseNestedMeta,
-    rule: &mut Rule,
+    rule: &mut Parsed,
     seen_main: &mut bool,
 ) -> syn::Result<()> {
     match (key, &mut rule.kind) {
@@ -512,4 +489,39 @@ fn parse_bound(meta: &ParseNestedMeta) -> syn::Result<Bound> {
 fn parse_count(meta: &ParseNestedMeta) -> syn::Result<(u64, Span)> {
     let lit: syn::LitInt = meta.value()?.parse()?;
     Ok((lit.base10_parse::<u64>()?, lit.span()))
+}
+
+/// The doc comment as one text: lines joined, paragraphs kept apart.
+pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+        {
+            lines.push(s.value());
+        }
+    }
+    let mut out = String::new();
+    let mut paragraph_break = false;
+    for line in lines.iter().flat_map(|l| l.lines()) {
+        let line = line.trim();
+        if line.is_empty() {
+            paragraph_break = !out.is_empty();
+            continue;
+        }
+        if paragraph_break {
+            out.push_str("\n\n");
+            paragraph_break = false;
+        } else if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    (!out.is_empty()).then_some(out)
 }

@@ -1,5 +1,12 @@
-//! Compile-time checks of rule literals: regexes in the dialect both sides share, date
-//! formats that name a whole date.
+//! Compile-time checks of rule literals: each rule's values (bounds that leave something,
+//! a whitelist without repeats), regexes in the dialect both sides share, date formats
+//! that name a whole date, rules that contradict each other.
+
+use proc_macro2::Span;
+use syn::LitStr;
+
+use crate::ctxt::Errors;
+use crate::rules::{self as table, Bound, EnumValues, Kind, Number, Parsed, Rule, RuleKind};
 
 use regex_syntax::ast::{
     self, AssertionKind, Ast, ClassPerlKind, ClassSetItem, GroupKind, LiteralKind,
@@ -243,6 +250,184 @@ pub fn date_format(format: &str) -> Result<(), String> {
         Err(format!(
             "date format {format:?} does not name a whole date: it needs a year (%Y) with a month (%m) and day (%d), or a day of the year (%j)"
         ))
+    }
+}
+
+/// Each rule with its literals checked, the wrong ones reported and left out.
+pub fn rules(rules: Vec<Parsed>, errors: &mut Errors) -> Vec<Rule> {
+    let rules: Vec<Rule> = rules
+        .into_iter()
+        .filter_map(|r| checked(r, errors))
+        .collect();
+    check_combinations(&rules, errors);
+    rules
+}
+
+/// Checks a rule's literals; `None` (with the error recorded) when one is wrong.
+fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
+    let span = rule.span;
+    let kind = match rule.kind {
+        RuleKind::Regex(lit) => match regex(&lit.value()) {
+            Ok(runtime) => Kind::Regex {
+                source: lit,
+                runtime,
+            },
+            Err(message) => {
+                errors.spanned(&lit, message);
+                return None;
+            }
+        },
+        RuleKind::Enum(values) => {
+            if let EnumValues::List(list, list_span) = &values {
+                if list.is_empty() {
+                    errors.at(*list_span, "empty `enum`: list at least one allowed value");
+                    return None;
+                }
+                for (i, lit) in list.iter().enumerate() {
+                    if list[..i].iter().any(|l| l.value() == lit.value()) {
+                        errors.spanned(
+                            lit,
+                            format!("{:?} is listed twice in this `enum`", lit.value()),
+                        );
+                        return None;
+                    }
+                }
+            }
+            Kind::Enum(values)
+        }
+        RuleKind::Date { future, format } => {
+            let text = format
+                .as_ref()
+                .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
+            if let Err(message) = date_format(&text) {
+                match &format {
+                    Some(lit) => errors.spanned(lit, message),
+                    None => errors.at(span, message),
+                }
+                return None;
+            }
+            Kind::Date {
+                future,
+                explicit: format.is_some(),
+                format: text,
+            }
+        }
+        RuleKind::Range(r) => {
+            let min = bound(r.min, r.exclusive_min, "min", errors)?;
+            let max = bound(r.max, r.exclusive_max, "max", errors)?;
+            if min.is_none() && max.is_none() {
+                errors.at(
+                    span,
+                    "`range` needs a bound: min, max, exclusive_min or exclusive_max",
+                );
+                return None;
+            }
+            if let (Some((lo, lo_excl, _)), Some((hi, hi_excl, hi_span))) = (min, max)
+                && (lo.as_f64() > hi.as_f64()
+                    || (lo.as_f64() == hi.as_f64() && (lo_excl || hi_excl)))
+            {
+                errors.at(
+                    hi_span,
+                    "`range` is empty: its minimum is not below its maximum",
+                );
+                return None;
+            }
+            Kind::Range {
+                min: min.map(|(v, e, _)| (v, e)),
+                max: max.map(|(v, e, _)| (v, e)),
+            }
+        }
+        RuleKind::Length(l) => {
+            let (min, max) = match (l.equal, l.min, l.max) {
+                (Some((n, _)), None, None) => (Some(n), Some(n)),
+                (Some((_, s)), _, _) => {
+                    errors.at(s, "`length(equal)` excludes `min` and `max`");
+                    return None;
+                }
+                (None, None, None) => {
+                    errors.at(span, "`length` needs min, max or equal");
+                    return None;
+                }
+                (None, min, max) => {
+                    if let (Some((lo, _)), Some((hi, s))) = (min, max)
+                        && lo > hi
+                    {
+                        errors.at(
+                            s,
+                            format!("`length` is empty: min {lo} is more than max {hi}"),
+                        );
+                        return None;
+                    }
+                    (min.map(|m| m.0), max.map(|m| m.0))
+                }
+            };
+            Kind::Length { min, max }
+        }
+        RuleKind::MultipleOf(factor) => match factor {
+            Some(Bound { value, .. }) if value.as_f64() > 0.0 => Kind::MultipleOf(value),
+            Some(Bound { span, .. }) => {
+                errors.at(span, "`multiple_of` needs a factor greater than zero");
+                return None;
+            }
+            None => {
+                errors.at(span, "`multiple_of` needs a factor: `multiple_of = 5`");
+                return None;
+            }
+        },
+        RuleKind::Email => Kind::Email,
+        RuleKind::Url => Kind::Url,
+        RuleKind::Uuid => Kind::Uuid,
+        RuleKind::Custom {
+            function,
+            description,
+        } => Kind::Custom {
+            function,
+            description,
+        },
+    };
+    Some(Rule {
+        def: table::rule(rule.name).expect("the parser read the rule from the table"),
+        span,
+        kind,
+        message: rule.message,
+        hint: rule.hint,
+    })
+}
+
+/// One side of a range: the inclusive or the exclusive bound, not both.
+#[allow(clippy::type_complexity)]
+fn bound(
+    inclusive: Option<Bound>,
+    exclusive: Option<Bound>,
+    side: &str,
+    errors: &mut Errors,
+) -> Option<Option<(Number, bool, Span)>> {
+    match (inclusive, exclusive) {
+        (Some(_), Some(e)) => {
+            errors.at(
+                e.span,
+                format!("give `{side}` or `exclusive_{side}`, not both"),
+            );
+            None
+        }
+        (Some(b), None) => Some(Some((b.value, false, b.span))),
+        (None, Some(b)) => Some(Some((b.value, true, b.span))),
+        (None, None) => Some(None),
+    }
+}
+
+fn check_combinations(rules: &[Rule], errors: &mut Errors) {
+    let future = rules
+        .iter()
+        .find(|r| matches!(r.kind, Kind::Date { future: true, .. }));
+    let past = rules
+        .iter()
+        .find(|r| matches!(r.kind, Kind::Date { future: false, .. }));
+    if let (Some(_), Some(past)) = (future, past) {
+        errors.at(
+            past.span,
+            "`future_date` and `past_date` together accept no date",
+        );
     }
 }
 

@@ -1,17 +1,21 @@
 //! The derives of `mcp-tool`. Use them through that crate, which documents
-//! the attribute language: `mcp_tool::McpTool` and `mcp_tool::McpEnum`.
+//! the attribute language: `mcp_tool::McpTool`, `mcp_tool::Argument` and
+//! `mcp_tool::McpEnum`.
 //!
-//! The derive reads in three steps, each in its own file: `ast.rs` builds a model of the
-//! struct from serde's own reading of `#[serde(...)]` and ours of `#[mcp_tool(...)]` and
-//! `#[validate(...)]` (in `attr.rs`), `check.rs` rejects at compile time what the model
-//! could not keep (bad regexes, formats, bounds), and `expand.rs` writes the data and
-//! trait impls that the runtime turns into a schema and checks.
+//! Read, check, expand, each file using only the ones before it: `rules.rs` (the table
+//! of rules, and a rule as written and as checked), `attr.rs` and `schemars.rs` (the
+//! attributes), `check.rs` (every literal checked at compile time: regexes, formats,
+//! bounds), `model.rs` (the type as the client sees it), `fields.rs`, `shapes.rs` and
+//! `ast.rs` (reading the type through serde's own reading of `#[serde(...)]`), and
+//! `expand/` (the data and trait impls the runtime turns into a schema and checks).
 
 mod ast;
 mod attr;
 mod check;
 mod ctxt;
 mod expand;
+mod fields;
+mod model;
 mod rules;
 mod schemars;
 mod shapes;
@@ -23,7 +27,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match ast::Tool::from_input(&input, ast::Derive::Tool) {
+    match model::Tool::from_input(&input, model::Derive::Tool) {
         Ok(tool) => expand::tool(&tool),
         Err(errors) => errors.into_compile_errors(),
     }
@@ -34,7 +38,7 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match ast::Tool::from_input(&input, ast::Derive::Argument) {
+    match model::Tool::from_input(&input, model::Derive::Argument) {
         Ok(tool) => expand::argument(&tool),
         Err(errors) => errors.into_compile_errors(),
     }
@@ -45,7 +49,7 @@ pub fn derive_argument(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(McpEnum, attributes(mcp_tool, serde, schemars))]
 pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match ast::Enum::from_input(&input) {
+    match model::Enum::from_input(&input) {
         Ok(en) => expand::enumeration(&en),
         Err(errors) => errors.into_compile_errors(),
     }
@@ -79,7 +83,7 @@ mod tests {
                 email: Option<String>,
             }
         };
-        let tool = crate::ast::Tool::from_input(&input, crate::ast::Derive::Tool)
+        let tool = crate::model::Tool::from_input(&input, crate::model::Derive::Tool)
             .unwrap_or_else(|_| panic!("valid input"));
         let file: syn::File = syn::parse2(crate::expand::tool(&tool)).expect("expansion parses");
         insta::assert_snapshot!(prettyplease::unparse(&file));

@@ -68,6 +68,55 @@ pub struct Length {
     pub equal: Option<(u64, Span)>,
 }
 
+/// A rule as written, before its literals are checked.
+pub struct Parsed {
+    pub name: &'static str,
+    pub span: Span,
+    pub kind: RuleKind,
+    pub message: Option<LitStr>,
+    pub hint: Option<LitStr>,
+}
+
+/// A rule with its literals checked.
+pub struct Rule {
+    /// Its row of the rules table.
+    pub def: &'static RuleDef,
+    pub span: Span,
+    pub kind: Kind,
+    pub message: Option<LitStr>,
+    pub hint: Option<LitStr>,
+}
+
+pub enum Kind {
+    Regex {
+        source: LitStr,
+        runtime: String,
+    },
+    Enum(EnumValues),
+    Date {
+        future: bool,
+        format: String,
+        /// `format = "..."` was written: the field is a string in that format.
+        explicit: bool,
+    },
+    Range {
+        min: Option<(Number, bool)>,
+        max: Option<(Number, bool)>,
+    },
+    Length {
+        min: Option<u64>,
+        max: Option<u64>,
+    },
+    MultipleOf(Number),
+    Email,
+    Url,
+    Uuid,
+    Custom {
+        function: syn::Path,
+        description: Option<LitStr>,
+    },
+}
+
 /// Which kind of type a rule needs, asserted through the runtime's marker traits so
 /// that a mismatch is an error at the rule.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -9,9 +9,9 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, LitStr};
 
-use crate::attr::{self, FieldRules, Rule};
+use crate::attr::{self, FieldRules};
 use crate::ctxt::Errors;
-use crate::rules::RuleKind;
+use crate::rules::{Parsed, RuleKind};
 
 /// What `#[schemars(...)]` on a struct, enum or variant says.
 #[derive(Default)]
@@ -186,7 +186,7 @@ fn field_key(
             let content;
             syn::parenthesized!(content in meta.input);
             let lit: LitStr = content.parse()?;
-            let rule = Rule {
+            let rule = Parsed {
                 name: "regex",
                 span: meta.path.span(),
                 kind: RuleKind::Regex(lit),
@@ -203,7 +203,7 @@ fn field_key(
     }
 }
 
-fn push(rules: &mut FieldRules, rule: Rule) -> syn::Result<()> {
+fn push(rules: &mut FieldRules, rule: Parsed) -> syn::Result<()> {
     if rules.own.iter().any(|r| r.name == rule.name) {
         return Err(syn::Error::new(
             rule.span,

@@ -8,9 +8,11 @@ use quote::quote;
 use serde_derive_internals::{ast as serde_ast, attr as serde_attr};
 use syn::DeriveInput;
 
-use crate::ast::{self, Body, Derive, Inner, Repr, Variant, VariantShape, doc_comment};
 use crate::attr::FieldRules;
+use crate::attr::doc_comment;
 use crate::ctxt::Errors;
+use crate::fields;
+use crate::model::{Body, Derive, Inner, Repr, Variant, VariantShape};
 
 pub fn body<'a>(
     input: &'a DeriveInput,
@@ -78,7 +80,11 @@ fn struct_body<'a>(
                 }
                 serde_attr::Default::Path(path) => Some(quote!(#path())),
             };
-            Some(Body::Struct(ast::fields(fields, default.as_ref(), errors)))
+            Some(Body::Struct(fields::fields(
+                fields,
+                default.as_ref(),
+                errors,
+            )))
         }
         serde_ast::Style::Struct | serde_ast::Style::Newtype => {
             if derive == Derive::Tool {
@@ -153,8 +159,8 @@ fn newtype<'a>(
     }
     Inner {
         ty,
-        own: ast::checked_rules(rules.own, errors),
-        items: ast::checked_rules(rules.items, errors),
+        own: crate::check::rules(rules.own, errors),
+        items: crate::check::rules(rules.items, errors),
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
     }
@@ -187,7 +193,7 @@ fn union<'a>(
     }
     let mut out = Vec::new();
     for variant in variants {
-        let Some(name) = ast::variant_name(variant, errors) else {
+        let Some(name) = fields::variant_name(variant, errors) else {
             continue;
         };
         let meta = crate::schemars::container(&variant.original.attrs, errors);
@@ -221,7 +227,7 @@ fn union<'a>(
                     .collect(),
             ),
             serde_ast::Style::Struct => {
-                VariantShape::Struct(ast::fields(&variant.fields, None, errors))
+                VariantShape::Struct(fields::fields(&variant.fields, None, errors))
             }
         };
         if !matches!(shape, VariantShape::Newtype(_))

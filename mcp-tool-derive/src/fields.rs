@@ -1,0 +1,132 @@
+//! The fields serde reads of a struct or of a struct variant, and a variant's name: each
+//! field's attributes read (`#[validate]`, `#[schemars]`, `#[deprecated]`), its rules
+//! checked, and what serde would read that no schema can say refused.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use serde_derive_internals::{ast as serde_ast, attr as serde_attr};
+use syn::LitStr;
+use syn::spanned::Spanned;
+
+use crate::attr::{FieldRules, doc_comment};
+use crate::check;
+use crate::ctxt::Errors;
+use crate::model::Field;
+
+/// What the attributes of a field say: `#[mcp_tool(schemars)]` and `#[validate(...)]`,
+/// then `#[schemars(...)]`.
+pub fn attributes(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldRules {
+    let mut rules = FieldRules::parse(attrs, errors);
+    crate::schemars::field(attrs, &mut rules, errors);
+    rules
+}
+
+/// The fields serde reads of a struct or a struct variant, each with its rules checked.
+/// `container_default` is the struct's `#[serde(default)]` value, whose fields stand in
+/// for the ones not sent.
+pub fn fields<'a>(
+    serde_fields: &[serde_ast::Field<'a>],
+    container_default: Option<&TokenStream>,
+    errors: &mut Errors,
+) -> Vec<Field<'a>> {
+    let mut fields = Vec::new();
+    for field in serde_fields {
+        let rules = attributes(&field.original.attrs, errors);
+        if field.attrs.skip_deserializing() {
+            if let Some(rule) = rules.own.first() {
+                errors.at(
+                    rule.span,
+                    "this field is skipped by serde, so its rules would never run",
+                );
+            }
+            continue;
+        }
+        check_serde_field(field, errors);
+        let flatten = field.attrs.flatten();
+        if let (true, Some(rule)) = (flatten, rules.own.first().or(rules.items.first())) {
+            errors.at(
+                rule.span,
+                "a flattened field has no value of its own to check: put the rules on the fields of the struct it flattens",
+            );
+        }
+        let own = check::rules(rules.own, errors);
+        let items = check::rules(rules.items, errors);
+        fields.push(Field {
+            wire: field.attrs.name().deserialize_name().value.clone(),
+            ty: field.ty,
+            description: rules
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&field.original.attrs)),
+            title: rules.title.as_ref().map(LitStr::value),
+            examples: rules.examples,
+            deprecated: rules.deprecated,
+            force_required: rules.required.is_some(),
+            flatten,
+            schemars: rules.schemars.is_some(),
+            has_default: container_default.is_some() || !field.attrs.default().is_none(),
+            default: match field.attrs.default() {
+                serde_attr::Default::Default => {
+                    let ty = field.ty;
+                    Some(quote!(<#ty as ::core::default::Default>::default()))
+                }
+                serde_attr::Default::Path(path) => Some(quote!(#path())),
+                serde_attr::Default::None => container_default.map(|value| {
+                    let member = &field.member;
+                    quote!(#value.#member)
+                }),
+            },
+            sensitive: rules.sensitive.is_some(),
+            own,
+            items,
+            items_span: rules.items_span,
+        });
+    }
+    fields
+}
+
+/// A variant's name on the wire, `None` for one serde skips; what serde would read that
+/// no schema can list (`other`, `alias`) is refused.
+pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option<String> {
+    if variant.attrs.skip_deserializing() {
+        return None;
+    }
+    if variant.attrs.other() {
+        errors.spanned(
+            variant.original,
+            "#[serde(other)] accepts any value, which no schema can list: name every variant",
+        );
+    }
+    let name = variant.attrs.name().deserialize_name().value.clone();
+    if variant.attrs.aliases().iter().any(|a| a.value != name) {
+        errors.spanned(
+            variant.original,
+            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a value sent under the old name is told \"did you mean\" the new one",
+        );
+    }
+    Some(name)
+}
+
+fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
+    let original = field.original;
+    let span_of = || {
+        original
+            .ident
+            .as_ref()
+            .map_or_else(|| original.span(), Ident::span)
+    };
+    if field.attrs.deserialize_with().is_some() {
+        errors.at(
+            span_of(),
+            "#[serde(deserialize_with/with)] reads the value in a way the schema cannot describe: the schema would promise one shape and the function accept another. Make the field a newtype that derives Argument and reads its value with #[serde(try_from = \"...\")], so that its schema is the type it reads",
+        );
+    }
+    let name = &field.attrs.name().deserialize_name().value;
+    if field.attrs.aliases().iter().any(|a| &a.value != name) {
+        errors.at(
+            span_of(),
+            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a client that sends the old name is then told \"did you mean\" the new one",
+        );
+    }
+}

@@ -1,0 +1,112 @@
+//! The model between reading and expansion: the type as the client sees it (serde's
+//! names, defaults, skips and shape), each rule checked. Reading (`ast.rs`, `shapes.rs`,
+//! `fields.rs`) builds it; `expand/` writes it out.
+
+use proc_macro2::{Ident, Span, TokenStream};
+
+use crate::rules::Rule;
+
+/// Which derive reads the type: its name starts every message about what it refuses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    /// `McpTool`: the type is a tool's arguments.
+    Tool,
+    /// `Argument`: the type is a value inside them.
+    Argument,
+}
+
+impl Derive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derive::Tool => "McpTool",
+            Derive::Argument => "Argument",
+        }
+    }
+}
+
+pub struct Tool<'a> {
+    pub ident: &'a Ident,
+    pub krate: syn::Path,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub annotations: [Option<bool>; 4],
+    pub allow_unknown_fields: bool,
+    pub body: Body<'a>,
+}
+
+/// What the type is made of, as the client sends it.
+pub enum Body<'a> {
+    /// A struct with named fields: an object.
+    Struct(Vec<Field<'a>>),
+    /// One value of another type, with rules of its own: a tuple struct of one field,
+    /// `#[serde(transparent)]`, or `#[serde(from/try_from = "T")]`.
+    Newtype(Box<Inner<'a>>),
+    /// An enum with data: one of several forms.
+    Union {
+        repr: Repr,
+        variants: Vec<Variant<'a>>,
+    },
+}
+
+/// A value of a type that is not named by a field: a newtype's, a variant's.
+pub struct Inner<'a> {
+    pub ty: std::borrow::Cow<'a, syn::Type>,
+    pub own: Vec<Rule>,
+    pub items: Vec<Rule>,
+    pub items_span: Option<Span>,
+    /// Never echoed: a newtype for a secret.
+    pub sensitive: bool,
+}
+
+/// serde's representation of an enum.
+pub enum Repr {
+    External,
+    Internal(String),
+    Adjacent(String, String),
+    Untagged,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub name: String,
+    pub description: Option<String>,
+    pub shape: VariantShape<'a>,
+}
+
+pub enum VariantShape<'a> {
+    Unit,
+    Newtype(Box<Inner<'a>>),
+    Tuple(Vec<Inner<'a>>),
+    Struct(Vec<Field<'a>>),
+}
+
+pub struct Field<'a> {
+    pub wire: String,
+    pub ty: &'a syn::Type,
+    pub description: Option<String>,
+    pub title: Option<String>,
+    pub examples: Vec<syn::Expr>,
+    pub deprecated: bool,
+    /// `#[schemars(required)]`: must be sent whatever its type.
+    pub force_required: bool,
+    /// `#[serde(flatten)]`: its struct's fields (or a map's names) stand in this object.
+    pub flatten: bool,
+    /// `#[mcp_tool(schemars)]`: its type has no `Argument`, only `JsonSchema`.
+    pub schemars: bool,
+    pub has_default: bool,
+    /// Where serde takes the value from when it is not sent, written as an expression
+    /// of the field's type: it becomes the schema's `default`.
+    pub default: Option<TokenStream>,
+    pub sensitive: bool,
+    pub own: Vec<Rule>,
+    pub items: Vec<Rule>,
+    pub items_span: Option<Span>,
+}
+
+pub struct Enum<'a> {
+    pub ident: &'a Ident,
+    pub krate: syn::Path,
+    pub description: Option<String>,
+    pub values: Vec<String>,
+}
