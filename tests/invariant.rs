@@ -7,10 +7,14 @@
 //! - where the runtime alone rejects, the rule is one no keyword can express and the
 //!   property's description states it (the dates, the custom rule), nothing else.
 
+#[path = "support/every_shape.rs"]
+mod every_shape;
 #[path = "support/everything.rs"]
 mod everything;
-#[path = "support/judge.rs"]
-mod judge;
+#[path = "support/profiles.rs"]
+mod profiles;
+
+use profiles::judge;
 
 use everything::{BEYOND_SCHEMA, Everything, Priority, STATUSES};
 use judge::{Verdict, agree, judge};
@@ -404,4 +408,81 @@ fn the_schema_is_portable() {
     let schema = Everything::input_schema();
     assert_eq!(schema["type"], "object");
     walk(schema, "");
+}
+
+/// The new shapes (`EveryShape`: enums with data, a newtype, flatten, set, array, tuple,
+/// map, typed values, a schemars type) and a tool that is a tagged enum (`EveryForm`),
+/// at every boundary of each and every pair of them, in every profile.
+#[test]
+fn the_new_shapes_agree_with_their_schemas_in_every_profile() {
+    use every_shape::{EveryForm, EveryShape};
+    let today = Context::on(2026, 11, 30).unwrap();
+    let shapes = vec![
+        (
+            "internal",
+            vec![
+                json!({"kind": "named", "name": "ab"}),
+                json!({"kind": "named", "name": ""}),
+                json!({"kind": "nothing", "n": 1}),
+                json!({"kind": "nameed"}),
+                json!({}),
+            ],
+        ),
+        (
+            "external",
+            vec![
+                json!("off"),
+                json!({"num": 0}),
+                json!({"pair": [1, 2]}),
+                json!({"mail": {"to": "x"}}),
+                json!({"off": null}),
+            ],
+        ),
+        (
+            "adjacent",
+            vec![
+                json!({"t": "Text", "c": "abcd"}),
+                json!({"t": "Empty"}),
+                json!({"t": "Empty", "c": 1}),
+            ],
+        ),
+        (
+            "untagged",
+            vec![
+                json!({"id": 0}),
+                json!({"name": "ABC"}),
+                json!({"id": 2.0}),
+                json!([]),
+            ],
+        ),
+        ("port", vec![json!(1023), json!(8080)]),
+        ("tags", vec![json!(["a", "a"]), json!(["a", "b", "c", "d"])]),
+        ("rgba", vec![json!([0, 0, 0]), json!([1, 2, 3, 4])]),
+        ("point", vec![json!([1, "x"]), json!(["x", 1])]),
+        (
+            "at",
+            vec![json!("2026-12-24T18:00:00Z"), json!("2026-12-24 18:00:00Z")],
+        ),
+        ("id", vec![json!("123e4567e89b12d3a456426614174000")]),
+        ("foreign", vec![json!({"level": 11}), json!({"level": 1})]),
+        ("limit", vec![json!(0), json!(null)]),
+    ];
+    let cases = profiles::combinations(&json!({"internal": {"kind": "nothing"}}), &shapes);
+    let verdicts = profiles::hold::<EveryShape>(&cases, &today, &[]).unwrap();
+    assert!(verdicts.contains(&Verdict::BothAccept) && verdicts.contains(&Verdict::BothReject));
+
+    let forms = vec![
+        (
+            "mode",
+            vec![json!("sku"), json!("all"), json!("txt"), json!("<absent>")],
+        ),
+        ("query", vec![json!("a"), json!(null)]),
+        ("sku", vec![json!("ABC-1234"), json!("abc")]),
+        ("limit", vec![json!(300)]),
+    ];
+    let cases = profiles::combinations(&json!({"mode": "text", "query": "rust"}), &forms);
+    // The runtime alone refuses what the merged object's descriptions say: another
+    // form's property, a form's required property left out.
+    let verdicts = profiles::hold::<EveryForm>(&cases, &today, &["unknown", "required"]).unwrap();
+    assert!(verdicts.contains(&Verdict::RuntimeStricter));
 }
