@@ -44,12 +44,35 @@
 
 //! # Features
 //!
-//! - `rmcp`: [`Toolbox`] is an rmcp `ServerHandler`, and the [`rmcp`]
-//!   module adapts rmcp's own `#[tool]` methods.
-//! - `agent`: the [`agent`] module, for the client side of a tool call.
+//! Each module below exists with its feature (a link, where this build has it).
+//!
+
+#![cfg_attr(
+    feature = "rmcp",
+    doc = "- `rmcp`: [`Toolbox`] is an rmcp `ServerHandler`, and the [`rmcp`] module adapts rmcp's own `#[tool]` methods."
+)]
+#![cfg_attr(
+    not(feature = "rmcp"),
+    doc = "- `rmcp`: `Toolbox` is an rmcp `ServerHandler`, and the `rmcp` module adapts rmcp's own `#[tool]` methods."
+)]
+#![cfg_attr(
+    feature = "http",
+    doc = "- `http`: the [`http`] module serves a `Toolbox` (or an rmcp router) over MCP Streamable HTTP, `Host` and `Origin` limited to loopback unless allowed."
+)]
+#![cfg_attr(
+    not(feature = "http"),
+    doc = "- `http`: the `http` module serves a `Toolbox` (or an rmcp router) over MCP Streamable HTTP, `Host` and `Origin` limited to loopback unless allowed."
+)]
+#![cfg_attr(
+    feature = "agent",
+    doc = "- `agent`: the [`agent`] module, for the client side of a tool call."
+)]
+#![cfg_attr(
+    not(feature = "agent"),
+    doc = "- `agent`: the `agent` module, for the client side of a tool call."
+)]
 //! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
-
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -4,11 +4,8 @@
 
 use std::error::Error;
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use mcp_tool::SchemaProfile;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
 
 /// Where the example's tools go.
@@ -114,25 +111,9 @@ pub async fn stdio<H: ServerHandler>(handler: H) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` until Ctrl-C, each
-/// session sharing the one handler.
+/// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` until Ctrl-C, with
+/// `Host` and `Origin` limited to loopback (`mcp_tool::http`).
 pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), Box<dyn Error>> {
-    let handler = Arc::new(handler);
-    let service = StreamableHttpService::new(
-        move || Ok(Arc::clone(&handler)),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    eprintln!(
-        "serving MCP over Streamable HTTP at http://{}/mcp",
-        listener.local_addr()?
-    );
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    mcp_tool::http::serve(handler, addr).await?;
     Ok(())
 }

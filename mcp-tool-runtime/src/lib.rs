@@ -24,6 +24,8 @@ pub use describe::profile::{SchemaProfile, UnknownProfile};
 pub use describe::{Annotations, MAX_RECURSION, McpEnum, McpTool, Tool};
 pub use result::{CallToolResult, Content, ErrorCategory, ToolError, Violation};
 pub use rules::Invalid;
+#[cfg(feature = "http")]
+pub use serve::http;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
 pub use serve::toolbox::{CallError, Handler, Toolbox};

@@ -10,6 +10,7 @@ EXAMPLES is the folder of the built examples (default: target/debug/examples).
 
 import asyncio
 import datetime
+import http.client
 import json
 import os
 import socket
@@ -248,6 +249,7 @@ class OverHttp(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         port = free_port()
+        cls.port = port
         cls.url = f"http://127.0.0.1:{port}/mcp"
         cls.server = subprocess.Popen(
             [str(EXAMPLES / "book_flight"), "--http", f"127.0.0.1:{port}"],
@@ -283,6 +285,36 @@ class OverHttp(unittest.TestCase):
                     return await asyncio.wait_for(session_fn(session), timeout=60)
 
         return asyncio.run(main())
+
+    def initialize_status(self, host, origin=None):
+        """The status of a bare initialize POST sent with `host` and `origin`."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        body = json.dumps({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}},
+        })
+        headers = {"Host": host, "Content-Type": "application/json",
+                   "Accept": "application/json, text/event-stream"}
+        if origin:
+            headers["Origin"] = origin
+        connection.request("POST", "/mcp", body, headers)
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    def test_a_foreign_origin_or_host_gets_403(self):
+        # The spec: a present, invalid Origin MUST get 403 (DNS rebinding); so does a
+        # Host that is not the loopback the example serves.
+        local = f"127.0.0.1:{self.port}"
+        evil = "http://evil.example.com"
+        statuses = [
+            self.initialize_status(local, evil),
+            self.initialize_status("evil.example.com"),
+            self.initialize_status("evil.example.com", evil),
+            self.initialize_status(local),
+        ]
+        self.assertEqual(statuses, [403, 403, 403, 200])
 
     def test_tools_list_and_a_valid_call(self):
         date = future_date(30)

@@ -3,6 +3,8 @@
 //! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
 //! way round.
 
+#[cfg(feature = "http")]
+pub mod http;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod toolbox;
