@@ -899,3 +899,29 @@ fn a_misnamed_sensitive_field_s_value_is_not_shown_with_its_problems() {
             .contains("there it must have at least 8 characters")
     );
 }
+
+/// Tag items.
+#[derive(McpTool, Deserialize, Debug)]
+struct Tags {
+    #[validate(items(length(min = 1)))]
+    tags: Vec<String>,
+}
+
+#[test]
+fn the_same_problem_at_several_items_is_said_once_with_their_indices() {
+    let mut tags = vec![json!(""); 11];
+    tags[4] = json!("ok");
+    tags[6] = json!(7);
+    let err = check::<Tags>(json!({ "tags": tags })).unwrap_err();
+    // One entry each in the structured list.
+    assert_eq!(err.violations().len(), 10);
+    let text = err.text();
+    let lines: Vec<&str> = text.lines().skip(1).take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "- tags/0, 1, 2, 3, 5, 7, 8, 9, 10: must have at least 1 character; got \"\". It has 0 characters.",
+            "- tags/6: must be a string; got 7.",
+        ]
+    );
+}

@@ -101,6 +101,35 @@ impl Drop for Kept {
     }
 }
 
+/// The violations as the text says them: the same problem at several items of one list
+/// (eleven empty strings) said once, with the items' indices (`tags/0, 3, 7`), where the
+/// first of them stands. The structured `violations` keep one entry each.
+fn said_once(violations: &[Violation]) -> Vec<(Cow<'_, str>, &str)> {
+    fn item(v: &Violation) -> Option<(&str, &str)> {
+        let (parent, last) = v.path.rsplit_once('/')?;
+        (!parent.is_empty() && !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
+            .then_some((parent, last))
+    }
+    let mut out: Vec<(Cow<'_, str>, &str)> = Vec::new();
+    let mut groups: Vec<(usize, &str, &str, &str)> = Vec::new();
+    for v in violations {
+        if let Some((parent, index)) = item(v) {
+            let same = groups.iter().find(|(_, p, rule, message)| {
+                *p == parent && *rule == v.rule && *message == v.message
+            });
+            if let Some(&(at, ..)) = same {
+                let line = out[at].0.to_mut();
+                line.push_str(", ");
+                line.push_str(index);
+                continue;
+            }
+            groups.push((out.len(), parent, &v.rule, &v.message));
+        }
+        out.push((v.display_path(), &v.message));
+    }
+    out
+}
+
 impl ToolError {
     fn new(category: ErrorCategory, message: impl Into<String>) -> Self {
         ToolError {
@@ -272,11 +301,11 @@ impl ToolError {
     pub fn text(&self) -> String {
         let inner = &*self.inner;
         let mut text = inner.message.clone();
-        for v in &inner.violations {
+        for (path, message) in said_once(&inner.violations) {
             text.push_str("\n- ");
-            text.push_str(&v.display_path());
+            text.push_str(&path);
             text.push_str(": ");
-            text.push_str(&v.message);
+            text.push_str(message);
         }
         if inner.omitted > 0 {
             text.push_str(&format!(

@@ -59,7 +59,7 @@ impl Check for Length {
             // The length of a secret is a clue to it. An array's count is said already
             // where what came is described.
             if !cx.is_sensitive() && value.is_string() {
-                failure.with_detail(format!("It has {len} {unit}."))
+                failure.with_detail(format!("It has {len} {}.", singular(unit, Some(len))))
             } else {
                 failure
             }
@@ -94,7 +94,17 @@ impl Length {
             (None, None) => text.push_str("any number of"),
         }
         text.push(' ');
-        text.push_str(unit);
+        // "1 character", "exactly 1 item": the bound that decides is the last one said.
+        let last = self.max.or(self.min);
+        text.push_str(singular(unit, last));
         text
+    }
+}
+
+/// `unit` for a count of `n`: "characters" for 2, "character" for 1.
+fn singular(unit: &str, n: Option<u64>) -> &str {
+    match n {
+        Some(1) => unit.strip_suffix('s').unwrap_or(unit),
+        _ => unit,
     }
 }
