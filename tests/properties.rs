@@ -637,3 +637,85 @@ proptest! {
         }
     }
 }
+
+/// `args` with some of its arrays and objects (below the root) sent as strings holding
+/// their JSON, as some clients send them: the ones whose index in a walk is in `which`.
+fn stringified(args: &Value, which: &[bool]) -> Value {
+    fn walk(value: &mut Value, which: &[bool], seen: &mut usize, depth: usize) {
+        let take = depth > 0
+            && (value.is_array() || value.is_object())
+            && which.get(*seen).copied().unwrap_or(false);
+        *seen += 1;
+        match value {
+            Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| walk(v, which, seen, depth + 1)),
+            Value::Object(map) => map
+                .values_mut()
+                .for_each(|v| walk(v, which, seen, depth + 1)),
+            _ => {}
+        }
+        if take {
+            *value = Value::String(value.to_string());
+        }
+    }
+    let mut out = args.clone();
+    walk(&mut out, which, &mut 0, 0);
+    out
+}
+
+/// `args` with each repair listed in a result's `_meta` applied.
+fn with_repairs(args: &Value, meta: Option<&Map<String, Value>>) -> Value {
+    let mut out = args.clone();
+    let repairs = meta
+        .and_then(|m| m.get("mcp-tool/repairs"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for repair in repairs {
+        let path = repair["path"].as_str().unwrap();
+        let slot = out
+            .pointer_mut(path)
+            .expect("a repair's path is in the arguments");
+        let text = slot
+            .as_str()
+            .expect("a repaired value was a string")
+            .to_owned();
+        *slot = serde_json::from_str(&text).unwrap();
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(cases(1_000))]
+
+    /// The invariant with repairs: what the runtime accepts, the schema accepts once the
+    /// repairs listed in the result's `_meta` are applied; and a repaired value's own
+    /// problems are reported at its path like any other's.
+    #[test]
+    fn repaired_arguments_agree_with_the_schema(
+        args in arguments(),
+        which in proptest::collection::vec(proptest::bool::weighted(0.4), 0..40),
+    ) {
+        let sent = stringified(&args, &which);
+        let tools = everything::toolbox();
+        let result = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(tools.call("everything", sent.clone()))
+            .unwrap();
+        let repaired = with_repairs(&sent, result.meta.as_ref());
+        if !result.is_error {
+            let errors: Vec<String> = JUDGE.iter_errors(&repaired).map(|e| e.to_string()).collect();
+            prop_assert!(errors.is_empty(), "accepted {} as {}: {:?}", sent, repaired, errors);
+        }
+        // Repaired or not, the same problems at the same paths.
+        let direct = Everything::from_arguments_in(repaired.clone(), &TODAY);
+        let paths = |v: &Value| -> Vec<String> {
+            v["structuredContent"]["violations"].as_array().map(|a| a.iter().map(|v| v["path"].as_str().unwrap().to_owned()).collect()).unwrap_or_default()
+        };
+        let via_toolbox = paths(&result.to_value());
+        let expected: Vec<String> = direct.err().map(|e| e.violations().iter().map(|v| v.path.clone()).collect()).unwrap_or_default();
+        prop_assert_eq!(via_toolbox, expected);
+    }
+}

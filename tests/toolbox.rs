@@ -435,3 +435,64 @@ fn the_text_alone_carries_every_violation_the_category_and_the_hint() {
         }
     }
 }
+
+#[path = "support/everything.rs"]
+mod everything_tools;
+
+#[tokio::test]
+async fn an_array_or_object_sent_as_a_string_of_its_json_is_repaired_and_said() {
+    let tools = everything_tools::toolbox();
+    let base = json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": 2});
+    let with = |extra: Value| {
+        let mut args = base.clone();
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        args
+    };
+    // Repaired, checked and used: the call succeeds, and `_meta` says what was done.
+    let result = tools
+        .call(
+            "everything",
+            with(json!({"pair": "[\"ab\", \"c\"]", "firstLeg": "{\"fromCode\": \"CDG\"}"})),
+        )
+        .await
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
+    assert_eq!(
+        result.meta.unwrap()["mcp-tool/repairs"],
+        json!([
+            {"path": "/pair", "repair": "parsed the JSON array sent as a string"},
+            {"path": "/firstLeg", "repair": "parsed the JSON object sent as a string"},
+        ])
+    );
+    // A repaired value's own problem is at its path, and the repair is still said.
+    let result = tools
+        .call("everything", with(json!({"pair": "[\"ab\", \"\"]"})))
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(result["isError"], true);
+    assert_eq!(
+        result["structuredContent"]["violations"][0]["path"],
+        "/pair/1"
+    );
+    assert_eq!(result["_meta"]["mcp-tool/repairs"][0]["path"], "/pair");
+    // A string that is not the JSON of what the schema wants is not repaired.
+    let result = tools
+        .call(
+            "everything",
+            with(json!({"pair": "{\"a\": 1}", "flag": "true"})),
+        )
+        .await
+        .unwrap()
+        .to_value();
+    let rules: Vec<&str> = result["structuredContent"]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["type", "type"]);
+    assert!(result.get("_meta").is_none());
+}

@@ -47,6 +47,23 @@ pub struct Checker<'a> {
     nulls_are_absent: bool,
     /// The paths of those `null`s, taken out before serde reads the arguments.
     absent_nulls: Vec<String>,
+    /// Known client mistakes are repaired: an array or object sent as a string of its
+    /// JSON (see [`Repair`]).
+    repair: bool,
+    /// The repairs made, each with the value put in place of what came.
+    repairs: Vec<(Repair, Value)>,
+}
+
+/// A known client mistake repaired before the checks: some clients send an array or an
+/// object argument as a string holding its JSON (`"[\"a\", \"b\"]"`), and re-send it the
+/// same way however the model is told. Where the schema wants an array (or an object)
+/// and a string holding exactly that parses, the parsed value is checked and used.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Repair {
+    /// JSON pointer to the value, in the names the client sent.
+    pub path: String,
+    /// What was done: `"parsed the JSON array sent as a string"`.
+    pub repair: &'static str,
 }
 
 /// What a finished check found.
@@ -59,6 +76,8 @@ pub(crate) struct Checked {
     pub integral_floats: Vec<String>,
     /// The paths of `null`s that mean "left out".
     pub absent_nulls: Vec<String>,
+    /// The repairs made, with the values to put in place.
+    pub repairs: Vec<(Repair, Value)>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -94,7 +113,45 @@ impl<'a> Checker<'a> {
             specs: Vec::new(),
             nulls_are_absent: false,
             absent_nulls: Vec::new(),
+            repair: false,
+            repairs: Vec::new(),
         }
+    }
+
+    /// From now on, known client mistakes are repaired (see [`Repair`]).
+    pub(crate) fn repair_mistakes(&mut self) {
+        self.repair = true;
+    }
+
+    /// The JSON of the array (`array`) or object a string `value` holds, where the check
+    /// repairs that mistake; the caller checks it, then hands it to [`Checker::repaired`].
+    pub(crate) fn unstringify(&self, value: &Value, array: bool) -> Option<Value> {
+        let Value::String(text) = value else {
+            return None;
+        };
+        if !self.repair {
+            return None;
+        }
+        let first = text.trim_start().as_bytes().first().copied();
+        if first != Some(if array { b'[' } else { b'{' }) {
+            return None;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(parsed @ Value::Array(_)) if array => Some(parsed),
+            Ok(parsed @ Value::Object(_)) if !array => Some(parsed),
+            _ => None,
+        }
+    }
+
+    /// Records that the value at the current path was repaired into `parsed`.
+    pub(crate) fn repaired(&mut self, parsed: Value) {
+        let repair = if parsed.is_array() {
+            "parsed the JSON array sent as a string"
+        } else {
+            "parsed the JSON object sent as a string"
+        };
+        let path = self.path();
+        self.repairs.push((Repair { path, repair }, parsed));
     }
 
     /// From now on, `null` for an optional property means "left out".
@@ -343,6 +400,7 @@ impl<'a> Checker<'a> {
         let floats = self.integral_floats.len();
         let nulls = self.absent_nulls.len();
         let listed = self.names_listed.len();
+        let repairs = self.repairs.len();
         f(self);
         let found = self.violations.len() - violations + self.omitted - omitted;
         self.violations.truncate(violations);
@@ -350,6 +408,7 @@ impl<'a> Checker<'a> {
         self.integral_floats.truncate(floats);
         self.absent_nulls.truncate(nulls);
         self.names_listed.truncate(listed);
+        self.repairs.truncate(repairs);
         found
     }
 
@@ -374,6 +433,7 @@ impl<'a> Checker<'a> {
             omitted: self.omitted,
             integral_floats: self.integral_floats,
             absent_nulls: self.absent_nulls,
+            repairs: self.repairs,
         }
     }
 }

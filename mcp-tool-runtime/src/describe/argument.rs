@@ -67,6 +67,25 @@ pub trait Argument {
     }
 }
 
+/// Checks `value` with `check`; or, where a client sent the array (`array`) or object as
+/// a string of its JSON and the checker repairs that mistake, checks the parsed value and
+/// records the repair.
+pub(crate) fn repairable(
+    value: &Value,
+    array: bool,
+    cx: &mut Checker<'_>,
+    check: impl FnOnce(&Value, &mut Checker<'_>) -> bool,
+) -> bool {
+    match cx.unstringify(value, array) {
+        Some(parsed) => {
+            let ok = check(&parsed, cx);
+            cx.repaired(parsed);
+            ok
+        }
+        None => check(value, cx),
+    }
+}
+
 /// `to_json` for the types whose JSON is what serde_json makes of them.
 macro_rules! as_json {
     () => {
@@ -355,17 +374,19 @@ impl<T: Argument> Argument for Vec<T> {
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        let Value::Array(items) = value else {
-            cx.type_mismatch("an array", value);
-            return false;
-        };
-        for (i, item) in items.iter().enumerate() {
-            let mark = cx.enter_index(i);
-            T::check(item, rules.for_items(), cx);
-            cx.leave(mark);
-        }
-        rules::check(rules.own, value, cx);
-        true
+        repairable(value, true, cx, |value, cx| {
+            let Value::Array(items) = value else {
+                cx.type_mismatch("an array", value);
+                return false;
+            };
+            for (i, item) in items.iter().enumerate() {
+                let mark = cx.enter_index(i);
+                T::check(item, rules.for_items(), cx);
+                cx.leave(mark);
+            }
+            rules::check(rules.own, value, cx);
+            true
+        })
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
@@ -377,17 +398,19 @@ impl<T: Argument> Argument for Vec<T> {
 }
 
 fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-    let Value::Object(map) = value else {
-        cx.type_mismatch("an object", value);
-        return false;
-    };
-    for (key, item) in map {
-        let mark = cx.enter_key(key);
-        T::check(item, rules.for_items(), cx);
-        cx.leave(mark);
-    }
-    rules::check(rules.own, value, cx);
-    true
+    repairable(value, false, cx, |value, cx| {
+        let Value::Object(map) = value else {
+            cx.type_mismatch("an object", value);
+            return false;
+        };
+        for (key, item) in map {
+            let mark = cx.enter_key(key);
+            T::check(item, rules.for_items(), cx);
+            cx.leave(mark);
+        }
+        rules::check(rules.own, value, cx);
+        true
+    })
 }
 
 fn map_schema<T: Argument>(rules: Rules) -> Map<String, Value> {

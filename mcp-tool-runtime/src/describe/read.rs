@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
-use crate::check::Checker;
+use crate::check::{Checker, Repair};
 use crate::context::Context;
 use crate::result::echo;
 use crate::result::{ToolError, Violation};
@@ -38,6 +38,21 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
     ) -> Result<T, ToolError> {
+        self.read(tool, arguments, context, profile, false)
+            .map(|(read, _)| read)
+    }
+
+    /// [`ToolSpec::from_arguments_as`], repairing known client mistakes first where
+    /// `repair` (see [`Repair`]): the repairs made come back with the value, and with an
+    /// error.
+    pub(crate) fn read<T: McpTool>(
+        &'static self,
+        tool: &str,
+        arguments: Value,
+        context: &Context,
+        profile: SchemaProfile,
+        repair: bool,
+    ) -> Result<(T, Vec<Repair>), ToolError> {
         let mut arguments = match arguments {
             Value::Object(_) => arguments,
             Value::Null => Value::Object(Map::new()),
@@ -54,10 +69,24 @@ impl ToolSpec {
         if profile == SchemaProfile::OpenAi {
             cx.read_nulls_as_absent();
         }
+        if repair {
+            cx.repair_mistakes();
+        }
         self.check(&arguments, &mut cx);
-        let checked = cx.finish();
+        let mut checked = cx.finish();
+        // The outermost first: a string inside a repaired string is repaired in its copy.
+        checked
+            .repairs
+            .sort_by_key(|(r, _)| r.path.matches('/').count());
+        let repairs: Vec<Repair> = checked.repairs.iter().map(|(r, _)| r.clone()).collect();
         if !checked.violations.is_empty() || checked.omitted > 0 {
-            return Err(self.invalid::<T>(tool, checked.violations, checked.omitted, arguments));
+            let error = self.invalid::<T>(tool, checked.violations, checked.omitted, arguments);
+            return Err(error.with_repairs(repairs));
+        }
+        for (repair, parsed) in checked.repairs {
+            if let Some(slot) = arguments.pointer_mut(&repair.path) {
+                *slot = parsed;
+            }
         }
         for path in &checked.integral_floats {
             integer_in_place(&mut arguments, path);
@@ -65,19 +94,21 @@ impl ToolSpec {
         for path in &checked.absent_nulls {
             remove_in_place(&mut arguments, path);
         }
-        T::deserialize(arguments).map_err(|e| {
-            // The checks passed and serde still refused: a type whose Deserialize does
-            // more than its schema says. Say what serde said. The arguments went to
-            // serde and are not kept.
-            let violation = Violation {
-                path: String::new(),
-                rule: Cow::Borrowed("type"),
-                message: format!("could not be read: {e}."),
-                expected: Value::String("arguments matching the input schema".into()),
-                received: None,
-            };
-            self.invalid::<T>(tool, vec![violation], 0, Value::Null)
-        })
+        T::deserialize(arguments)
+            .map_err(|e| {
+                // The checks passed and serde still refused: a type whose Deserialize does
+                // more than its schema says. Say what serde said. The arguments went to
+                // serde and are not kept.
+                let violation = Violation {
+                    path: String::new(),
+                    rule: Cow::Borrowed("type"),
+                    message: format!("could not be read: {e}."),
+                    expected: Value::String("arguments matching the input schema".into()),
+                    received: None,
+                };
+                self.invalid::<T>(tool, vec![violation], 0, Value::Null)
+            })
+            .map(|read| (read, repairs))
     }
 
     fn invalid<T: McpTool>(

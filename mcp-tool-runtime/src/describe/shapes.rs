@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::argument::{Argument, ItemsRule, LengthRule};
+use super::argument::{Argument, ItemsRule, LengthRule, repairable};
 use crate::check::Checker;
 use crate::result::echo::{self, Limits};
 use crate::rules::{self, Kind, Rules, unique};
@@ -25,13 +25,15 @@ fn list_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
 
 /// Checks a set: a list of `T` in which no item repeats another.
 fn check_set<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-    if !<Vec<T> as Argument>::check(value, rules, cx) {
-        return false;
-    }
-    if let Value::Array(items) = value {
-        unique::report_repeats(items, cx);
-    }
-    true
+    repairable(value, true, cx, |value, cx| {
+        if !<Vec<T> as Argument>::check(value, rules, cx) {
+            return false;
+        }
+        if let Value::Array(items) = value {
+            unique::report_repeats(items, cx);
+        }
+        true
+    })
 }
 
 fn set_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
@@ -96,10 +98,12 @@ impl<T: Argument, const N: usize> Argument for [T; N] {
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        if exactly(value, N, cx).is_none() {
-            return false;
-        }
-        <Vec<T> as Argument>::check(value, rules, cx)
+        repairable(value, true, cx, |value, cx| {
+            if exactly(value, N, cx).is_none() {
+                return false;
+            }
+            <Vec<T> as Argument>::check(value, rules, cx)
+        })
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
@@ -151,16 +155,18 @@ macro_rules! tuples {
             }
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-                let Some(items) = exactly(value, $n, cx) else {
-                    return false;
-                };
-                $(
-                    let mark = cx.enter_index($i);
-                    $t::check(&items[$i], Rules::NONE, cx);
-                    cx.leave(mark);
-                )+
-                rules::check(rules.own, value, cx);
-                true
+                repairable(value, true, cx, |value, cx| {
+                    let Some(items) = exactly(value, $n, cx) else {
+                        return false;
+                    };
+                    $(
+                        let mark = cx.enter_index($i);
+                        $t::check(&items[$i], Rules::NONE, cx);
+                        cx.leave(mark);
+                    )+
+                    rules::check(rules.own, value, cx);
+                    true
+                })
             }
         }
     )*};

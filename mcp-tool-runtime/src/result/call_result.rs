@@ -14,7 +14,14 @@ pub struct CallToolResult {
     pub structured_content: Option<Value>,
     /// True for a tool execution error.
     pub is_error: bool,
+    /// `_meta`: what this crate says of the call beside its result, under keys of its
+    /// own (`mcp-tool/repairs`: the client mistakes repaired before the checks).
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<serde_json::Map<String, Value>>,
 }
+
+/// The `_meta` key under which the repairs of a call are listed.
+pub const REPAIRS_KEY: &str = "mcp-tool/repairs";
 
 impl CallToolResult {
     /// A success carrying `value` as `structuredContent` and as the same JSON in a text
@@ -24,6 +31,7 @@ impl CallToolResult {
             content: vec![Content::text(json_text(&value))],
             structured_content: Some(value),
             is_error: false,
+            meta: None,
         }
     }
 
@@ -33,7 +41,19 @@ impl CallToolResult {
             content: Vec::new(),
             structured_content: None,
             is_error: false,
+            meta: None,
         }
+    }
+
+    /// This result, saying the repairs made to the call's arguments in `_meta`.
+    pub(crate) fn with_repairs(mut self, repairs: &[crate::check::Repair]) -> Self {
+        if !repairs.is_empty() {
+            let listed = serde_json::to_value(repairs).unwrap_or(Value::Null);
+            self.meta
+                .get_or_insert_with(serde_json::Map::new)
+                .insert(REPAIRS_KEY.into(), listed);
+        }
+        self
     }
 
     /// This result as JSON.

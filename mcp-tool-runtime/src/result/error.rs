@@ -75,6 +75,8 @@ struct Inner {
     /// The call may have changed something before it failed.
     may_have_taken_effect: bool,
     malformed: bool,
+    /// Client mistakes repaired in the arguments before they were checked.
+    repairs: Vec<crate::check::Repair>,
 }
 
 /// The arguments an error keeps, as they came. A value built in code can nest deeper
@@ -146,6 +148,7 @@ impl ToolError {
                 retry_after: None,
                 may_have_taken_effect: false,
                 malformed: false,
+                repairs: Vec::new(),
             }),
         }
     }
@@ -216,6 +219,12 @@ impl ToolError {
         self.inner.tool = Some(tool.into());
         self.inner.arguments = Some(Kept(arguments));
         self.inner.redact = None;
+        self
+    }
+
+    /// Records the repairs made to the call's arguments: said in the result's `_meta`.
+    pub(crate) fn with_repairs(mut self, repairs: Vec<crate::check::Repair>) -> Self {
+        self.inner.repairs = repairs;
         self
     }
 
@@ -421,13 +430,16 @@ impl ToolError {
 
     /// The `CallToolResult` (`isError: true`) a client receives for this error, made
     /// without copying the error's parts (see [`ToolError::to_call_result`]).
-    pub fn into_call_result(self) -> CallToolResult {
+    pub fn into_call_result(mut self) -> CallToolResult {
         let text = self.text();
+        let repairs = std::mem::take(&mut self.inner.repairs);
         CallToolResult {
             content: vec![Content::text(text)],
             structured_content: Some(self.into_structured()),
             is_error: true,
+            meta: None,
         }
+        .with_repairs(&repairs)
     }
 
     /// The `CallToolResult` (`isError: true`) a client receives for this error.
@@ -458,6 +470,7 @@ impl ToolError {
                 retry_after: inner.retry_after,
                 may_have_taken_effect: inner.may_have_taken_effect,
                 malformed: inner.malformed,
+                repairs: inner.repairs.clone(),
             }),
         }
     }

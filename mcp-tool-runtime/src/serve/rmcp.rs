@@ -150,6 +150,7 @@ pub fn to_rmcp_result(result: CallToolResult) -> rmcp::model::CallToolResult {
         rmcp::model::CallToolResult::success(content)
     };
     out.structured_content = result.structured_content;
+    out.meta = result.meta.map(rmcp::model::MetaObject);
     out
 }
 

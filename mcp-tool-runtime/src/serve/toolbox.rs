@@ -26,7 +26,13 @@ type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// Checks the arguments, then runs the handler: the `tools/call` result, or the error
 /// of a malformed request.
-type Route<S> = dyn Fn(&Arc<S>, Value, &Context, SchemaProfile) -> BoxFuture<Result<CallToolResult, ToolError>>
+type Route<S> = dyn Fn(
+        &Arc<S>,
+        Value,
+        &Context,
+        SchemaProfile,
+        bool,
+    ) -> BoxFuture<Result<CallToolResult, ToolError>>
     + Send
     + Sync;
 
@@ -111,6 +117,9 @@ pub struct Toolbox<S = ()> {
     profile: SchemaProfile,
     /// Whether a client that names itself (`clientInfo`) gets the profile it needs.
     profile_from_client: bool,
+    /// Whether known client mistakes are repaired before the checks (see
+    /// [`Toolbox::repairs`]).
+    repair: bool,
     /// The same tools as rmcp's type, in each profile: made by the rmcp adapter on its
     /// first `tools/list`, then shared (a clone of one shares its schemas).
     #[cfg(feature = "rmcp")]
@@ -150,6 +159,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             tools: Default::default(),
             profile: SchemaProfile::Portable,
             profile_from_client: false,
+            repair: true,
             routes: Vec::new(),
             index: HashMap::new(),
             context: None,
@@ -174,6 +184,50 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// property reads as "left out", as its schema says.
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
+        self
+    }
+
+    /// Whether known client mistakes are repaired before the checks (the default:
+    /// `true`). Some clients send an array or object argument as a string holding its
+    /// JSON (`"[\"a\", \"b\"]"`), and send it again the same way whatever the model is
+    /// told; where the schema wants an array (or an object) and such a string parses to
+    /// one, the parsed value is checked and used. Each repair is said in the result's
+    /// `_meta` under `"mcp-tool/repairs"` (its path and what was done). No other value
+    /// is repaired: a scalar sent as a string (`"10"` for an integer) gets a violation
+    /// that says the type, which a model corrects on the next call.
+    ///
+    /// ```
+    /// use mcp_tool::{McpTool, ToolError, Toolbox};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// /// Tag a post.
+    /// #[derive(McpTool, Deserialize)]
+    /// struct Tag {
+    ///     tags: Vec<String>,
+    /// }
+    ///
+    /// async fn tag(args: Tag) -> Result<serde_json::Value, ToolError> {
+    ///     Ok(json!({ "count": args.tags.len() }))
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let tools = Toolbox::new().tool(tag);
+    /// let result = tools.call("tag", json!({"tags": "[\"a\", \"b\"]"})).await.unwrap();
+    /// assert!(!result.is_error);
+    /// assert_eq!(result.structured_content.unwrap()["count"], 2);
+    /// assert_eq!(
+    ///     result.meta.unwrap()["mcp-tool/repairs"][0],
+    ///     json!({"path": "/tags", "repair": "parsed the JSON array sent as a string"})
+    /// );
+    ///
+    /// let strict = Toolbox::new().repairs(false).tool(tag);
+    /// let result = strict.call("tag", json!({"tags": "[\"a\"]"})).await.unwrap();
+    /// assert!(result.is_error);
+    /// # });
+    /// ```
+    pub fn repairs(mut self, on: bool) -> Self {
+        self.repair = on;
         self
     }
 
@@ -237,20 +291,25 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let mut tool = T::tool().clone();
         tool.output_schema = output_schema::<H::Output>();
         let handler = Arc::new(handler);
-        let route = move |state: &Arc<S>, arguments: Value, context: &Context, profile| {
+        let route = move |state: &Arc<S>, arguments: Value, context: &Context, profile, repair| {
             // What `attempted_query` shows of a call the handler fails: taken now, as the
             // arguments move into `T`.
             let shown = match &arguments {
                 Value::Null => Value::Object(Map::new()),
                 arguments => T::echo(arguments, echo::ARGUMENTS),
             };
-            let started = T::from_arguments_for(arguments, context, profile).map(|args| {
+            let read = T::spec().read::<T>(T::NAME, arguments, context, profile, repair);
+            let started = read.map(|(args, repairs)| {
                 let handler = Arc::clone(&handler);
                 let state = Arc::clone(state);
                 // Both creating and polling the handler's future may panic.
                 CatchUnwind(Box::pin(async move {
-                    let output = handler.call(state, args).await?;
-                    Ok(output_result(T::NAME, T::spec().annotations, &output))
+                    let output = handler
+                        .call(state, args)
+                        .await
+                        .map_err(|e| e.with_repairs(repairs.clone()))?;
+                    Ok(output_result(T::NAME, T::spec().annotations, &output)
+                        .with_repairs(&repairs))
                 }))
             });
             Box::pin(async move {
@@ -325,8 +384,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         let route = &self.routes[i];
         let running = match &self.context {
-            Some(context) => route(&self.state, arguments, context, profile),
-            None => route(&self.state, arguments, &Context::now(), profile),
+            Some(context) => route(&self.state, arguments, context, profile, self.repair),
+            None => route(
+                &self.state,
+                arguments,
+                &Context::now(),
+                profile,
+                self.repair,
+            ),
         };
         running.await.map_err(|error| CallError::MalformedRequest {
             message: error.message().to_owned(),
@@ -493,11 +558,13 @@ pub(crate) fn output_result<O: Serialize + ?Sized>(
             content: vec![Content::text(text)],
             structured_content: None,
             is_error: false,
+            meta: None,
         },
         Ok(value) => CallToolResult {
             content: vec![Content::text(crate::result::json_text(&value))],
             structured_content: None,
             is_error: false,
+            meta: None,
         },
         // A map with non-string keys, or a Serialize impl that fails: the server's bug.
         Err(_) => internal_failure(tool, annotations).into_call_result(),
