@@ -471,3 +471,56 @@ async fn an_rmcp_router_advertises_its_profile() {
     let bad = call(&client, "greet", MISTAKES()).await;
     assert_eq!(paths(&bad), ["/name", "/times", "/language", "/extra"]);
 }
+
+/// Tag a post.
+#[derive(McpTool, Deserialize, Debug)]
+struct Tag {
+    #[validate(items(length(min = 1)))]
+    tags: Vec<String>,
+}
+
+/// An rmcp router whose `Parameters` repair (`REPAIR`) or not.
+#[derive(Clone)]
+struct TagDesk<const REPAIR: bool> {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl<const REPAIR: bool> TagDesk<REPAIR> {
+    #[tool(description = "Tag a post.")]
+    async fn tag(&self, Parameters(args): Parameters<Tag>) -> Result<String, ToolError> {
+        Ok(format!("{} tags", args.tags.len()))
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_repairs(REPAIR))]
+impl<const REPAIR: bool> ServerHandler for TagDesk<REPAIR> {}
+
+#[tokio::test]
+async fn an_rmcp_router_repairs_a_stringified_array_and_says_so_unless_told_not_to() {
+    let client = connect(TagDesk::<true> {
+        tool_router: TagDesk::<true>::tool_router(),
+    })
+    .await;
+    let arguments = json!({"tags": "[\"a\", \"b\"]"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let result = client
+        .call_tool(CallToolRequestParams::new("tag").with_arguments(arguments.clone()))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false));
+    let meta = serde_json::to_value(result.meta.unwrap()).unwrap();
+    assert_eq!(meta[mcp_tool::REPAIRS_KEY][0]["path"], "/tags");
+
+    let strict = connect(TagDesk::<false> {
+        tool_router: TagDesk::<false>::tool_router(),
+    })
+    .await;
+    let result = strict
+        .call_tool(CallToolRequestParams::new("tag").with_arguments(arguments))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+}

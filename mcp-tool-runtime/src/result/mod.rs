@@ -7,6 +7,6 @@ mod error;
 mod violation;
 
 pub(crate) use call_result::json_text;
-pub use call_result::{CallToolResult, Content};
+pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
 pub use error::ToolError;
 pub use violation::{ErrorCategory, Violation};

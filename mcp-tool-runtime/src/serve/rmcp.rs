@@ -313,8 +313,19 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             .get::<SchemaProfile>()
             .copied()
             .unwrap_or_default();
-        match T::spec().from_arguments_as(tool, arguments, &Context::now(), profile) {
-            Ok(args) => Ok(Parameters(args)),
+        let extensions = &context.request_context.extensions;
+        let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
+        let log = extensions.get::<RepairLog>().cloned();
+        match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
+            Ok((args, repairs)) => {
+                // Said in the result's `_meta` by `structured`, which reads the log.
+                if let (Some(log), false) = (log, repairs.is_empty())
+                    && let Ok(mut log) = log.0.lock()
+                {
+                    log.extend(repairs);
+                }
+                Ok(Parameters(args))
+            }
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))
             }
@@ -322,6 +333,15 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         }
     }
 }
+
+/// Whether [`Parameters`] repairs known client mistakes (see [`Toolbox::repairs`]):
+/// set by [`Structured::with_repairs`], on where nothing set it.
+#[derive(Debug, Clone, Copy)]
+struct RepairSetting(bool);
+
+/// The repairs [`Parameters`] made in one call, for [`structured`] to say in `_meta`.
+#[derive(Debug, Clone, Default)]
+struct RepairLog(Arc<std::sync::Mutex<Vec<crate::check::Repair>>>);
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it; [`structured`] restores the full result carried in `data`.
@@ -379,6 +399,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
     Structured {
         router,
         profile: SchemaProfile::Portable,
+        repair: true,
     }
 }
 
@@ -387,6 +408,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
 pub struct Structured<'r, S> {
     router: &'r ToolRouter<S>,
     profile: SchemaProfile,
+    repair: bool,
 }
 
 impl<S: Send + Sync + 'static> Structured<'_, S> {
@@ -395,6 +417,13 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
     pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
+        self
+    }
+
+    /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
+    /// [`Toolbox::repairs`]); the repairs made are said in the result's `_meta`.
+    pub fn with_repairs(mut self, on: bool) -> Self {
+        self.repair = on;
         self
     }
 
@@ -408,12 +437,28 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             Some(_) => self.router.map.get(context.name()).cloned(),
             None => None,
         };
-        // For `Parameters`, which reads the arguments as the profile's schema says.
+        // For `Parameters`, which reads the arguments as the profile's schema says, and
+        // repairs what it is asked to.
         context.request_context.extensions.insert(self.profile);
+        context
+            .request_context
+            .extensions
+            .insert(RepairSetting(self.repair));
+        let log = RepairLog::default();
+        context.request_context.extensions.insert(log.clone());
         let Some(route) = route else {
             return Err(self.unknown_tool(context.name()));
         };
         match (route.call)(context).await {
+            Ok(CallToolResponse::Complete(mut result)) => {
+                let repairs = log.0.lock().map(|r| r.clone()).unwrap_or_default();
+                if !repairs.is_empty() {
+                    let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
+                    let meta = result.meta.get_or_insert_with(Default::default);
+                    meta.0.insert(crate::result::REPAIRS_KEY.into(), listed);
+                }
+                Ok(CallToolResponse::Complete(result))
+            }
             Ok(response) => Ok(response),
             Err(error) => restore(error),
         }
