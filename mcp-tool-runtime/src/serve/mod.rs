@@ -5,6 +5,8 @@
 
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "tracing")]
+mod observe;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod toolbox;

@@ -379,8 +379,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Value,
     ) -> Result<CallToolResult, CallError> {
+        #[cfg(feature = "tracing")]
+        let started = std::time::Instant::now();
         let Some(&i) = self.index.get(name) else {
-            return Err(self.unknown_tool(name));
+            let error = Err(self.unknown_tool(name));
+            #[cfg(feature = "tracing")]
+            super::observe::call(name, started, &error);
+            return error;
         };
         let route = &self.routes[i];
         let running = match &self.context {
@@ -393,9 +398,12 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 self.repair,
             ),
         };
-        running.await.map_err(|error| CallError::MalformedRequest {
+        let result = running.await.map_err(|error| CallError::MalformedRequest {
             message: error.message().to_owned(),
-        })
+        });
+        #[cfg(feature = "tracing")]
+        super::observe::call(name, started, &result);
+        result
     }
 
     /// Answers the `params` of a `tools/call` request as received:

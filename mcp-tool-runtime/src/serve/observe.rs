@@ -1,0 +1,84 @@
+//! What an operator sees of each call (feature `tracing`): one event per `tools/call`,
+//! at `info` for a success and `warn` for an error result, with the tool, the outcome,
+//! the error's category, the duration, the violated paths and rules, the repairs made,
+//! and OpenTelemetry's `error.type = "tool_error"` for a result with `isError`. No
+//! argument's value is ever in it: paths and rule names only.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::toolbox::CallError;
+use crate::result::{CallToolResult, REPAIRS_KEY};
+
+/// Emits the event of one call of `tool`, begun at `started`.
+pub(crate) fn call(tool: &str, started: Instant, result: &Result<CallToolResult, CallError>) {
+    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let result = match result {
+        Ok(result) => result,
+        Err(error) => {
+            // JSON-RPC errors, not results: a name no tool has, or no `tools/call` at all.
+            let kind = match error {
+                CallError::UnknownTool { .. } => "unknown_tool",
+                CallError::MalformedRequest { .. } => "malformed_request",
+            };
+            tracing::warn!(
+                target: "mcp_tool",
+                tool,
+                outcome = "rejected",
+                error.type = kind,
+                duration_ms,
+                message = error.message(),
+                "tools/call rejected",
+            );
+            return;
+        }
+    };
+    let repairs = listed(result.meta.as_ref().and_then(|m| m.get(REPAIRS_KEY)), |r| {
+        r["path"].as_str().map(str::to_owned)
+    });
+    if !result.is_error {
+        tracing::info!(
+            target: "mcp_tool",
+            tool,
+            outcome = "ok",
+            duration_ms,
+            repairs = repairs.as_str(),
+            "tools/call",
+        );
+        return;
+    }
+    let structured = result.structured_content.as_ref();
+    let category = structured
+        .and_then(|s| s.get("errorCategory"))
+        .and_then(Value::as_str)
+        .unwrap_or("unknown");
+    let violations = listed(structured.and_then(|s| s.get("violations")), |v| {
+        Some(format!("{} {}", v["path"].as_str()?, v["rule"].as_str()?))
+    });
+    tracing::warn!(
+        target: "mcp_tool",
+        tool,
+        outcome = "error",
+        error.type = "tool_error",
+        category,
+        duration_ms,
+        violations = violations.as_str(),
+        repairs = repairs.as_str(),
+        "tools/call",
+    );
+}
+
+/// The items of a JSON array, each as `item` writes it, joined with `", "`.
+fn listed(array: Option<&Value>, item: impl Fn(&Value) -> Option<String>) -> String {
+    array
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(&item)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,101 @@
+//! The `tracing` feature: one event per tool call, with what an operator counts (tool,
+//! outcome, category, the violated paths and rules, repairs, OpenTelemetry's
+//! `error.type`), and never an argument's value.
+#![allow(dead_code)] // the fields exist for the derive to read
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use mcp_tool::{McpTool, ToolError, Toolbox};
+use serde::Deserialize;
+use serde_json::json;
+use tracing::field::{Field, Visit};
+use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
+
+/// Sign up.
+#[derive(McpTool, Deserialize, Debug)]
+struct SignUp {
+    #[validate(email)]
+    email: String,
+    #[validate(sensitive, length(min = 8))]
+    password: String,
+    tags: Option<Vec<String>>,
+}
+
+async fn sign_up(args: SignUp) -> Result<serde_json::Value, ToolError> {
+    if args.email.ends_with("@taken.example") {
+        return Err(ToolError::business("That address has an account already."));
+    }
+    Ok(json!({"ok": true}))
+}
+
+/// The fields of every event, as text.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<BTreeMap<String, String>>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: tracing::Subscriber> Layer<S> for Captured {
+    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+        let mut fields = BTreeMap::new();
+        fields.insert("level".to_owned(), event.metadata().level().to_string());
+        event.record(&mut Fields(&mut fields));
+        self.0.lock().unwrap().push(fields);
+    }
+}
+
+#[tokio::test]
+async fn every_call_is_one_event_with_what_an_operator_counts_and_no_value() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let tools = Toolbox::new().tool(sign_up);
+    let calls = [
+        json!({"email": "ada@example.com", "password": "correct horse", "tags": "[\"a\"]"}),
+        json!({"email": "not-an-address", "password": "hunter2"}),
+        json!({"email": "bob@taken.example", "password": "correct horse"}),
+    ];
+    for arguments in calls {
+        tools.call("sign_up", arguments).await.unwrap();
+    }
+    let _ = tools.call("sign_in", json!({})).await;
+
+    let events = captured.0.lock().unwrap().clone();
+    assert_eq!(events.len(), 4, "{events:#?}");
+    let [ok, invalid, business, unknown] = &events[..] else {
+        unreachable!()
+    };
+    assert_eq!(ok["outcome"], "ok");
+    assert_eq!(ok["tool"], "sign_up");
+    assert_eq!(ok["repairs"], "/tags");
+    assert!(!ok.contains_key("error.type"));
+    assert_eq!(invalid["level"], "WARN");
+    assert_eq!(invalid["error.type"], "tool_error");
+    assert_eq!(invalid["category"], "validation");
+    assert_eq!(invalid["violations"], "/email email, /password length");
+    assert_eq!(business["category"], "business");
+    assert_eq!(business["violations"], "");
+    assert_eq!(unknown["outcome"], "rejected");
+    assert_eq!(unknown["error.type"], "unknown_tool");
+    assert!(unknown.contains_key("duration_ms"));
+    // Paths and rules only: no value sent, sensitive or not.
+    let all = format!("{events:?}");
+    for value in [
+        "hunter2",
+        "not-an-address",
+        "correct horse",
+        "ada@example.com",
+    ] {
+        assert!(!all.contains(value), "{value} in {all}");
+    }
+}
