@@ -748,7 +748,10 @@ mod tests {
     async fn no_match_is_an_empty_success() {
         let tools = desk();
         let result = call(&tools, "find_orders", json!({"status": "CANCELLED"})).await;
-        assert_eq!(result, json!({"content": [], "isError": false}));
+        assert_eq!(
+            result,
+            json!({"content": [], "structuredContent": {"result": []}, "isError": false})
+        );
         let found = call(&tools, "find_orders", json!({"status": "SHIPPED"})).await;
         let listed: Vec<OrderSummary> =
             serde_json::from_str(found["content"][0]["text"].as_str().unwrap()).unwrap();

@@ -91,9 +91,11 @@ fn outputs_become_the_right_result() {
     // Nothing found: a success with empty content.
     assert_eq!(lookup("none"), empty);
     assert_eq!(lookup("empty"), empty);
+    // An `Option` output is carried as `{"result": ...}`, as its outputSchema says; none
+    // is no match: no content.
     assert_eq!(
         call(&tools, "find_one", json!({"id": 9})),
-        empty,
+        json!({"content": [], "structuredContent": {"result": null}, "isError": false}),
         "Ok(None) is no match"
     );
     // A handler with nothing to return.
@@ -120,7 +122,9 @@ fn the_output_schema_is_advertised_only_for_object_outputs() {
     let tools = toolbox();
     let schema = |name: &str| tools.get(name).unwrap().output_schema.clone();
     assert_eq!(schema("lookup"), None, "Value may be anything");
-    assert_eq!(schema("find_one"), None, "Option<Found> may be null");
+    // Not an object: its schema is the `result` property of one.
+    let optional = schema("find_one").expect("Option<Found> is carried as result");
+    assert_eq!(optional["anyOf"][0]["required"], json!(["result"]));
     let found = schema("get_one").expect("a struct is an object");
     assert_eq!(found["type"], "object");
     // The success shape, or the error envelope: an error result matches it too.
@@ -495,4 +499,47 @@ async fn an_array_or_object_sent_as_a_string_of_its_json_is_repaired_and_said() 
         .collect();
     assert_eq!(rules, ["type", "type"]);
     assert!(result.get("_meta").is_none());
+}
+
+/// A shelf's books.
+#[derive(McpTool, Deserialize, Debug)]
+struct Shelf {
+    #[validate(range(max = 3))]
+    count: u8,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Book {
+    title: String,
+}
+
+async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
+    Ok((0..args.count)
+        .map(|i| Book {
+            title: format!("Book {i}"),
+        })
+        .collect())
+}
+
+#[test]
+fn a_list_result_is_structured_content_under_result_and_matches_its_schema() {
+    let tools = Toolbox::new().tool(shelf);
+    let schema = tools.get("shelf").unwrap().output_schema.clone().unwrap();
+    let judge = jsonschema::validator_for(&schema).unwrap();
+    let two = call(&tools, "shelf", json!({"count": 2}));
+    assert_eq!(
+        two["structuredContent"],
+        json!({"result": [{"title": "Book 0"}, {"title": "Book 1"}]})
+    );
+    assert_eq!(
+        two["content"][0]["text"],
+        "[{\"title\":\"Book 0\"},{\"title\":\"Book 1\"}]"
+    );
+    let none = call(&tools, "shelf", json!({"count": 0}));
+    assert_eq!(none["content"], json!([]));
+    let error = call(&tools, "shelf", json!({"count": 9}));
+    assert_eq!(error["isError"], true);
+    for result in [&two, &none, &error] {
+        assert!(judge.is_valid(&result["structuredContent"]), "{result}");
+    }
 }
