@@ -67,6 +67,9 @@ struct FindOrders {
     /// At most this many orders (default 20).
     #[validate(range(min = 1, max = 50))]
     limit: Option<u8>,
+    /// Leave out orders in these states.
+    #[validate(items(enum = STATUSES))]
+    exclude: Option<std::collections::BTreeSet<String>>,
 }
 
 /// Find one of the customer's orders, by its ID or by the tracking number of its
@@ -269,8 +272,13 @@ impl Desk {
                 },
             )
             .map_err(storage_error)?;
+        let rows: Vec<OrderSummary> = rows.collect::<Result<_, _>>().map_err(storage_error)?;
+        let excluded = args.exclude.unwrap_or_default();
         // No match is an empty list: a success with empty content, not an error.
-        rows.collect::<Result<_, _>>().map_err(storage_error)
+        Ok(rows
+            .into_iter()
+            .filter(|order| !excluded.contains(&order.status))
+            .collect())
     }
 
     async fn find_order(self: Arc<Self>, args: FindOrder) -> Result<Found, ToolError> {

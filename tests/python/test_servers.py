@@ -140,6 +140,23 @@ class Orders(unittest.TestCase):
 
         return run("orders", self.args, go)
 
+    def test_a_list_result_and_a_stringified_array_argument(self):
+        # Some clients send an array argument as a string of its JSON: repaired, used,
+        # and said in _meta; the list result is structured content under "result".
+        result = self.call("find_orders", {"exclude": '["SHIPPED"]'})
+        self.assertFalse(result.is_error, result.content)
+        statuses = {order["status"] for order in result.structured_content["result"]}
+        self.assertTrue(statuses)
+        self.assertNotIn("SHIPPED", statuses)
+        self.assertEqual(
+            result.meta["mcp-tool/repairs"],
+            [{"path": "/exclude", "repair": "parsed the JSON array sent as a string"}],
+        )
+        # A repaired value's own problem is reported at its path.
+        result = self.call("find_orders", {"exclude": '["SHIPED"]'})
+        self.assertTrue(result.is_error)
+        self.assertEqual(result.structured_content["violations"][0]["path"], "/exclude/0")
+
     def test_business_error_names_the_state_and_what_is_allowed(self):
         result = self.call("cancel_order", {"orderId": "ORD-2026-00043", "reason": "too slow"})
         self.assertTrue(result.is_error)
