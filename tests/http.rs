@@ -176,3 +176,99 @@ async fn stopping_with_an_event_stream_open_returns() {
         .expect("serving returns with a stream open")
         .unwrap();
 }
+
+/// A shelf's books.
+#[derive(McpTool, Deserialize, Debug)]
+struct Shelf {
+    count: u8,
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Book {
+    title: String,
+}
+
+async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
+    Ok((0..args.count)
+        .map(|i| Book {
+            title: format!("Book {i}"),
+        })
+        .collect())
+}
+
+/// The JSON-RPC response to one stateless request of `version` (2026-07-28 carries its
+/// version in `_meta`, with no `initialize`).
+async fn stateless(
+    port: u16,
+    version: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> serde_json::Value {
+    let mut params = params.clone();
+    params["_meta"] = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    });
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+        .to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let name = params
+        .get("name")
+        .and_then(|n| n.as_str())
+        .map(|n| format!("Mcp-Name: {n}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nMCP-Protocol-Version: {version}\r\n\
+         Mcp-Method: {method}\r\n{name}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nConnection: close\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut stream, &mut text)
+        .await
+        .unwrap();
+    // The JSON-RPC message, in a plain body or in an event's `data:` line.
+    text.lines()
+        .filter_map(|l| {
+            serde_json::from_str::<serde_json::Value>(l.strip_prefix("data: ").unwrap_or(l)).ok()
+        })
+        .find(|v| v.get("id").is_some())
+        .unwrap_or_else(|| panic!("no response in {text}"))
+}
+
+#[tokio::test]
+async fn a_2026_peer_gets_a_list_result_as_the_value_itself() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(async move {
+        HttpServer::new()
+            .serve_until(Toolbox::new().tool(shelf), listener, async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    let listed = stateless(port, "2026-07-28", "tools/list", serde_json::json!({})).await;
+    let schema = &listed["result"]["tools"][0]["outputSchema"];
+    let called = stateless(
+        port,
+        "2026-07-28",
+        "tools/call",
+        serde_json::json!({"name": "shelf", "arguments": {"count": 2}}),
+    )
+    .await;
+    let structured = &called["result"]["structuredContent"];
+    assert_eq!(
+        structured,
+        &serde_json::json!([{"title": "Book 0"}, {"title": "Book 1"}]),
+        "{called}"
+    );
+    let judge = jsonschema::validator_for(schema).unwrap();
+    assert!(judge.is_valid(structured), "{structured} against {schema}");
+    stop.send(()).unwrap();
+    serving.await.unwrap();
+}

@@ -524,3 +524,69 @@ async fn an_rmcp_router_repairs_a_stringified_array_and_says_so_unless_told_not_
         .unwrap();
     assert_eq!(result.is_error, Some(true));
 }
+
+/// A shelf's books.
+#[derive(McpTool, Deserialize, Debug)]
+struct Shelf {
+    #[validate(range(max = 3))]
+    count: u8,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Book {
+    title: String,
+}
+
+async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
+    Ok((0..args.count)
+        .map(|i| Book {
+            title: format!("Book {i}"),
+        })
+        .collect())
+}
+
+#[tokio::test]
+async fn a_list_result_is_wrapped_for_a_peer_that_initializes() {
+    // 2026-07-28 has no `initialize`: a client that asks for it there gets 2025-11-25,
+    // and `{"result": value}` (tests/http.rs has a stateless 2026-07-28 peer).
+    use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+    for version in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
+        let tools = Toolbox::new().tool(shelf);
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            let running = tools.serve(server_io).await.unwrap();
+            let _ = running.waiting().await;
+        });
+        let info = ClientConfig::new(ClientCapabilities::default(), Implementation::new("c", "1"))
+            .with_protocol_version(version.clone());
+        let client = info.serve(client_io).await.unwrap();
+        let listed = client.list_all_tools().await.unwrap();
+        let schema = Value::Object((*listed[0].output_schema.clone().unwrap()).clone());
+        let judge = jsonschema::validator_for(&schema).unwrap();
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("shelf")
+                    .with_arguments(json!({"count": 2}).as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        let structured = result.structured_content.clone().unwrap();
+        let books = json!([{"title": "Book 0"}, {"title": "Book 1"}]);
+        assert_eq!(structured, json!({ "result": books }), "{version}");
+        assert!(
+            judge.is_valid(&structured),
+            "{version}: {structured} against {schema}"
+        );
+        let error = client
+            .call_tool(
+                CallToolRequestParams::new("shelf")
+                    .with_arguments(json!({"count": 9}).as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        assert!(
+            judge.is_valid(&error.structured_content.unwrap()),
+            "{version}: the error"
+        );
+    }
+}

@@ -172,9 +172,17 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let profile = self.profile_for(client_name(&context).as_deref());
-        Ok(ListToolsResult::with_all_items(
-            rmcp_tools(self, profile).to_vec(),
-        ))
+        let mut tools = rmcp_tools(self, profile).to_vec();
+        // A peer of 2026-07-28 takes any JSON value as structured content: the outputs
+        // carried as `{"result": value}` for older peers are the value itself.
+        if takes_bare_results(&context) {
+            for tool in &mut tools {
+                if let Some(bare) = self.bare_outputs.get(tool.name.as_ref()) {
+                    tool.output_schema = Some(Arc::new(as_object(bare)));
+                }
+            }
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -190,7 +198,16 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         let profile = self.profile_for(client_name(&context).as_deref());
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         match self.call_for(profile, &request.name, arguments).await {
-            Ok(result) => Ok(to_rmcp_result(result).into()),
+            Ok(mut result) => {
+                if !result.is_error
+                    && takes_bare_results(&context)
+                    && self.bare_outputs.contains_key(request.name.as_ref())
+                    && let Some(Value::Object(mut wrapped)) = result.structured_content.take()
+                {
+                    result.structured_content = wrapped.remove("result");
+                }
+                Ok(to_rmcp_result(result).into())
+            }
             Err(error) => Err(to_rmcp_error(&error)),
         }
     }
@@ -202,6 +219,14 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<CustomResult, ErrorData> {
         reject_malformed_call(request)
     }
+}
+
+/// Whether the request's protocol version (2026-07-28 and later) takes any JSON value as
+/// `structuredContent`, not only an object.
+fn takes_bare_results(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28)
 }
 
 /// The name the client gave itself in `initialize` (`clientInfo.name`).

@@ -120,6 +120,9 @@ pub struct Toolbox<S = ()> {
     /// Whether known client mistakes are repaired before the checks (see
     /// [`Toolbox::repairs`]).
     repair: bool,
+    /// For each tool whose output is carried as `{"result": value}`: its output schema
+    /// for peers of 2026-07-28 and later, which take the value itself.
+    pub(crate) bare_outputs: HashMap<&'static str, Value>,
     /// The same tools as rmcp's type, in each profile: made by the rmcp adapter on its
     /// first `tools/list`, then shared (a clone of one shares its schemas).
     #[cfg(feature = "rmcp")]
@@ -160,6 +163,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             profile: SchemaProfile::Portable,
             profile_from_client: false,
             repair: true,
+            bare_outputs: HashMap::new(),
             routes: Vec::new(),
             index: HashMap::new(),
             context: None,
@@ -290,6 +294,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         );
         let mut tool = T::tool().clone();
         let (output_schema, shape) = output_schema::<H::Output>();
+        if shape == OutputShape::Wrapped
+            && let Some(result) = output_schema
+                .as_ref()
+                .and_then(|s| s.pointer("/anyOf/0/properties/result"))
+        {
+            let bare = serde_json::json!({
+                "anyOf": [result, crate::describe::output::error_envelope()]
+            });
+            self.bare_outputs.insert(T::NAME, bare);
+        }
         tool.output_schema = output_schema;
         let handler = Arc::new(handler);
         let route = move |state: &Arc<S>, arguments: Value, context: &Context, profile, repair| {
