@@ -49,6 +49,7 @@ impl<S: tracing::Subscriber> Layer<S> for Captured {
     fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
         let mut fields = BTreeMap::new();
         fields.insert("level".to_owned(), event.metadata().level().to_string());
+        fields.insert("target".to_owned(), event.metadata().target().to_owned());
         event.record(&mut Fields(&mut fields));
         self.0.lock().unwrap().push(fields);
     }
@@ -70,7 +71,14 @@ async fn every_call_is_one_event_with_what_an_operator_counts_and_no_value() {
     }
     let _ = tools.call("sign_in", json!({})).await;
 
-    let events = captured.0.lock().unwrap().clone();
+    let events: Vec<_> = captured
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| e["target"] == "mcp_tool")
+        .cloned()
+        .collect();
     assert_eq!(events.len(), 4, "{events:#?}");
     let [ok, invalid, business, unknown] = &events[..] else {
         unreachable!()
@@ -98,4 +106,66 @@ async fn every_call_is_one_event_with_what_an_operator_counts_and_no_value() {
     ] {
         assert!(!all.contains(value), "{value} in {all}");
     }
+}
+
+/// An rmcp router, through `structured`.
+#[derive(Clone)]
+struct Desk {
+    tool_router: rmcp::handler::server::tool::ToolRouter<Self>,
+}
+
+#[rmcp::tool_router]
+impl Desk {
+    #[rmcp::tool(description = "Sign up.")]
+    async fn sign_up(
+        &self,
+        mcp_tool::rmcp::Parameters(args): mcp_tool::rmcp::Parameters<SignUp>,
+    ) -> Result<String, ToolError> {
+        Ok(format!("welcome, {}", args.email))
+    }
+}
+
+#[rmcp::tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+impl rmcp::ServerHandler for Desk {}
+
+#[tokio::test]
+async fn an_rmcp_router_s_calls_are_events_too() {
+    use rmcp::ServiceExt;
+    let captured = Captured::default();
+    let _guard =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(captured.clone()));
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let desk = Desk {
+            tool_router: Desk::tool_router(),
+        };
+        let running = desk.serve(server_io).await.unwrap();
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_io).await.unwrap();
+    let arguments = json!({"email": "nope", "password": "hunter2"})
+        .as_object()
+        .unwrap()
+        .clone();
+    client
+        .call_tool(rmcp::model::CallToolRequestParams::new("sign_up").with_arguments(arguments))
+        .await
+        .unwrap();
+    // This crate's events (rmcp's own, at debug and trace, log whole requests).
+    let events: Vec<_> = captured
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| e["target"] == "mcp_tool")
+        .cloned()
+        .collect();
+    let call = events
+        .iter()
+        .find(|e| e.get("tool").map(String::as_str) == Some("sign_up"))
+        .unwrap_or_else(|| panic!("{events:#?}"));
+    assert_eq!(call["error.type"], "tool_error");
+    assert_eq!(call["violations"], "/email email, /password length");
+    let all = format!("{events:?}");
+    assert!(!all.contains("hunter2"), "{all}");
 }

@@ -110,12 +110,21 @@ impl<'a> Tool<'a> {
                 {
                     errors.spanned(
                         lit,
-                        "a tool name is 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-` and `.`",
+                        "a tool name is 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-` and `.` (and for OpenAI's clients at most 64, with no `.`)",
                     );
                 }
                 name
             }
-            None => snake_case(&input.ident.to_string()),
+            None => {
+                let name = snake_case(&input.ident.to_string());
+                if name.len() > 128 {
+                    errors.spanned(
+                        &input.ident,
+                        "the tool's name, this type's in snake_case, is over 128 characters: give a shorter one with #[mcp_tool(name = \"...\")]",
+                    );
+                }
+                name
+            }
         };
         let tool = Tool {
             ident: &input.ident,

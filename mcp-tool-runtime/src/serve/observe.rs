@@ -11,33 +11,53 @@ use serde_json::Value;
 use super::toolbox::CallError;
 use crate::result::{CallToolResult, REPAIRS_KEY};
 
-/// Emits the event of one call of `tool`, begun at `started`.
+/// Emits the event of one call of `tool` a `Toolbox` answered, begun at `started`.
 pub(crate) fn call(tool: &str, started: Instant, result: &Result<CallToolResult, CallError>) {
-    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let result = match result {
-        Ok(result) => result,
+    match result {
+        Ok(result) => answered(
+            tool,
+            started,
+            result.is_error,
+            result.structured_content.as_ref(),
+            result.meta.as_ref().and_then(|m| m.get(REPAIRS_KEY)),
+        ),
         Err(error) => {
             // JSON-RPC errors, not results: a name no tool has, or no `tools/call` at all.
             let kind = match error {
                 CallError::UnknownTool { .. } => "unknown_tool",
                 CallError::MalformedRequest { .. } => "malformed_request",
             };
-            tracing::warn!(
-                target: "mcp_tool",
-                tool,
-                outcome = "rejected",
-                error.type = kind,
-                duration_ms,
-                message = error.message(),
-                "tools/call rejected",
-            );
-            return;
+            rejected(tool, started, kind, error.message());
         }
-    };
-    let repairs = listed(result.meta.as_ref().and_then(|m| m.get(REPAIRS_KEY)), |r| {
-        r["path"].as_str().map(str::to_owned)
-    });
-    if !result.is_error {
+    }
+}
+
+/// The event of a call answered with a JSON-RPC error of `kind`.
+pub(crate) fn rejected(tool: &str, started: Instant, kind: &str, message: &str) {
+    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::warn!(
+        target: "mcp_tool",
+        tool,
+        outcome = "rejected",
+        error.type = kind,
+        duration_ms,
+        message,
+        "tools/call rejected",
+    );
+}
+
+/// The event of a call answered with a result: its `isError`, its `structuredContent`
+/// (the category and violations of an error) and the repairs listed in its `_meta`.
+pub(crate) fn answered(
+    tool: &str,
+    started: Instant,
+    is_error: bool,
+    structured: Option<&Value>,
+    repairs: Option<&Value>,
+) {
+    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let repairs = listed(repairs, |r| r["path"].as_str().map(str::to_owned));
+    if !is_error {
         tracing::info!(
             target: "mcp_tool",
             tool,
@@ -48,7 +68,6 @@ pub(crate) fn call(tool: &str, started: Instant, result: &Result<CallToolResult,
         );
         return;
     }
-    let structured = result.structured_content.as_ref();
     let category = structured
         .and_then(|s| s.get("errorCategory"))
         .and_then(Value::as_str)

@@ -471,9 +471,42 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             .insert(RepairSetting(self.repair));
         let log = RepairLog::default();
         context.request_context.extensions.insert(log.clone());
+        #[cfg(feature = "tracing")]
+        let (started, tool) = (std::time::Instant::now(), context.name().to_owned());
         let Some(route) = route else {
-            return Err(self.unknown_tool(context.name()));
+            let error = self.unknown_tool(context.name());
+            #[cfg(feature = "tracing")]
+            super::observe::rejected(&tool, started, "unknown_tool", &error.message);
+            return Err(error);
         };
+        let response = Self::answer(route, context, log).await;
+        #[cfg(feature = "tracing")]
+        match &response {
+            Ok(CallToolResponse::Complete(result)) => super::observe::answered(
+                &tool,
+                started,
+                result.is_error == Some(true),
+                result.structured_content.as_ref(),
+                result
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.0.get(crate::result::REPAIRS_KEY)),
+            ),
+            Ok(_) => {}
+            Err(error) => {
+                super::observe::rejected(&tool, started, "malformed_request", &error.message)
+            }
+        }
+        response
+    }
+
+    /// The route's answer, with this crate's argument errors restored and the repairs
+    /// said in `_meta`.
+    async fn answer(
+        route: rmcp::handler::server::router::tool::ToolRoute<S>,
+        context: ToolCallContext<'_, S>,
+        log: RepairLog,
+    ) -> Result<CallToolResponse, ErrorData> {
         match (route.call)(context).await {
             Ok(CallToolResponse::Complete(mut result)) => {
                 let repairs = log.0.lock().map(|r| r.clone()).unwrap_or_default();
