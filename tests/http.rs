@@ -177,24 +177,9 @@ async fn stopping_with_an_event_stream_open_returns() {
         .unwrap();
 }
 
-/// A shelf's books.
-#[derive(McpTool, Deserialize, Debug)]
-struct Shelf {
-    count: u8,
-}
-
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Book {
-    title: String,
-}
-
-async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
-    Ok((0..args.count)
-        .map(|i| Book {
-            title: format!("Book {i}"),
-        })
-        .collect())
-}
+#[path = "support/shelf.rs"]
+mod shelf;
+use shelf::shelf;
 
 /// The JSON-RPC response to one stateless request of `version` (2026-07-28 carries its
 /// version in `_meta`, with no `initialize`).

@@ -525,25 +525,9 @@ async fn an_rmcp_router_repairs_a_stringified_array_and_says_so_unless_told_not_
     assert_eq!(result.is_error, Some(true));
 }
 
-/// A shelf's books.
-#[derive(McpTool, Deserialize, Debug)]
-struct Shelf {
-    #[validate(range(max = 3))]
-    count: u8,
-}
-
-#[derive(Serialize, schemars::JsonSchema)]
-struct Book {
-    title: String,
-}
-
-async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
-    Ok((0..args.count)
-        .map(|i| Book {
-            title: format!("Book {i}"),
-        })
-        .collect())
-}
+#[path = "support/shelf.rs"]
+mod shelf;
+use shelf::shelf;
 
 #[tokio::test]
 async fn a_list_result_is_wrapped_for_a_peer_that_initializes() {

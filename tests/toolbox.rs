@@ -501,25 +501,9 @@ async fn an_array_or_object_sent_as_a_string_of_its_json_is_repaired_and_said() 
     assert!(result.get("_meta").is_none());
 }
 
-/// A shelf's books.
-#[derive(McpTool, Deserialize, Debug)]
-struct Shelf {
-    #[validate(range(max = 3))]
-    count: u8,
-}
-
-#[derive(Serialize, schemars::JsonSchema)]
-struct Book {
-    title: String,
-}
-
-async fn shelf(args: Shelf) -> Result<Vec<Book>, ToolError> {
-    Ok((0..args.count)
-        .map(|i| Book {
-            title: format!("Book {i}"),
-        })
-        .collect())
-}
+#[path = "support/shelf.rs"]
+mod shelf;
+use shelf::shelf;
 
 #[test]
 fn a_list_result_is_structured_content_under_result_and_matches_its_schema() {
