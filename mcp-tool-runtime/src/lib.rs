@@ -17,13 +17,14 @@ mod rules;
 mod serve;
 mod text;
 
-pub use check::Repair;
 pub use context::{Context, ContextError};
 pub use describe::argument::Argument;
 pub use describe::output;
 pub use describe::profile::{SchemaProfile, UnknownProfile};
 pub use describe::{Annotations, MAX_RECURSION, McpEnum, McpTool, Tool};
-pub use result::{CallToolResult, Content, ErrorCategory, REPAIRS_KEY, ToolError, Violation};
+pub use result::{
+    CallToolResult, Content, ErrorCategory, REPAIRS_KEY, Repair, ToolError, Violation,
+};
 pub use rules::Invalid;
 #[cfg(feature = "http")]
 pub use serve::http;

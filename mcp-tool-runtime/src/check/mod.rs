@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::context::Context;
-use crate::result::Violation;
 use crate::result::echo;
+use crate::result::{Repair, Violation};
 
 use path::{Step, Steps, push_escaped};
 
@@ -52,18 +52,6 @@ pub struct Checker<'a> {
     repair: bool,
     /// The repairs made, each with the value put in place of what came.
     repairs: Vec<(Repair, Value)>,
-}
-
-/// A known client mistake repaired before the checks: some clients send an array or an
-/// object argument as a string holding its JSON (`"[\"a\", \"b\"]"`), and re-send it the
-/// same way however the model is told. Where the schema wants an array (or an object)
-/// and a string holding exactly that parses, the parsed value is checked and used.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Repair {
-    /// JSON pointer to the value, in the names the client sent.
-    pub path: String,
-    /// What was done: `"parsed the JSON array sent as a string"`.
-    pub repair: &'static str,
 }
 
 /// What a finished check found.

@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
-use crate::check::{Checker, Repair};
+use crate::check::Checker;
 use crate::context::Context;
+use crate::result::Repair;
 use crate::result::echo;
 use crate::result::{ToolError, Violation};
 

@@ -46,7 +46,7 @@ impl CallToolResult {
     }
 
     /// This result, saying the repairs made to the call's arguments in `_meta`.
-    pub(crate) fn with_repairs(mut self, repairs: &[crate::check::Repair]) -> Self {
+    pub(crate) fn with_repairs(mut self, repairs: &[crate::result::Repair]) -> Self {
         if !repairs.is_empty() {
             let listed = serde_json::to_value(repairs).unwrap_or(Value::Null);
             self.meta

@@ -76,7 +76,7 @@ struct Inner {
     may_have_taken_effect: bool,
     malformed: bool,
     /// Client mistakes repaired in the arguments before they were checked.
-    repairs: Vec<crate::check::Repair>,
+    repairs: Vec<crate::result::Repair>,
 }
 
 /// The arguments an error keeps, as they came. A value built in code can nest deeper
@@ -223,7 +223,7 @@ impl ToolError {
     }
 
     /// Records the repairs made to the call's arguments: said in the result's `_meta`.
-    pub(crate) fn with_repairs(mut self, repairs: Vec<crate::check::Repair>) -> Self {
+    pub(crate) fn with_repairs(mut self, repairs: Vec<crate::result::Repair>) -> Self {
         self.inner.repairs = repairs;
         self
     }

@@ -9,4 +9,4 @@ mod violation;
 pub(crate) use call_result::json_text;
 pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
 pub use error::ToolError;
-pub use violation::{ErrorCategory, Violation};
+pub use violation::{ErrorCategory, Repair, Violation};

@@ -89,3 +89,15 @@ impl Violation {
         }
     }
 }
+
+/// A known client mistake repaired before the checks: some clients send an array or an
+/// object argument as a string holding its JSON (`"[\"a\", \"b\"]"`), and re-send it the
+/// same way however the model is told. Where the schema wants an array (or an object)
+/// and a string holding exactly that parses, the parsed value is checked and used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Repair {
+    /// JSON pointer to the value, in the names the client sent.
+    pub path: String,
+    /// What was done: `"parsed the JSON array sent as a string"`.
+    pub repair: &'static str,
+}

@@ -7,6 +7,7 @@
 pub mod http;
 #[cfg(feature = "tracing")]
 mod observe;
+pub(crate) mod output;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod toolbox;

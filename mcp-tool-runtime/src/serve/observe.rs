@@ -8,30 +8,6 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::toolbox::CallError;
-use crate::result::{CallToolResult, REPAIRS_KEY};
-
-/// Emits the event of one call of `tool` a `Toolbox` answered, begun at `started`.
-pub(crate) fn call(tool: &str, started: Instant, result: &Result<CallToolResult, CallError>) {
-    match result {
-        Ok(result) => answered(
-            tool,
-            started,
-            result.is_error,
-            result.structured_content.as_ref(),
-            result.meta.as_ref().and_then(|m| m.get(REPAIRS_KEY)),
-        ),
-        Err(error) => {
-            // JSON-RPC errors, not results: a name no tool has, or no `tools/call` at all.
-            let kind = match error {
-                CallError::UnknownTool { .. } => "unknown_tool",
-                CallError::MalformedRequest { .. } => "malformed_request",
-            };
-            rejected(tool, started, kind, error.message());
-        }
-    }
-}
-
 /// The event of a call answered with a JSON-RPC error of `kind`.
 pub(crate) fn rejected(tool: &str, started: Instant, kind: &str, message: &str) {
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -366,7 +366,7 @@ struct RepairSetting(bool);
 
 /// The repairs [`Parameters`] made in one call, for [`structured`] to say in `_meta`.
 #[derive(Debug, Clone, Default)]
-struct RepairLog(Arc<std::sync::Mutex<Vec<crate::check::Repair>>>);
+struct RepairLog(Arc<std::sync::Mutex<Vec<crate::result::Repair>>>);
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it; [`structured`] restores the full result carried in `data`.
