@@ -8,8 +8,7 @@ use quote::quote;
 use serde_derive_internals::{ast as serde_ast, attr as serde_attr};
 use syn::DeriveInput;
 
-use crate::attr::FieldRules;
-use crate::attr::doc_comment;
+use crate::attr::{FieldRules, doc_comment};
 use crate::ctxt::Errors;
 use crate::fields;
 use crate::model::{Body, Derive, Inner, Repr, Variant, VariantShape};
@@ -29,7 +28,11 @@ pub fn body<'a>(
             &container.data,
             serde_ast::Data::Struct(serde_ast::Style::Newtype, _)
         );
-    if !is_newtype && let Some(rule) = own.own.first() {
+    let is_enum = matches!(&container.data, serde_ast::Data::Enum(_));
+    if !is_newtype
+        && !is_enum
+        && let Some(rule) = own.own.first()
+    {
         errors.at(
             rule.span,
             "#[validate(...)] on a type applies to a newtype (`struct Port(u16);`), whose one value it checks; put these rules on the fields",

@@ -41,6 +41,13 @@ enum Lookup {
     Pair(String, String),
 }
 
+/// Rules on an enum belong on its variants' fields: said once.
+#[derive(Argument, Deserialize)]
+#[validate(length(max = 3))]
+enum Mode {
+    Fast { level: u8 },
+}
+
 /// A rule must fit the newtype's inner type.
 #[derive(Argument, Deserialize)]
 struct Code(#[validate(regex = r"^[A-Z]+$")] u16);
