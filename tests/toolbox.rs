@@ -515,6 +515,11 @@ fn a_list_result_is_structured_content_under_result_and_matches_its_schema() {
         two["structuredContent"],
         json!({"result": [{"title": "Book 0"}, {"title": "Book 1"}]})
     );
+    // A property named `title` is a property, not an annotation to strip.
+    assert_eq!(
+        schema["anyOf"][0]["properties"]["result"]["items"]["properties"]["title"],
+        json!({"type": "string"})
+    );
     assert_eq!(
         two["content"][0]["text"],
         "[{\"title\":\"Book 0\"},{\"title\":\"Book 1\"}]"

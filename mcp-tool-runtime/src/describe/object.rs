@@ -110,11 +110,15 @@ impl ToolSpec {
         others: &[&str],
     ) {
         let present = self.check_fields(map, cx);
+        // Every name claimed by a field: no name is left for a flattened map either.
+        if map.len() <= present {
+            return;
+        }
         let rest = self
             .fields
             .iter()
             .find(|f| f.flatten && (f.ty.object)().is_none());
-        if (self.allow_unknown_fields && rest.is_none()) || map.len() <= present {
+        if self.allow_unknown_fields && rest.is_none() {
             return;
         }
         // A flattened map takes the names no field claims, each checked as its value.

@@ -167,8 +167,22 @@ fn rewrite(schema: &mut Value, defs: &Map<String, Value>, depth: usize) {
                 integer_bounds(map, &format);
             }
             split_type_array(map);
-            for value in map.values_mut() {
-                rewrite(value, defs, depth);
+            for (key, value) in map.iter_mut() {
+                match (key.as_str(), value) {
+                    // A map of names to schemas: each child is a schema, the map is not
+                    // (a property named `title` is no annotation).
+                    (
+                        "properties" | "patternProperties" | "dependentSchemas",
+                        Value::Object(named),
+                    ) => {
+                        for child in named.values_mut() {
+                            rewrite(child, defs, depth);
+                        }
+                    }
+                    // Values, not schemas.
+                    ("enum" | "const" | "default" | "examples", _) => {}
+                    (_, value) => rewrite(value, defs, depth),
+                }
             }
         }
         Value::Array(items) => {

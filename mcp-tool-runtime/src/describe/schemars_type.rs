@@ -1,7 +1,7 @@
 //! A field whose type only has `Deserialize` and `schemars::JsonSchema` (a foreign type no
 //! feature covers), marked `#[mcp_tool(schemars)]`: its schemars schema is made portable
-//! (references inlined, type arrays and `const` and `oneOf` rewritten, private formats
-//! dropped, objects closed to unknown names as everywhere here), that portable schema is
+//! (as every advertised schema here, then `const` and `oneOf` rewritten and objects
+//! closed to unknown names), that portable schema is
 //! advertised, and the same schema is what the runtime checks a value against, keyword by
 //! keyword: what the model is told and what the server enforces are one value.
 
@@ -16,9 +16,6 @@ use serde_json::{Map, Value, json};
 use crate::check::{Checker, Report};
 use crate::rules::{self, Kind, Rules};
 
-/// How deep a recursive schemars type is inlined: past this, a level takes any value.
-const INLINE_DEPTH: usize = 8;
-
 /// The portable schema of `T`, made once per type.
 pub(crate) fn portable_schema<T: JsonSchema + 'static>() -> Arc<Value> {
     static SCHEMAS: LazyLock<RwLock<HashMap<TypeId, Arc<Value>>>> =
@@ -29,131 +26,52 @@ pub(crate) fn portable_schema<T: JsonSchema + 'static>() -> Arc<Value> {
     }
     let root = schemars::generate::SchemaSettings::draft2020_12()
         .into_generator()
-        .into_root_schema_for::<T>();
-    let root = root.to_value();
-    let defs = root
-        .get("$defs")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let schema = Arc::new(portable(&root, &defs, 0));
+        .into_root_schema_for::<T>()
+        .to_value();
+    // What every schema advertised here gets (references inlined, type arrays split,
+    // private formats as bounds), then what a value's own schema needs besides.
+    let mut schema = crate::describe::output::portable(root);
+    closed(&mut schema);
+    let schema = Arc::new(schema);
     if let Ok(mut map) = SCHEMAS.write() {
         map.insert(id, schema.clone());
     }
     schema
 }
 
-/// JSON Schema's own formats, which clients and validators know; schemars' `uint8`,
-/// `int32`, `double` and the like are dropped (their bounds say the same).
-const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "email",
-    "uri",
-    "uuid",
-    "ipv4",
-    "ipv6",
-    "hostname",
-];
-
-fn portable(node: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
-    let map = match node {
-        Value::Bool(true) => return json!({}),
-        Value::Bool(false) => return json!({"not": {}}),
+/// `schema` in the form every client reads and this interpreter enforces as advertised:
+/// no boolean subschemas, `enum` for `const`, `anyOf` for `oneOf` (the same where the
+/// forms do not overlap, and every client reads it), and every object of named
+/// properties closed to other names, as everywhere in this crate (a misspelt name is no
+/// silent default).
+fn closed(schema: &mut Value) {
+    let map = match schema {
+        Value::Bool(true) => return *schema = json!({}),
+        Value::Bool(false) => return *schema = json!({"not": {}}),
         Value::Object(map) => map,
-        _ => return json!({}),
+        _ => return,
     };
-    if let Some(Value::String(reference)) = map.get("$ref") {
-        let name = reference.rsplit('/').next().unwrap_or_default();
-        return match defs.get(name) {
-            Some(def) if depth < INLINE_DEPTH => portable(def, defs, depth + 1),
-            _ => json!({}),
-        };
+    map.remove("$id");
+    if let Some(value) = map.remove("const") {
+        map.insert("enum".into(), json!([value]));
     }
-    let mut out = Map::new();
-    for (key, value) in map {
-        let value = match key.as_str() {
-            "$schema" | "$defs" | "definitions" | "$id" => continue,
-            "format" if !value.as_str().is_some_and(|f| FORMATS.contains(&f)) => continue,
-            "properties" => Value::Object(
-                value
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, v)| (k.clone(), portable(v, defs, depth)))
-                    .collect(),
-            ),
-            "items" | "additionalProperties" | "not" if value.is_object() || value.is_boolean() => {
-                if key == "additionalProperties" && value.is_boolean() {
-                    value.clone()
-                } else {
-                    portable(value, defs, depth)
-                }
-            }
-            "anyOf" | "allOf" | "prefixItems" => branches(value, defs, depth),
-            // One of several distinct forms: `anyOf` says the same where they do not
-            // overlap, and every client reads it.
-            "oneOf" => {
-                out.insert("anyOf".into(), branches(value, defs, depth));
-                continue;
-            }
-            "const" => {
-                out.insert("enum".into(), json!([value]));
-                continue;
-            }
-            _ => value.clone(),
-        };
-        out.insert(key.clone(), value);
+    if let Some(forms) = map.remove("oneOf") {
+        map.insert("anyOf".into(), forms);
     }
-    // Unknown names are refused here as everywhere in this crate (a misspelt name is no
-    // silent default): an object of named properties takes no others.
-    if out.contains_key("properties") && !out.contains_key("additionalProperties") {
-        out.insert("additionalProperties".into(), false.into());
+    if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+        map.insert("additionalProperties".into(), false.into());
     }
-    // A type array (`["string", "null"]`) becomes `anyOf` of one type each.
-    if let Some(Value::Array(types)) = out.get("type").cloned() {
-        out.remove("type");
-        let rest = out;
-        let mut one_each: Vec<Value> = types
-            .iter()
-            .map(|t| {
-                let mut branch = if t == "null" {
-                    Map::new()
-                } else {
-                    rest.clone()
-                };
-                for key in ["description", "title", "default", "examples"] {
-                    branch.remove(key);
-                }
-                branch.insert("type".into(), t.clone());
-                Value::Object(branch)
-            })
-            .collect();
-        let mut wrapper = Map::new();
-        for key in ["description", "title", "default", "examples"] {
-            if let Some(v) = rest.get(key) {
-                wrapper.insert(key.into(), v.clone());
+    for (key, value) in map.iter_mut() {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(named)) => named.values_mut().for_each(closed),
+            ("anyOf" | "allOf" | "prefixItems", Value::Array(branches)) => {
+                branches.iter_mut().for_each(closed)
             }
+            ("items" | "not", value) => closed(value),
+            ("additionalProperties", value @ Value::Object(_)) => closed(value),
+            _ => {}
         }
-        if one_each.len() == 1 {
-            return one_each.remove(0);
-        }
-        wrapper.insert("anyOf".into(), Value::Array(one_each));
-        return Value::Object(wrapper);
     }
-    Value::Object(out)
-}
-
-fn branches(value: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
-    Value::Array(
-        value
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|v| portable(v, defs, depth))
-            .collect(),
-    )
 }
 
 /// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.

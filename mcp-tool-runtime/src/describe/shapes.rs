@@ -16,13 +16,6 @@ fn list_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
     <Vec<T> as Argument>::schema(rules)
 }
 
-fn list_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
-    match value {
-        Value::Array(items) => echo::array(items, limits, T::echo),
-        other => echo::truncate(other, limits),
-    }
-}
-
 /// Checks a set: a list of `T` in which no item repeats another.
 fn check_set<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
     repairable(value, true, cx, |value, cx| {
@@ -56,7 +49,7 @@ macro_rules! sets {
             }
 
             fn echo(value: &Value, limits: Limits) -> Value {
-                list_echo::<T>(value, limits)
+                <Vec<T> as Argument>::echo(value, limits)
             }
         }
 
@@ -107,7 +100,7 @@ impl<T: Argument, const N: usize> Argument for [T; N] {
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
-        list_echo::<T>(value, limits)
+        <Vec<T> as Argument>::echo(value, limits)
     }
 }
 

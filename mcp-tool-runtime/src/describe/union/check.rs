@@ -21,8 +21,7 @@ impl UnionSpec {
         if recursive {
             cx.enter_spec(self.id());
         }
-        let others = self.root_names();
-        let shaped = self.check(value, &others, cx);
+        let shaped = self.check(value, self.root_names(), cx);
         if recursive {
             cx.leave_spec();
         }
@@ -31,7 +30,13 @@ impl UnionSpec {
 
     /// The names the root object lists: every form's properties, and for an external
     /// tag the forms' names.
-    fn root_names(&'static self) -> Vec<&'static str> {
+    fn root_names(&'static self) -> &'static [&'static str] {
+        self.cache
+            .root_names
+            .get_or_init(|| self.build_root_names())
+    }
+
+    fn build_root_names(&'static self) -> Box<[&'static str]> {
         let root = self.root_schema();
         let names = root
             .get("properties")
@@ -42,12 +47,8 @@ impl UnionSpec {
         self.variants
             .iter()
             .flat_map(|v| {
-                let spec = match &v.shape {
-                    Shape::Struct(spec) => Some(*spec),
-                    Shape::Newtype(ty, _) => (ty.object)(),
-                    _ => None,
-                };
-                spec.map(|s| s.names())
+                v.spec()
+                    .map(|s| s.names())
                     .unwrap_or_default()
                     .into_iter()
                     .chain([v.name])
@@ -174,11 +175,7 @@ impl UnionSpec {
                 continue;
             }
             let fields = self.variants.iter().filter_map(|v| {
-                let spec = match &v.shape {
-                    Shape::Struct(spec) => Some(*spec),
-                    Shape::Newtype(ty, _) => (ty.object)(),
-                    _ => None,
-                }?;
+                let spec = v.spec()?;
                 spec.field_named(key).map(|f| (spec, f))
             });
             let mut first = None;
@@ -205,10 +202,11 @@ impl UnionSpec {
         tag: &str,
         cx: &mut Checker<'_>,
     ) -> Option<&'static Variant> {
-        let names = self.names();
         let mark = cx.enter_key(tag);
         let found = match map.get(tag) {
+            Some(Value::String(s)) if let Some(variant) = self.variant(s) => Some(variant),
             None => {
+                let names = self.names();
                 let mut detail = String::from("It names the form the call takes: send one of ");
                 push_quoted_list(&mut detail, names.iter().copied());
                 detail.push('.');
@@ -222,26 +220,23 @@ impl UnionSpec {
                 });
                 None
             }
-            Some(Value::String(s)) => match self.variant(s) {
-                Some(variant) => Some(variant),
-                None => {
-                    let mut failure = one_of_failure(&names, s);
-                    // The name of a form's property sent as the tag: that form is meant.
-                    if failure.detail.is_none()
-                        && let Some(form) = self.form_holding(s)
-                    {
-                        let mut detail = String::new();
-                        suggest::push_did_you_mean(&mut detail, form.name);
-                        detail.push_str(&format!(" That form holds {s:?}."));
-                        failure.detail = Some(Cow::Owned(detail));
-                    }
-                    failure.report(cx, &map[tag], None, None);
-                    None
+            Some(Value::String(s)) => {
+                let mut failure = one_of_failure(&self.names(), s);
+                // The name of a form's property sent as the tag: that form is meant.
+                if failure.detail.is_none()
+                    && let Some(form) = self.form_holding(s)
+                {
+                    let mut detail = String::new();
+                    suggest::push_did_you_mean(&mut detail, form.name);
+                    detail.push_str(&format!(" That form holds {s:?}."));
+                    failure.detail = Some(Cow::Owned(detail));
                 }
-            },
+                failure.report(cx, &map[tag], None, None);
+                None
+            }
             Some(other) => {
                 let mut expected = String::from("one of ");
-                push_quoted_list(&mut expected, names.iter().copied());
+                push_quoted_list(&mut expected, self.names());
                 cx.type_mismatch(&expected, other);
                 None
             }
@@ -253,12 +248,8 @@ impl UnionSpec {
     /// The one form that has a property named `name`.
     fn form_holding(&'static self, name: &str) -> Option<&'static Variant> {
         let mut holding = self.variants.iter().filter(|v| {
-            let spec = match &v.shape {
-                Shape::Struct(spec) => Some(*spec),
-                Shape::Newtype(ty, _) => (ty.object)(),
-                _ => None,
-            };
-            spec.is_some_and(|spec| spec.field_named(name).is_some())
+            v.spec()
+                .is_some_and(|spec| spec.field_named(name).is_some())
         });
         match (holding.next(), holding.next()) {
             (Some(one), None) => Some(one),
@@ -293,49 +284,34 @@ impl UnionSpec {
     }
 
     fn check_external(&'static self, value: &Value, listed: &[&str], cx: &mut Checker<'_>) -> bool {
-        let units: Vec<&str> = self
-            .variants
-            .iter()
-            .filter(|v| matches!(v.shape, Shape::Unit))
-            .map(|v| v.name)
-            .collect();
-        let others: Vec<&str> = self
-            .variants
-            .iter()
-            .filter(|v| !matches!(v.shape, Shape::Unit))
-            .map(|v| v.name)
-            .collect();
         match value {
-            Value::String(s) if !units.is_empty() => {
-                if others.contains(&s.as_str()) {
+            Value::String(s) if self.has_form(None, true) => {
+                if self.has_form(Some(s), false) {
                     // The name of a form that holds values, sent alone.
                     cx.type_mismatch(
                         &format!("an object {{{s:?}: ...}}: the {s:?} form holds values"),
                         value,
                     );
-                } else if !units.contains(&s.as_str()) {
-                    one_of_failure(&units, s).report(cx, value, None, None);
+                } else if !self.has_form(Some(s), true) {
+                    one_of_failure(&self.forms(true), s).report(cx, value, None, None);
                 }
                 true
             }
             Value::Object(map) => {
                 // Strict mode's `null` for the forms not taken: left out.
-                let sent: Vec<(&String, &Value)> = map
-                    .iter()
-                    .filter(|(key, v)| {
-                        let absent =
-                            v.is_null() && cx.nulls_are_absent() && listed.contains(&key.as_str());
-                        if absent {
-                            let mark = cx.enter_key(key);
-                            cx.absent_null();
-                            cx.leave(mark);
-                        }
-                        !absent
-                    })
-                    .collect();
-                let names = self.names();
-                match sent.as_slice() {
-                    [(key, _)] => match self.variant(key) {
+                let (mut sent, mut only) = (0, None);
+                for (key, v) in map {
+                    if v.is_null() && cx.nulls_are_absent() && listed.contains(&key.as_str()) {
+                        let mark = cx.enter_key(key);
+                        cx.absent_null();
+                        cx.leave(mark);
+                        continue;
+                    }
+                    sent += 1;
+                    only = only.or(Some(key));
+                }
+                match (sent, only) {
+                    (1, Some(key)) => match self.variant(key) {
                         Some(variant) if matches!(variant.shape, Shape::Unit) => {
                             // serde also reads {"log": null}; the schema says "log".
                             let expected =
@@ -348,6 +324,7 @@ impl UnionSpec {
                             cx.leave(mark);
                         }
                         None => {
+                            let names = self.names();
                             let mark = cx.enter_key(key);
                             let mut failure = one_of_failure(&names, key);
                             failure.expectation = Cow::Owned({
@@ -357,15 +334,16 @@ impl UnionSpec {
                                 text
                             });
                             failure.rule = Cow::Borrowed("variant");
-                            failure.report(cx, &Value::String((*key).clone()), None, None);
+                            failure.report(cx, &Value::String(key.clone()), None, None);
                             cx.leave(mark);
                         }
                     },
                     _ => {
+                        let others = self.forms(false);
                         let mut expectation =
                             String::from("must hold exactly one of the properties ");
                         push_quoted_list(&mut expectation, others.iter().copied());
-                        let detail = match sent.len() {
+                        let detail = match sent {
                             0 => "It holds none: name the form the call takes.".to_owned(),
                             n => format!("It holds {n}: send one form per call."),
                         };
@@ -383,10 +361,10 @@ impl UnionSpec {
             }
             other => {
                 let mut expected = String::from("an object with one of the properties ");
-                push_quoted_list(&mut expected, others.iter().copied());
-                if !units.is_empty() {
+                push_quoted_list(&mut expected, self.forms(false));
+                if self.has_form(None, true) {
                     expected.push_str(", or one of ");
-                    push_quoted_list(&mut expected, units.iter().copied());
+                    push_quoted_list(&mut expected, self.forms(true));
                 }
                 cx.type_mismatch(&expected, other);
                 false

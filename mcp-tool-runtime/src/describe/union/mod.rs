@@ -87,6 +87,8 @@ pub enum Shape {
 pub struct UnionCache {
     schema: OnceLock<Map<String, Value>>,
     root: OnceLock<Map<String, Value>>,
+    /// The names the root object lists (see `check_root`).
+    root_names: OnceLock<Box<[&'static str]>>,
     recursive: AtomicBool,
 }
 
@@ -96,6 +98,7 @@ impl UnionCache {
         UnionCache {
             schema: OnceLock::new(),
             root: OnceLock::new(),
+            root_names: OnceLock::new(),
             recursive: AtomicBool::new(false),
         }
     }
@@ -108,6 +111,16 @@ impl Default for UnionCache {
 }
 
 impl Variant {
+    /// The description of the struct whose fields the variant holds: its own, or its
+    /// newtype's.
+    fn spec(&self) -> Option<&'static ToolSpec> {
+        match &self.shape {
+            Shape::Struct(spec) => Some(*spec),
+            Shape::Newtype(ty, _) => (ty.object)(),
+            _ => None,
+        }
+    }
+
     /// The object schema of a variant that is an object (a struct, or a newtype of
     /// one), for an internal tag to stand beside its fields.
     fn object_schema(&self) -> Option<Map<String, Value>> {
@@ -194,7 +207,7 @@ impl Variant {
                 }
             }
             Shape::Struct(spec) => spec.check_members(map, cx, &[tag], others),
-            Shape::Newtype(ty, _) => match (ty.object)() {
+            Shape::Newtype(..) => match self.spec() {
                 Some(spec) => spec.check_members(map, cx, &[tag], others),
                 None => self.check_content(value, cx),
             },
@@ -236,9 +249,27 @@ impl UnionSpec {
         self.variants.iter().find(|v| v.name == name)
     }
 
-    /// Whether this enum holds itself, directly or through others.
+    /// The names of the forms that hold nothing (`unit`), or of the others.
+    fn forms(&self, unit: bool) -> Vec<&'static str> {
+        self.variants
+            .iter()
+            .filter(|v| matches!(v.shape, Shape::Unit) == unit)
+            .map(|v| v.name)
+            .collect()
+    }
+
+    /// Whether a form that holds nothing (`unit`), or another, is named `name` (any
+    /// name, for `None`).
+    fn has_form(&self, name: Option<&str>, unit: bool) -> bool {
+        self.variants
+            .iter()
+            .any(|v| matches!(v.shape, Shape::Unit) == unit && name.is_none_or(|n| n == v.name))
+    }
+
+    /// Whether this enum holds itself, directly or through others: building its schema
+    /// once finds out.
     fn is_recursive(&'static self) -> bool {
-        self.field_schema(Rules::NONE);
+        self.schema();
         self.cache
             .recursive
             .load(std::sync::atomic::Ordering::Relaxed)

@@ -101,14 +101,15 @@ impl UnionSpec {
         })
     }
 
+    /// The schema standing alone, built once.
+    pub(super) fn schema(&'static self) -> &'static Map<String, Value> {
+        self.cache.schema.get_or_init(|| self.build_schema())
+    }
+
     /// The schema of this enum as a field's type.
     pub fn field_schema(&'static self, rules: Rules) -> Map<String, Value> {
         let mut schema = match cut::place(self.id()) {
-            Place::Alone => self
-                .cache
-                .schema
-                .get_or_init(|| self.build_schema())
-                .clone(),
+            Place::Alone => self.schema().clone(),
             Place::Nested => self.build_schema(),
             Place::TooDeep => return Map::new(),
         };
