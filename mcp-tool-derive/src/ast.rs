@@ -99,6 +99,8 @@ impl<'a> Tool<'a> {
             Some(body) => body,
             None => return Err(errors),
         };
+        crate::asking::check_asks(&body, derive, &mut errors);
+        let confirm = crate::asking::confirm(&attrs, &body, &mut errors);
         let name = match &attrs.name {
             Some(lit) => {
                 let name = lit.value();
@@ -143,6 +145,7 @@ impl<'a> Tool<'a> {
                 attrs.open_world,
             ],
             allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
+            confirm,
             body,
         };
         errors.finish(tool)

@@ -24,6 +24,10 @@ pub struct ContainerAttrs {
     pub open_world: Option<bool>,
     pub allow_unknown_fields: Option<Span>,
     pub krate: Option<syn::Path>,
+    /// `confirm = "Cancel {order_id}?"`: the user confirms each call.
+    pub confirm: Option<LitStr>,
+    /// `unconfirmed = "run"` or `"refuse"`: what a client that cannot ask gets.
+    pub unconfirmed: Option<LitStr>,
 }
 
 const CONTAINER_KEYS: &[&str] = &[
@@ -36,6 +40,8 @@ const CONTAINER_KEYS: &[&str] = &[
     "open_world",
     "allow_unknown_fields",
     "crate",
+    "confirm",
+    "unconfirmed",
 ];
 
 /// The keys an enum of names accepts.
@@ -115,6 +121,17 @@ impl ContainerAttrs {
                 let path = lit.parse()?;
                 set(&mut self.krate, meta, path)
             }
+            "confirm" => set(&mut self.confirm, meta, meta.value()?.parse()?),
+            "unconfirmed" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                if !matches!(lit.value().as_str(), "run" | "refuse") {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "`unconfirmed` is \"refuse\" (the default: a client that cannot ask its user is refused) or \"run\" (the call runs unconfirmed)",
+                    ));
+                }
+                set(&mut self.unconfirmed, meta, lit)
+            }
             _ => Ok(()),
         }
     }
@@ -193,6 +210,8 @@ fn skip_item(input: ParseStream) {
 #[derive(Default)]
 pub struct FieldRules {
     pub sensitive: Option<Span>,
+    /// `ask = "Which day do you fly?"`: asked of the user when missing or wrong.
+    pub ask: Option<LitStr>,
     pub own: Vec<Parsed>,
     pub items: Vec<Parsed>,
     pub items_span: Option<Span>,
@@ -282,7 +301,17 @@ impl FieldRules {
                 self.items = items.own;
                 Ok(())
             }
-            "sensitive" | "items" => Err(meta.error(format!(
+            "ask" if !in_items => {
+                let question: LitStr = meta.value()?.parse()?;
+                if question.value().trim().is_empty() {
+                    return Err(syn::Error::new(
+                        question.span(),
+                        "`ask` needs the question the user reads, such as \"Which day do you fly?\"",
+                    ));
+                }
+                set(&mut self.ask, meta, question)
+            }
+            "sensitive" | "items" | "ask" => Err(meta.error(format!(
                 "`{key}` applies to the field, not inside `items(...)`"
             ))),
             _ => {

@@ -53,6 +53,11 @@ pub fn fields<'a>(
         let items = check::rules(rules.items, errors);
         fields.push(Field {
             wire: field.attrs.name().deserialize_name().value.clone(),
+            member: match &field.member {
+                syn::Member::Named(ident) => ident.to_string().trim_start_matches("r#").to_owned(),
+                syn::Member::Unnamed(index) => index.index.to_string(),
+            },
+            ask: rules.ask,
             ty: field.ty,
             description: rules
                 .description

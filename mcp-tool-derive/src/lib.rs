@@ -9,6 +9,7 @@
 //! `ast.rs` (reading the type through serde's own reading of `#[serde(...)]`), and
 //! `expand/` (the data and trait impls the runtime turns into a schema and checks).
 
+mod asking;
 mod ast;
 mod attr;
 mod check;

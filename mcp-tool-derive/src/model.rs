@@ -32,7 +32,22 @@ pub struct Tool<'a> {
     pub description: Option<String>,
     pub annotations: [Option<bool>; 4],
     pub allow_unknown_fields: bool,
+    /// `#[mcp_tool(confirm)]`, its `{field}`s read.
+    pub confirm: Option<Confirm>,
     pub body: Body<'a>,
+}
+
+/// The confirmation a tool asks of its user before each call.
+pub struct Confirm {
+    pub pieces: Vec<Piece>,
+    /// `unconfirmed = "run"`: a client that cannot ask gets the call run.
+    pub run_unconfirmed: bool,
+}
+
+pub enum Piece {
+    Text(String),
+    /// A field, by its wire name.
+    Field(String),
 }
 
 /// What the type is made of, as the client sends it.
@@ -83,6 +98,10 @@ pub enum VariantShape<'a> {
 
 pub struct Field<'a> {
     pub wire: String,
+    /// Its name in Rust, as a confirmation message names it.
+    pub member: String,
+    /// `#[validate(ask = "...")]`: the question, spanned at it.
+    pub ask: Option<syn::LitStr>,
     pub ty: &'a syn::Type,
     pub description: Option<String>,
     pub title: Option<String>,

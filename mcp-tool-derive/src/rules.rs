@@ -270,6 +270,6 @@ pub fn rule(name: &str) -> Option<&'static RuleDef> {
 /// Every name `#[validate(...)]` takes, for "did you mean" and the list in an error.
 pub fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
-    names.extend(["items", "sensitive"]);
+    names.extend(["items", "sensitive", "ask"]);
     names
 }

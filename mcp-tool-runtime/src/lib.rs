@@ -7,6 +7,7 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
+pub mod ask;
 mod check;
 mod context;
 mod describe;
@@ -17,6 +18,7 @@ mod rules;
 mod serve;
 mod text;
 
+pub use ask::{Ask, StateKey, Unanswered};
 pub use context::{Context, ContextError};
 pub use describe::argument::Argument;
 pub use describe::output;
@@ -51,6 +53,9 @@ pub mod __private {
     pub use crate::check::Checker;
     pub use crate::describe::argument::{
         Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+    };
+    pub use crate::describe::asking::{
+        AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
     pub use crate::describe::{
         Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 
 mod union;
 
-use crate::model::{Body, Enum, Field, Tool};
+use crate::model::{Body, Enum, Field, Piece, Tool};
 use crate::rules::Needs;
 use crate::rules::{EnumValues, Number};
 use crate::rules::{Kind, Rule};
@@ -63,6 +63,7 @@ fn tool_spec(
     allow_unknown_fields: bool,
     fields: &[Field],
     union: TokenStream,
+    asking: TokenStream,
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
@@ -76,6 +77,7 @@ fn tool_spec(
             allow_unknown_fields: #allow_unknown_fields,
             fields: &[#(#fields),*],
             union: #union,
+            asking: #asking,
             cache: #p::SpecCache::new(),
         }
     }
@@ -162,6 +164,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool.allow_unknown_fields,
                 fields,
                 quote!(::core::option::Option::None),
+                asking(tool, fields, &p),
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(
@@ -240,6 +243,43 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             #body
         };
     }
+}
+
+/// What the tool asks of its user, if anything: `Some(&Asking { .. })`.
+fn asking(tool: &Tool, fields: &[Field], p: &TokenStream) -> TokenStream {
+    let asked: Vec<TokenStream> = fields
+        .iter()
+        .filter_map(|f| {
+            let name = &f.wire;
+            let question = f.ask.as_ref()?;
+            Some(quote!(#p::AskField { name: #name, question: #question }))
+        })
+        .collect();
+    if tool.confirm.is_none() && asked.is_empty() {
+        return quote!(::core::option::Option::None);
+    }
+    let confirm = match &tool.confirm {
+        Some(confirm) => {
+            let pieces = confirm.pieces.iter().map(|piece| match piece {
+                Piece::Text(text) => quote!(#p::Piece::Text(#text)),
+                Piece::Field(name) => quote!(#p::Piece::Field(#name)),
+            });
+            let unconfirmed = if confirm.run_unconfirmed {
+                quote!(#p::Unconfirmed::Run)
+            } else {
+                quote!(#p::Unconfirmed::Refuse)
+            };
+            quote!(::core::option::Option::Some(#p::Confirm {
+                message: &[#(#pieces),*],
+                unconfirmed: #unconfirmed,
+            }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(::core::option::Option::Some(&#p::Asking {
+        confirm: #confirm,
+        fields: &[#(#asked),*],
+    }))
 }
 
 fn field(field: &Field, p: &TokenStream) -> TokenStream {
@@ -453,6 +493,13 @@ fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
         let ty = field.ty;
         out.extend(quote_spanned!(ty.span()=> const _: () = <#ty as #p::Flatten>::APPLIES;));
     }
+    if let Some(ask) = &field.ask {
+        // Spanned at the question: a type no form can ask for fails there.
+        let span = ask.span();
+        let ty = respan(field.ty.to_token_stream(), span);
+        let p = respan(p.clone(), span);
+        out.extend(quote_spanned!(span=> const _: () = <#ty as #p::Askable>::APPLIES;));
+    }
     out
 }
 
@@ -577,6 +624,10 @@ pub fn enumeration(en: &Enum) -> TokenStream {
             impl #krate::McpEnum for #ident {
                 const VALUES: &'static [&'static str] = &[#(#values),*];
             }
+            #[automatically_derived]
+            impl #p::Askable for #ident {}
+            #[automatically_derived]
+            impl #p::AskableItem for #ident {}
 
             static __SPEC: #p::EnumSpec = #p::EnumSpec {
                 description: #description,

@@ -49,6 +49,7 @@ pub(super) fn union(
                     tool.allow_unknown_fields,
                     fields,
                     quote!(::core::option::Option::None),
+                    quote!(::core::option::Option::None),
                 );
                 statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
                 checks.extend(fields.iter().map(|f| field_assertions(f, p)));
@@ -99,6 +100,7 @@ pub(super) fn union(
             tool.allow_unknown_fields,
             &[],
             quote!(::core::option::Option::Some(&__UNION)),
+            quote!(::core::option::Option::None),
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)
     });

@@ -5,6 +5,7 @@
 //! and what the server enforces come from one description of each field.
 
 pub(crate) mod argument;
+pub(crate) mod asking;
 mod cut;
 mod enumeration;
 mod foreign;
@@ -55,6 +56,8 @@ pub struct ToolSpec {
     pub allow_unknown_fields: bool,
     /// For an enum with data: its forms (and no `fields`).
     pub union: Option<&'static UnionSpec>,
+    /// What the tool asks of its user: a confirmation, fields (`McpTool` only).
+    pub asking: Option<&'static asking::Asking>,
     /// Built once per process.
     pub cache: SpecCache,
 }

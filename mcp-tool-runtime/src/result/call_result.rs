@@ -60,6 +60,19 @@ impl CallToolResult {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+
+    /// The text blocks, one after another on lines of their own: what a client that
+    /// reads only text (many do, for errors) shows the model.
+    pub fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .map(|c| match c {
+                Content::Text { text } => text.as_str(),
+            })
+            .collect();
+        texts.join("\n")
+    }
 }
 
 /// `value` as compact JSON. Written straight into the string: `Value`'s `Display`

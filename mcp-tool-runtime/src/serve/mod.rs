@@ -3,6 +3,7 @@
 //! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
 //! way round.
 
+mod call;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "tracing")]

@@ -85,7 +85,12 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
+use std::time::Duration;
+
+use rmcp::model::{InputRequests, InputRequiredResult};
+
 use super::toolbox::{CallError, Toolbox, malformed_call};
+use crate::ask::{Answer, Elicit, Reach};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -197,8 +202,27 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<CallToolResponse, ErrorData> {
         let profile = self.profile_for(client_name(&context).as_deref());
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        match self.call_for(profile, &request.name, arguments).await {
-            Ok(mut result) => {
+        let reach = reach(
+            &context,
+            request.input_responses,
+            request.request_state,
+            self.answer_within(),
+        );
+        match self
+            .call_reaching(profile, &request.name, arguments, reach)
+            .await
+        {
+            Ok(Answer::InputRequired(asked)) => {
+                let requests: InputRequests =
+                    serde_json::from_value(Value::Object(asked.input_requests)).map_err(|e| {
+                        ErrorData::internal_error(format!("a question to the user: {e}"), None)
+                    })?;
+                Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
+                    Some(requests),
+                    Some(asked.request_state),
+                )))
+            }
+            Ok(Answer::Complete(mut result)) => {
                 if !result.is_error
                     && takes_bare_results(&context)
                     && self.bare_outputs.contains_key(request.name.as_ref())
@@ -218,6 +242,62 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         reject_malformed_call(request)
+    }
+}
+
+/// How this call can reach the client's user: by input-required rounds (2026-07-28), by
+/// a request over the connection (2025-11-25, a client that declared form
+/// elicitation), or not at all.
+fn reach(
+    context: &RequestContext<RoleServer>,
+    input_responses: Option<rmcp::model::InputResponses>,
+    request_state: Option<String>,
+    within: Duration,
+) -> Reach {
+    let can_ask = context
+        .client_capabilities()
+        .and_then(|c| c.elicitation)
+        .is_some_and(|e| e.form.is_some() || e.url.is_none());
+    if takes_bare_results(context) {
+        if can_ask || input_responses.is_some() || request_state.is_some() {
+            return Reach::Rounds {
+                input_responses: input_responses.map(|r| r.into_iter().collect()),
+                request_state,
+            };
+        }
+        return Reach::Nobody;
+    }
+    if can_ask {
+        return Reach::Live(Arc::new(PeerElicit {
+            peer: context.peer.clone(),
+            within,
+        }));
+    }
+    Reach::Nobody
+}
+
+/// Asks the user of a 2025-11-25 client with `elicitation/create`, within the call.
+struct PeerElicit {
+    peer: rmcp::Peer<RoleServer>,
+    within: Duration,
+}
+
+impl Elicit for PeerElicit {
+    fn elicit(
+        &self,
+        params: Value,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, String>> + Send>> {
+        let peer = self.peer.clone();
+        let within = self.within;
+        Box::pin(async move {
+            let params: rmcp::model::ElicitRequestParams = serde_json::from_value(params)
+                .map_err(|e| format!("the question could not be written: {e}"))?;
+            let result = peer
+                .create_elicitation_with_timeout(params, Some(within))
+                .await
+                .map_err(|e| e.to_string())?;
+            serde_json::to_value(result).map_err(|e| e.to_string())
+        })
     }
 }
 
@@ -341,7 +421,21 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         let extensions = &context.request_context.extensions;
         let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
         let log = extensions.get::<RepairLog>().cloned();
+        // rmcp's `#[tool]` methods cannot ask the user: a tool that must be confirmed
+        // is refused (or runs, if its author said so).
+        let unconfirmed = T::spec()
+            .asking
+            .and_then(|a| a.confirm.as_ref())
+            .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
+            .map(|c| {
+                let message = crate::ask::form::confirmation(c, &arguments);
+                super::call::needs_confirmation(&message).for_call(
+                    tool.to_owned(),
+                    T::echo(&arguments, crate::result::echo::ARGUMENTS),
+                )
+            });
         match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
+            Ok(_) if let Some(refused) = unconfirmed => Err(extraction_error(refused)),
             Ok((args, repairs)) => {
                 // Said in the result's `_meta` by `structured`, which reads the log.
                 if let (Some(log), false) = (log, repairs.is_empty())

@@ -1,20 +1,19 @@
 //! Serving derived tools: [`Toolbox`] holds each tool with its async handler and answers
 //! `tools/list` and `tools/call`.
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Poll, ready};
+use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::ask::{Answer, Ask, Reach, Sealing, StateKey, UsedStates};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -22,21 +21,14 @@ use crate::result::echo;
 use crate::result::{CallToolResult, ToolError};
 use crate::text::suggest;
 
-use super::output::{OutputShape, internal_failure, output_result, output_schema};
+use super::call::{Setup, call};
+use super::output::{OutputShape, output_schema};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// Checks the arguments, then runs the handler: the `tools/call` result, or the error
-/// of a malformed request.
-type Route<S> = dyn Fn(
-        &Arc<S>,
-        Value,
-        &Context,
-        SchemaProfile,
-        bool,
-    ) -> BoxFuture<Result<CallToolResult, ToolError>>
-    + Send
-    + Sync;
+/// Checks the arguments, asks the user where the tool says so, then runs the handler:
+/// the `tools/call` answer, or the error of a malformed request.
+type Route<S> = dyn Fn(&Arc<S>, Value, Setup) -> BoxFuture<Result<Answer, ToolError>> + Send + Sync;
 
 /// The tools of a server, each with its async handler: answers `tools/list` and
 /// `tools/call`.
@@ -122,6 +114,8 @@ pub struct Toolbox<S = ()> {
     /// Whether known client mistakes are repaired before the checks (see
     /// [`Toolbox::repairs`]).
     repair: bool,
+    /// How the state of calls waiting for their user is sealed and spent.
+    sealing: Arc<Sealing>,
     /// For each tool whose output is carried as `{"result": value}`: its output schema
     /// for peers of 2026-07-28 and later, which take the value itself.
     pub(crate) bare_outputs: HashMap<&'static str, Value>,
@@ -165,6 +159,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             profile: SchemaProfile::Portable,
             profile_from_client: false,
             repair: true,
+            sealing: Arc::new(Sealing::new()),
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
             index: HashMap::new(),
@@ -237,6 +232,36 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// The key that seals the `requestState` of calls waiting for the user's answer
+    /// (protocol 2026-07-28; see [`crate::ask`]). Without one, a random key is made for
+    /// this process: calls resume only here, and not after a restart. Give every
+    /// replica the same key, from its configuration, so that any replica resumes a call
+    /// another began.
+    pub fn state_key(mut self, key: StateKey) -> Self {
+        Arc::make_mut(&mut self.sealing).key = Some(key);
+        self
+    }
+
+    /// How long the user has to answer, from the question (the default: 10 minutes).
+    /// A later answer is refused, and the model is told to call again.
+    pub fn state_lifetime(mut self, lifetime: Duration) -> Self {
+        Arc::make_mut(&mut self.sealing).lifetime = lifetime;
+        self
+    }
+
+    /// How long a question to the user may wait for the answer.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn answer_within(&self) -> Duration {
+        self.sealing.lifetime
+    }
+
+    /// Where the states already used are remembered, so that none is used twice (the
+    /// default: this process's memory; see [`UsedStates`]).
+    pub fn used_states(mut self, used: impl UsedStates) -> Self {
+        Arc::make_mut(&mut self.sealing).used = Arc::new(used);
+        self
+    }
+
     /// Served over rmcp, gives a client that names a family in its `clientInfo` the
     /// profile that family needs ([`SchemaProfile::for_client`]); other clients get the
     /// toolbox's profile.
@@ -285,6 +310,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn tool<T, M, H>(mut self, handler: H) -> Self
     where
         T: McpTool + Send + 'static,
+        M: 'static,
         H: Handler<S, T, M>,
         H::Output: Serialize + JsonSchema,
     {
@@ -308,47 +334,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         tool.output_schema = output_schema;
         let handler = Arc::new(handler);
-        let route = move |state: &Arc<S>, arguments: Value, context: &Context, profile, repair| {
-            // What `attempted_query` shows of a call the handler fails: taken now, as the
-            // arguments move into `T`.
-            let shown = match &arguments {
-                Value::Null => Value::Object(Map::new()),
-                arguments => T::echo(arguments, echo::ARGUMENTS),
-            };
-            let read = T::spec().read::<T>(T::NAME, arguments, context, profile, repair);
-            let started = read.map(|(args, repairs)| {
-                let handler = Arc::clone(&handler);
-                let state = Arc::clone(state);
-                // Both creating and polling the handler's future may panic.
-                CatchUnwind(Box::pin(async move {
-                    let output = handler
-                        .call(state, args)
-                        .await
-                        .map_err(|e| e.with_repairs(repairs.clone()))?;
-                    Ok(
-                        output_result(T::NAME, T::spec().annotations, &output, shape)
-                            .with_repairs(&repairs),
-                    )
-                }))
-            });
-            Box::pin(async move {
-                let error = match started {
-                    Err(error) if error.is_malformed_request() => return Err(error),
-                    Err(error) => error,
-                    Ok(running) => match running.await {
-                        Ok(Ok(result)) => return Ok(result),
-                        Ok(Err(error)) => error,
-                        Err(_panic) => internal_failure(T::NAME, T::spec().annotations),
-                    },
-                };
-                // A handler's error that does not say which call failed gets this one.
-                let error = if error.has_call() {
-                    error
-                } else {
-                    error.for_call(T::NAME, shown)
-                };
-                Ok(error.into_call_result())
-            }) as BoxFuture<_>
+        let route = move |state: &Arc<S>, arguments: Value, setup: Setup| {
+            Box::pin(call::<S, T, M, H>(
+                Arc::clone(&handler),
+                Arc::clone(state),
+                arguments,
+                setup,
+                shape,
+            )) as BoxFuture<_>
         };
         self.index.insert(T::NAME, self.routes.len());
         for profile in SchemaProfile::ALL {
@@ -398,6 +391,28 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Value,
     ) -> Result<CallToolResult, CallError> {
+        match self
+            .call_reaching(profile, name, arguments, Reach::Nobody)
+            .await?
+        {
+            Answer::Complete(result) => Ok(result),
+            Answer::InputRequired(_) => {
+                unreachable!("a call that cannot ask the user asks nothing")
+            }
+        }
+    }
+
+    /// [`Toolbox::call_for`] from a client that can ask its user as `reach` says: the
+    /// call may end with questions for the user ([`Answer::InputRequired`], protocol
+    /// 2026-07-28), or ask and wait ([`Reach::Live`], 2025-11-25). What a transport
+    /// calls; the rmcp adapter (feature `rmcp`) does.
+    pub async fn call_reaching(
+        &self,
+        profile: SchemaProfile,
+        name: &str,
+        arguments: Value,
+        reach: Reach,
+    ) -> Result<Answer, CallError> {
         #[cfg(feature = "tracing")]
         let started = std::time::Instant::now();
         let Some(&i) = self.index.get(name) else {
@@ -406,23 +421,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             super::observe::rejected(name, started, "unknown_tool", error.message());
             return Err(error);
         };
-        let route = &self.routes[i];
-        let running = match &self.context {
-            Some(context) => route(&self.state, arguments, context, profile, self.repair),
-            None => route(
-                &self.state,
-                arguments,
-                &Context::now(),
-                profile,
-                self.repair,
-            ),
+        let setup = Setup {
+            context: self.context.clone().unwrap_or_else(Context::now),
+            profile,
+            repair: self.repair,
+            reach,
+            sealing: Arc::clone(&self.sealing),
         };
-        let result = running.await.map_err(|error| CallError::MalformedRequest {
-            message: error.message().to_owned(),
-        });
+        let result = self.routes[i](&self.state, arguments, setup)
+            .await
+            .map_err(|error| CallError::MalformedRequest {
+                message: error.message().to_owned(),
+            });
         #[cfg(feature = "tracing")]
         match &result {
-            Ok(answer) => super::observe::answered(
+            Ok(Answer::InputRequired(_)) => {}
+            Ok(Answer::Complete(answer)) => super::observe::answered(
                 name,
                 started,
                 answer.is_error,
@@ -558,7 +572,7 @@ pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// The handler's future.
     type Future: Future<Output = Result<Self::Output, ToolError>> + Send + 'static;
     /// Runs the handler.
-    fn call(&self, state: Arc<S>, arguments: T) -> Self::Future;
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Self::Future;
 }
 
 impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
@@ -568,7 +582,7 @@ where
 {
     type Output = O;
     type Future = Fut;
-    fn call(&self, _state: Arc<S>, arguments: T) -> Fut {
+    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
         self(arguments)
     }
 }
@@ -580,22 +594,19 @@ where
 {
     type Output = O;
     type Future = Fut;
-    fn call(&self, state: Arc<S>, arguments: T) -> Fut {
+    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
         self(state, arguments)
     }
 }
 
-/// Polls a future, turning a panic into an `Err`.
-struct CatchUnwind<F>(Pin<Box<F>>);
-
-impl<F: Future> Future for CatchUnwind<F> {
-    type Output = Result<F::Output, Box<dyn Any + Send>>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
-        let future = self.0.as_mut();
-        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-            Ok(poll) => Poll::Ready(Ok(ready!(poll))),
-            Err(panic) => Poll::Ready(Err(panic)),
-        }
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Ask) -> O> for F
+where
+    F: Fn(Arc<S>, T, Ask) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Fut {
+        self(state, arguments, ask)
     }
 }

@@ -1,0 +1,158 @@
+//! What a tool asks of its user, checked: the `{field}`s of `#[mcp_tool(confirm)]`
+//! name fields that may be shown, and `#[validate(ask)]` stands on a tool's own field
+//! that may be asked for. (Whether the field's type fits a form is the compiler's
+//! check, through the `Askable` trait.)
+
+use syn::LitStr;
+
+use crate::attr::ContainerAttrs;
+use crate::ctxt::{Errors, did_you_mean};
+use crate::model::{Body, Confirm, Derive, Field, Piece, VariantShape};
+
+/// The confirmation `attrs` ask for, its fields looked up in `body`.
+pub fn confirm(attrs: &ContainerAttrs, body: &Body, errors: &mut Errors) -> Option<Confirm> {
+    let Some(lit) = &attrs.confirm else {
+        if let Some(unconfirmed) = &attrs.unconfirmed {
+            errors.spanned(
+                unconfirmed,
+                "`unconfirmed` says what a client that cannot ask its user gets, and there is no `confirm` to ask",
+            );
+        }
+        return None;
+    };
+    let Body::Struct(fields) = body else {
+        errors.spanned(
+            lit,
+            "`confirm` needs a struct with named fields, whose values the message shows",
+        );
+        return None;
+    };
+    let pieces = pieces(lit, fields, errors)?;
+    Some(Confirm {
+        pieces,
+        run_unconfirmed: attrs
+            .unconfirmed
+            .as_ref()
+            .is_some_and(|u| u.value() == "run"),
+    })
+}
+
+/// `"Cancel {order_id}? {{sure}}"` as text and fields; `{{` and `}}` are braces.
+fn pieces(lit: &LitStr, fields: &[Field], errors: &mut Errors) -> Option<Vec<Piece>> {
+    let template = lit.value();
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = template.chars().peekable();
+    let mut ok = true;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                text.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                text.push('}');
+            }
+            '{' => {
+                let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let name = name.trim();
+                match fields.iter().find(|f| f.member == name || f.wire == name) {
+                    Some(field) if field.sensitive => {
+                        errors.spanned(
+                            lit,
+                            format!("`{{{name}}}` is sensitive, and a sensitive value is never shown: leave it out of the confirmation"),
+                        );
+                        ok = false;
+                    }
+                    Some(field) if field.flatten => {
+                        errors.spanned(
+                            lit,
+                            format!("`{{{name}}}` is flattened and has no value of its own: name the fields it holds"),
+                        );
+                        ok = false;
+                    }
+                    Some(field) => {
+                        if !text.is_empty() {
+                            pieces.push(Piece::Text(std::mem::take(&mut text)));
+                        }
+                        pieces.push(Piece::Field(field.wire.clone()));
+                    }
+                    None => {
+                        let names: Vec<&str> = fields.iter().map(|f| f.member.as_str()).collect();
+                        let near = did_you_mean(name, &names)
+                            .map(|n| format!("did you mean `{{{n}}}`? "))
+                            .unwrap_or_default();
+                        errors.spanned(
+                            lit,
+                            format!(
+                                "`{{{name}}}` in `confirm` names no field; {near}Fields: {} (write `{{{{` and `}}}}` for braces)",
+                                names.join(", ")
+                            ),
+                        );
+                        ok = false;
+                    }
+                }
+            }
+            '}' => {
+                errors.spanned(
+                    lit,
+                    "a `}` in `confirm` closes no `{field}`: write `}}` for a brace",
+                );
+                ok = false;
+            }
+            c => text.push(c),
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
+    }
+    ok.then_some(pieces)
+}
+
+/// Refuses `ask` where it cannot be asked: on a sensitive or flattened field, and on a
+/// field of anything but a tool's own struct.
+pub fn check_asks(body: &Body, derive: Derive, errors: &mut Errors) {
+    match body {
+        Body::Struct(fields) if derive == Derive::Tool => {
+            for field in fields {
+                let Some(ask) = &field.ask else { continue };
+                if field.sensitive {
+                    errors.spanned(
+                        ask,
+                        "a sensitive field cannot be asked: MCP forbids asking the user for secrets in a form",
+                    );
+                } else if field.flatten {
+                    errors.spanned(
+                        ask,
+                        "a flattened field has no value of its own to ask for: ask for the fields of the struct it flattens",
+                    );
+                }
+            }
+        }
+        Body::Struct(fields) => refuse_all(fields, derive, errors),
+        Body::Union { variants, .. } => {
+            for variant in variants {
+                if let VariantShape::Struct(fields) = &variant.shape {
+                    refuse_all(fields, derive, errors);
+                }
+            }
+        }
+        Body::Newtype(_) => {}
+    }
+}
+
+fn refuse_all(fields: &[Field], derive: Derive, errors: &mut Errors) {
+    for ask in fields.iter().filter_map(|f| f.ask.as_ref()) {
+        errors.spanned(
+            ask,
+            format!(
+                "`ask` applies to the fields of a struct that derives McpTool, and this is {}: only a tool's own arguments are asked of the user",
+                match derive {
+                    Derive::Tool => "a form of an enum",
+                    Derive::Argument => "a field of an Argument, inside a tool's arguments",
+                }
+            ),
+        );
+    }
+}

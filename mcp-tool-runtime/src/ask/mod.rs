@@ -1,0 +1,329 @@
+//! Asking the user: the fourth layer. Some wrong values only the user can correct (the
+//! day they fly, which of two orders they meant, whether a destructive call is what they
+//! want); for those the server asks the user through the client (MCP's form
+//! elicitation) instead of telling the model.
+//!
+//! How the question travels depends on the protocol the client speaks, and the handler
+//! code does not change with it:
+//!
+//! - **2026-07-28**: the call ends with an `InputRequiredResult` carrying the
+//!   `elicitation/create` requests and a sealed `requestState`; the client asks its
+//!   user and calls again with the answers. The server keeps nothing between the
+//!   rounds: the state carries what it needs (see [`StateKey`]).
+//! - **2025-11-25**: the server sends `elicitation/create` to a client that declared
+//!   the `elicitation` capability, and waits for the answer within the call.
+//! - **A client that cannot ask** gets what the tool's author chose: see
+//!   [`Unanswered`] and `#[mcp_tool(unconfirmed = "run")]`.
+
+pub(crate) mod form;
+mod seal;
+mod session;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+pub use crate::describe::asking::{Askable, AskableItem};
+pub use seal::{ShortKey, StateKey, UsedHere, UsedStates};
+pub(crate) use session::{Session, Step};
+
+use crate::result::ToolError;
+
+/// How a call can reach the client's user: what a transport learns from the protocol
+/// version and the client's capabilities.
+#[non_exhaustive]
+pub enum Reach {
+    /// The client cannot ask its user (it declared no form `elicitation` capability).
+    Nobody,
+    /// Protocol 2026-07-28: the call may end with input required; a retry brings the
+    /// answers (`inputResponses`) and the `requestState` echoed.
+    Rounds {
+        /// The client's `inputResponses`, on a retry.
+        input_responses: Option<Map<String, Value>>,
+        /// The `requestState` echoed, on a retry.
+        request_state: Option<String>,
+    },
+    /// Protocol 2025-11-25: ask over the open connection and wait.
+    Live(Arc<dyn Elicit>),
+}
+
+impl fmt::Debug for Reach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reach::Nobody => "Nobody",
+            Reach::Rounds { .. } => "Rounds",
+            Reach::Live(_) => "Live",
+        })
+    }
+}
+
+/// Sends one `elicitation/create` request to the client and waits for its result.
+pub trait Elicit: Send + Sync {
+    /// Sends a request of these `params` (`{"mode": "form", "message", "requestedSchema"}`)
+    /// and gives the client's `ElicitResult` as JSON (`{"action", "content"}`), or what
+    /// went wrong (the client failed, the connection closed, no answer in time).
+    fn elicit(&self, params: Value) -> Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>;
+}
+
+/// The answer to a `tools/call`: its result, or the questions the client must ask its
+/// user before calling again.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The call is over.
+    Complete(crate::result::CallToolResult),
+    /// The user must answer first (protocol 2026-07-28).
+    InputRequired(InputRequired),
+}
+
+/// An `InputRequiredResult`: the requests for the client to fulfil, by key, and the
+/// state to echo with the answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequired {
+    /// Each request, `{"method": "elicitation/create", "params": {...}}`, by key.
+    pub input_requests: Map<String, Value>,
+    /// The sealed state, to be sent back verbatim.
+    pub request_state: String,
+}
+
+impl InputRequired {
+    /// The result as JSON: `{"resultType": "input_required", "inputRequests", "requestState"}`.
+    pub fn to_value(&self) -> Value {
+        serde_json::json!({
+            "resultType": "input_required",
+            "inputRequests": self.input_requests,
+            "requestState": self.request_state,
+        })
+    }
+}
+
+/// How a toolbox seals and spends the state of calls waiting for their user.
+#[derive(Clone)]
+pub(crate) struct Sealing {
+    pub key: Option<StateKey>,
+    pub lifetime: Duration,
+    pub used: Arc<dyn UsedStates>,
+    /// The key made up when none was given, shared by the toolbox's clones.
+    pub random: Arc<std::sync::OnceLock<Result<StateKey, String>>>,
+}
+
+impl Sealing {
+    pub fn new() -> Self {
+        Sealing {
+            key: None,
+            lifetime: Duration::from_secs(600),
+            used: Arc::new(UsedHere::default()),
+            random: Arc::default(),
+        }
+    }
+
+    pub fn key(&self) -> Result<&StateKey, ToolError> {
+        if let Some(key) = &self.key {
+            return Ok(key);
+        }
+        self.random
+            .get_or_init(|| StateKey::random().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| ToolError::transient(format!("The server cannot ask the user now: {e}.")))
+    }
+}
+
+/// A handler's way to ask the user: to choose among candidates, or to confirm a fact.
+/// The answer comes back typed; under every protocol the handler's code is the same.
+///
+/// Under protocol 2026-07-28 the call ends while the user answers and runs again with
+/// the answer, from the start of the handler: whatever the handler does before it asks
+/// is done again on each round, so ask before acting. Under 2025-11-25 the call waits.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_tool::{Ask, McpTool, ToolError, Toolbox};
+/// use serde::Deserialize;
+///
+/// /// Refund an order.
+/// #[derive(McpTool, Deserialize)]
+/// struct Refund {
+///     customer: String,
+/// }
+///
+/// async fn refund(_: Arc<()>, args: Refund, ask: Ask) -> Result<String, ToolError> {
+///     let orders = [("ORD-1", "a lamp"), ("ORD-2", "a chair")];
+///     let (id, _) = ask
+///         .choose("Which order do you mean?", &orders, |(id, item)| (id.to_string(), format!("{id}: {item}")))
+///         .await?;
+///     Ok(format!("Refunded {id} for {}", args.customer))
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let tools = Toolbox::new().tool(refund);
+/// // A client that cannot ask: the model is told the user must choose.
+/// let result = tools.call("refund", serde_json::json!({"customer": "ada"})).await.unwrap();
+/// assert!(result.is_error);
+/// assert!(result.text().contains("Which order do you mean?"));
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Ask {
+    session: Session,
+}
+
+impl fmt::Debug for Ask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ask").finish_non_exhaustive()
+    }
+}
+
+impl Ask {
+    pub(crate) fn new(session: Session) -> Self {
+        Ask { session }
+    }
+
+    /// Whether this call's client can ask its user at all.
+    pub fn can_ask(&self) -> bool {
+        self.session.can_ask()
+    }
+
+    /// Asks the user to choose one of `options`, shown by `describe(option)` as
+    /// `(key, label)`: the key tells the options apart (it must be unique and stable
+    /// across calls, an id), the label is what the user reads. Gives the option chosen.
+    pub async fn choose<'a, T>(
+        &self,
+        question: &str,
+        options: &'a [T],
+        describe: impl Fn(&T) -> (String, String),
+    ) -> Result<&'a T, Unanswered> {
+        let shown: Vec<(String, String)> = options.iter().map(&describe).collect();
+        if shown.is_empty() {
+            return Err(Unanswered::new(Refusal::NothingToChoose, question));
+        }
+        loop {
+            let content = self
+                .session
+                .question(question, form::choice(question, &shown))
+                .await?;
+            let chosen = content.get("choice").and_then(Value::as_str);
+            if let Some(i) = shown
+                .iter()
+                .position(|(key, _)| Some(key.as_str()) == chosen)
+            {
+                return Ok(&options[i]);
+            }
+            // An answer that is none of the options (a client that does not check its
+            // form): asked again, a bounded number of times.
+            self.session.discard_answer(question)?;
+        }
+    }
+
+    /// Asks the user to confirm `message` (a fact, or what is about to happen): `Ok`
+    /// when they accept.
+    pub async fn confirm(&self, message: &str) -> Result<(), Unanswered> {
+        self.session
+            .question(
+                message,
+                form::request(message.to_owned(), Map::new(), Vec::new()),
+            )
+            .await
+            .map(drop)
+    }
+}
+
+/// A question the user did not answer. Converted into a [`ToolError`] with `?`, it
+/// tells the model what happened and that the same call will not do better (each is a
+/// `permission` error, not retryable, except [`Unanswered::no_answer`], which is
+/// `transient`).
+///
+/// Under protocol 2026-07-28 an `Unanswered` also stands for "the user is being asked":
+/// return it (with `?`) and the call ends with the question, to resume with the answer.
+/// None of the `is_` methods is true for it.
+#[derive(Debug, Clone)]
+pub struct Unanswered {
+    refusal: Refusal,
+    question: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    Declined,
+    Cancelled,
+    CannotAsk,
+    NoAnswer(String),
+    NothingToChoose,
+    /// Being asked: the call ends with the question (2026-07-28).
+    Asking,
+}
+
+impl Unanswered {
+    pub(crate) fn new(refusal: Refusal, question: &str) -> Self {
+        Unanswered {
+            refusal,
+            question: question.to_owned(),
+        }
+    }
+
+    /// The user said no.
+    pub fn is_declined(&self) -> bool {
+        self.refusal == Refusal::Declined
+    }
+
+    /// The user dismissed the question without answering.
+    pub fn is_cancelled(&self) -> bool {
+        self.refusal == Refusal::Cancelled
+    }
+
+    /// The client cannot ask its user: a handler may fall back on asking the model.
+    pub fn cannot_ask(&self) -> bool {
+        self.refusal == Refusal::CannotAsk
+    }
+
+    /// The question could not be put or got no answer (the client failed, the
+    /// connection closed, no answer in time, or too many invalid answers).
+    pub fn no_answer(&self) -> bool {
+        matches!(self.refusal, Refusal::NoAnswer(_))
+    }
+
+    /// The question asked.
+    pub fn question(&self) -> &str {
+        &self.question
+    }
+}
+
+impl fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(ToolError::from(self.clone()).message())
+    }
+}
+
+impl std::error::Error for Unanswered {}
+
+impl From<Unanswered> for ToolError {
+    fn from(unanswered: Unanswered) -> Self {
+        let question = &unanswered.question;
+        match unanswered.refusal {
+            Refusal::Declined => ToolError::permission(format!(
+                "The user declined when asked: {question} Nothing was done."
+            ))
+            .with_hint(
+                "Do not call again with the same arguments; ask the user what they want instead.",
+            ),
+            Refusal::Cancelled => ToolError::permission(format!(
+                "The user dismissed the question without answering: {question} Nothing was done."
+            ))
+            .with_hint("Do not retry unless the user asks you to."),
+            Refusal::CannotAsk => ToolError::permission(format!(
+                "This needs the user's answer, and this client cannot ask its user: {question}"
+            ))
+            .with_hint("Ask the user yourself, then call again with what they said."),
+            Refusal::NoAnswer(why) => ToolError::transient(format!(
+                "The user could not be asked ({why}): {question} Nothing was done."
+            ))
+            .with_hint("Call again to ask again."),
+            Refusal::NothingToChoose => {
+                ToolError::business(format!("There is nothing to choose from: {question}"))
+            }
+            Refusal::Asking => ToolError::transient(format!("Waiting for the user: {question}")),
+        }
+    }
+}

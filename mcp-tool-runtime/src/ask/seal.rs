@@ -1,0 +1,282 @@
+//! The `requestState` of a call that waits for its user: what the server needs to go on
+//! when the client retries, sealed so that the client (which the spec says to treat as
+//! an attacker) can carry it but not change it. The server keeps nothing between
+//! rounds: any replica holding the same key resumes a call another replica began.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, KeyInit, Mac};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Mixed into every tag, so that a tag made with the same key for another purpose is
+/// never taken for a `requestState`'s.
+const DOMAIN: &[u8] = b"mcp-tool/request-state/v1";
+const VERSION: &str = "mt1";
+
+/// The secret that seals the `requestState` of calls waiting for the user's answer
+/// (HMAC-SHA256). Give every replica of a server the same key, from its configuration,
+/// and a call begun on one replica is resumed on any other.
+///
+/// ```
+/// use mcp_tool::StateKey;
+///
+/// let key = StateKey::new(*b"0123456789abcdef0123456789abcdef").unwrap();
+/// assert!(StateKey::new(*b"too short").is_err());
+/// // Rotating: seal with the new key, still open what the old one sealed.
+/// let rotated = StateKey::new(vec![7; 32]).unwrap().with_previous(key);
+/// # let _ = rotated;
+/// ```
+#[derive(Clone)]
+pub struct StateKey {
+    /// The key that seals, then older keys that still open.
+    keys: Vec<Box<[u8]>>,
+}
+
+/// A key shorter than [`StateKey::MIN_LENGTH`] bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShortKey {
+    /// How many bytes it had.
+    pub length: usize,
+}
+
+impl fmt::Display for ShortKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a request-state key needs at least {} bytes, and this one has {}",
+            StateKey::MIN_LENGTH,
+            self.length
+        )
+    }
+}
+
+impl std::error::Error for ShortKey {}
+
+impl StateKey {
+    /// The shortest key taken: 32 bytes, the size of the tag.
+    pub const MIN_LENGTH: usize = 32;
+
+    /// A key of these bytes (at least [`StateKey::MIN_LENGTH`]).
+    pub fn new(key: impl Into<Vec<u8>>) -> Result<Self, ShortKey> {
+        let key = key.into();
+        if key.len() < Self::MIN_LENGTH {
+            return Err(ShortKey { length: key.len() });
+        }
+        Ok(StateKey {
+            keys: vec![key.into_boxed_slice()],
+        })
+    }
+
+    /// A key of 32 random bytes: what a toolbox uses when none is configured. States it
+    /// seals open only in this process, until it ends.
+    pub fn random() -> Result<Self, getrandom::Error> {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key)?;
+        Ok(StateKey {
+            keys: vec![Box::new(key)],
+        })
+    }
+
+    /// Also opens what `previous` sealed (and the keys it still opens): for rotating a
+    /// key without failing the calls that wait for an answer.
+    pub fn with_previous(mut self, previous: StateKey) -> Self {
+        self.keys.extend(previous.keys);
+        self
+    }
+
+    fn tag(key: &[u8], body: &[u8]) -> HmacSha256 {
+        let mut mac = HmacSha256::new_from_slice(key).expect("HMAC takes a key of any length");
+        mac.update(DOMAIN);
+        mac.update(body);
+        mac
+    }
+
+    /// `payload`, sealed: `mt1.<payload>.<tag>`, base64url.
+    pub(crate) fn seal(&self, payload: &[u8]) -> String {
+        let body = URL_SAFE_NO_PAD.encode(payload);
+        let tag = Self::tag(&self.keys[0], body.as_bytes())
+            .finalize()
+            .into_bytes();
+        format!("{VERSION}.{body}.{}", URL_SAFE_NO_PAD.encode(tag))
+    }
+
+    /// The payload of a state this key (or a previous one) sealed; `None` for anything
+    /// else. The tags are compared in constant time.
+    pub(crate) fn open(&self, sealed: &str) -> Option<Vec<u8>> {
+        let mut parts = sealed.split('.');
+        let (Some(VERSION), Some(body), Some(tag), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return None;
+        };
+        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
+        self.keys
+            .iter()
+            .any(|key| Self::tag(key, body.as_bytes()).verify_slice(&tag).is_ok())
+            .then(|| URL_SAFE_NO_PAD.decode(body).ok())
+            .flatten()
+    }
+}
+
+impl fmt::Debug for StateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateKey")
+            .field("keys", &self.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Remembers which states were used, so that none is used twice: a client that sends
+/// a state again (its answers changed, or as it was) is refused. A call's rounds each
+/// have a state of their own; only the one sent is spent.
+///
+/// The toolbox's own ([`Toolbox::used_states`](crate::Toolbox::used_states) not called)
+/// remembers in this process. Replicas behind a load balancer share a store that
+/// implements this trait (a key with the state's expiry in Redis, say), so that a
+/// state spent on one is spent on all.
+pub trait UsedStates: Send + Sync + 'static {
+    /// Records the state `id`, valid until `expires` (after which it is refused
+    /// anyway): `true` if it was not used before, `false` if it was.
+    fn first_use(&self, id: &str, expires: SystemTime) -> bool;
+}
+
+/// [`UsedStates`] in this process's memory, each forgotten once it has expired.
+#[derive(Debug, Default)]
+pub struct UsedHere {
+    seen: Mutex<HashMap<String, SystemTime>>,
+}
+
+impl UsedStates for UsedHere {
+    fn first_use(&self, id: &str, expires: SystemTime) -> bool {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if seen.len() >= 1024 {
+            let now = SystemTime::now();
+            seen.retain(|_, until| *until > now);
+        }
+        seen.insert(id.to_owned(), expires).is_none()
+    }
+}
+
+/// Random bytes as hex: a call's id.
+pub(crate) fn random_id() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)?;
+    Ok(hex(&bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A digest of a tool's name and arguments that does not depend on the order of an
+/// object's keys: the state is bound to the call it was made for.
+pub(crate) fn digest(tool: &str, arguments: &Value) -> String {
+    fn feed(hasher: &mut Sha256, value: &Value) {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                hasher.update(b"{");
+                for key in keys {
+                    feed(hasher, &Value::String(key.clone()));
+                    hasher.update(b":");
+                    feed(hasher, &map[key]);
+                }
+                hasher.update(b"}");
+            }
+            Value::Array(items) => {
+                hasher.update(b"[");
+                for item in items {
+                    feed(hasher, item);
+                    hasher.update(b",");
+                }
+                hasher.update(b"]");
+            }
+            scalar => hasher.update(scalar.to_string().as_bytes()),
+        }
+    }
+    let mut hasher = Sha256::new();
+    feed(&mut hasher, &Value::String(tool.to_owned()));
+    feed(&mut hasher, arguments);
+    hex(&hasher.finalize())
+}
+
+/// Milliseconds since the Unix epoch, `lifetime` from now.
+pub(crate) fn expiry(lifetime: Duration) -> u64 {
+    let at = SystemTime::now() + lifetime;
+    at.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The time of an expiry in milliseconds since the Unix epoch.
+pub(crate) fn time_of(expiry: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(expiry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(byte: u8) -> StateKey {
+        StateKey::new(vec![byte; 32]).unwrap()
+    }
+
+    #[test]
+    fn a_sealed_state_opens_with_its_key_only() {
+        let sealed = key(1).seal(b"payload");
+        assert_eq!(key(1).open(&sealed).as_deref(), Some(&b"payload"[..]));
+        assert_eq!(key(2).open(&sealed), None);
+        assert_eq!(
+            key(2).with_previous(key(1)).open(&sealed).as_deref(),
+            Some(&b"payload"[..])
+        );
+    }
+
+    #[test]
+    fn any_change_breaks_the_seal() {
+        let sealed = key(1).seal(br#"{"confirmed":false}"#);
+        let (head, tag) = sealed.rsplit_once('.').unwrap();
+        let forged = URL_SAFE_NO_PAD.encode(br#"{"confirmed":true}"#);
+        assert_eq!(key(1).open(&format!("mt1.{forged}.{tag}")), None);
+        let mut flipped = tag.as_bytes().to_vec();
+        flipped[0] = if flipped[0] == b'A' { b'B' } else { b'A' };
+        let flipped = String::from_utf8(flipped).unwrap();
+        assert_eq!(key(1).open(&format!("{head}.{flipped}")), None);
+        for broken in ["", "mt1", "mt1..", "mt2.e30.AAAA", &format!("{sealed}.x")] {
+            assert_eq!(key(1).open(broken), None, "{broken}");
+        }
+    }
+
+    #[test]
+    fn the_digest_ignores_key_order_and_sees_every_value() {
+        let a = serde_json::json!({"a": 1, "b": [1, {"c": "x"}]});
+        let b = serde_json::json!({"b": [1, {"c": "x"}], "a": 1});
+        assert_eq!(digest("t", &a), digest("t", &b));
+        assert_ne!(digest("t", &a), digest("u", &a));
+        assert_ne!(
+            digest("t", &a),
+            digest("t", &serde_json::json!({"a": 2, "b": [1, {"c": "x"}]}))
+        );
+        assert_ne!(
+            digest("t", &serde_json::json!(["ab"])),
+            digest("t", &serde_json::json!(["a", "b"]))
+        );
+    }
+
+    #[test]
+    fn a_state_is_used_once() {
+        let used = UsedHere::default();
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(used.first_use("a", later));
+        assert!(!used.first_use("a", later));
+        assert!(used.first_use("b", later));
+    }
+}

@@ -1,0 +1,486 @@
+//! One call's questions to its user: the answers it has (from this round, or carried
+//! in the sealed state of the rounds before), and the questions still to put.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::seal::{self, StateKey};
+use super::{Answer, Elicit, InputRequired, Reach, Refusal, Sealing, Unanswered};
+use crate::result::ToolError;
+
+/// How many times the fields of one call are asked for before the model is told.
+const FIELD_ASKS: u32 = 3;
+/// How many rounds one call may take (the official clients stop at 10).
+const ROUNDS: u32 = 10;
+/// How many answers that are none of the choices a question takes.
+const STRAY_ANSWERS: u32 = 3;
+
+/// What the rounds before learned, sealed into the `requestState`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Progress {
+    /// The tool, and a digest of its arguments: the state is good for this call only.
+    tool: String,
+    args: String,
+    /// This call's id, and the round: a state is spent once.
+    call: String,
+    round: u32,
+    /// Milliseconds since the Unix epoch.
+    expires: u64,
+    /// The user's values for asked fields.
+    #[serde(default)]
+    fields: Map<String, Value>,
+    #[serde(default)]
+    field_asks: u32,
+    #[serde(default)]
+    confirmed: bool,
+    /// The answers to the handler's questions, in the order it asked them.
+    #[serde(default)]
+    answers: Vec<Given>,
+    /// The user said no to a field or to the confirmation.
+    #[serde(default)]
+    refused: Option<(Reply, String)>,
+    /// The questions of the last round, whose answers the retry brings.
+    #[serde(default)]
+    pending: Vec<Pending>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Given {
+    question: String,
+    reply: Reply,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Reply {
+    Accept(Map<String, Value>),
+    Decline,
+    Cancel,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Pending {
+    key: String,
+    asked: Asked,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Asked {
+    Fields {
+        names: Vec<String>,
+        question: String,
+    },
+    Confirm {
+        message: String,
+    },
+    Question {
+        question: String,
+    },
+}
+
+/// What became of asking for fields or for the confirmation.
+pub(crate) enum Step {
+    /// Answered: go on.
+    Answered,
+    /// The call ends with the question (2026-07-28).
+    Suspend,
+    /// The call ends with this error.
+    Stop(ToolError),
+}
+
+enum Way {
+    Nobody,
+    Rounds,
+    Live(Arc<dyn Elicit>),
+}
+
+/// One call's asking, shared by the toolbox's checks and the handler's [`super::Ask`].
+#[derive(Clone)]
+pub(crate) struct Session(Arc<Inner>);
+
+struct Inner {
+    way: Way,
+    sealing: Arc<Sealing>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    progress: Progress,
+    /// The handler's next question, as an index into `progress.answers`.
+    next: usize,
+    stray: u32,
+    /// This round's questions, each with its request's `params`.
+    asking: Vec<(Pending, Value)>,
+}
+
+impl Session {
+    /// A call's session: fresh, or where the sealed `request_state` of a retry left
+    /// it, with the retry's answers in. A state that was changed, belongs to another
+    /// call, was spent already or is answered by other keys is a malformed request;
+    /// one that expired is a transient error.
+    pub fn start(
+        tool: &'static str,
+        arguments: &Value,
+        reach: Reach,
+        sealing: &Arc<Sealing>,
+    ) -> Result<Session, ToolError> {
+        let mut progress = Progress::default();
+        let way = match reach {
+            Reach::Nobody => Way::Nobody,
+            Reach::Live(elicit) => Way::Live(elicit),
+            Reach::Rounds {
+                input_responses,
+                request_state,
+            } => {
+                progress.tool = tool.to_owned();
+                progress.args = seal::digest(tool, arguments);
+                match request_state {
+                    Some(sealed) => {
+                        progress = resume(sealed, sealing, progress)?;
+                        answer(&mut progress, input_responses.unwrap_or_default())?;
+                        spend(&progress, sealing)?;
+                    }
+                    None if input_responses.is_some() => {
+                        return Err(malformed(
+                            "The inputResponses came without the requestState they answer.",
+                        ));
+                    }
+                    None => {
+                        progress.call = seal::random_id().map_err(|e| {
+                            ToolError::transient(format!(
+                                "The server cannot ask the user now: {e}."
+                            ))
+                        })?;
+                    }
+                }
+                Way::Rounds
+            }
+        };
+        Ok(Session(Arc::new(Inner {
+            way,
+            sealing: Arc::clone(sealing),
+            state: Mutex::new(State {
+                progress,
+                ..State::default()
+            }),
+        })))
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.0.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn can_ask(&self) -> bool {
+        !matches!(self.0.way, Way::Nobody)
+    }
+
+    /// The user's no to a field or to the confirmation, in the round before.
+    pub fn refused(&self) -> Option<ToolError> {
+        let state = self.state();
+        let (reply, question) = state.progress.refused.as_ref()?;
+        Some(refusal(reply, question).into())
+    }
+
+    /// The user's values for the asked fields, over the model's.
+    pub fn fill(&self, arguments: &mut Value) {
+        let state = self.state();
+        if state.progress.fields.is_empty() {
+            return;
+        }
+        if !arguments.is_object() {
+            *arguments = Value::Object(Map::new());
+        }
+        if let Value::Object(arguments) = arguments {
+            for (name, value) in &state.progress.fields {
+                match value {
+                    Value::Null => arguments.remove(name),
+                    value => arguments.insert(name.clone(), value.clone()),
+                };
+            }
+        }
+    }
+
+    pub fn may_ask_fields(&self) -> bool {
+        self.can_ask() && self.state().progress.field_asks < FIELD_ASKS
+    }
+
+    pub fn confirmed(&self) -> bool {
+        self.state().progress.confirmed
+    }
+
+    /// Asks for the fields `names` with the form `params`.
+    pub async fn ask_fields(&self, names: Vec<String>, question: String, params: Value) -> Step {
+        self.state().progress.field_asks += 1;
+        self.settle(Asked::Fields { names, question }, params).await
+    }
+
+    /// Asks the user to confirm `message`.
+    pub async fn ask_confirm(&self, message: String) -> Step {
+        let params = super::form::request(message.clone(), Map::new(), Vec::new());
+        self.settle(Asked::Confirm { message }, params).await
+    }
+
+    /// Puts a question of the toolbox's own (fields, the confirmation) and takes its
+    /// answer.
+    async fn settle(&self, asked: Asked, params: Value) -> Step {
+        match self.put(asked.clone(), params).await {
+            Put::Suspend => Step::Suspend,
+            Put::Failed(why) => {
+                Step::Stop(Unanswered::new(Refusal::NoAnswer(why), question_of(&asked)).into())
+            }
+            Put::Replied(reply) => {
+                let mut state = self.state();
+                apply(&mut state.progress, &asked, reply);
+                match &state.progress.refused {
+                    Some((reply, question)) => Step::Stop(refusal(reply, question).into()),
+                    None => Step::Answered,
+                }
+            }
+        }
+    }
+
+    /// The handler's next question: its answer if a round before brought it, else the
+    /// question is put.
+    pub async fn question(
+        &self,
+        question: &str,
+        params: Value,
+    ) -> Result<Map<String, Value>, Unanswered> {
+        {
+            let mut state = self.state();
+            let i = state.next;
+            state.next += 1;
+            match state.progress.answers.get(i) {
+                Some(given) if given.question == question => {
+                    return match &given.reply {
+                        Reply::Accept(content) => Ok(content.clone()),
+                        other => Err(refusal(other, question)),
+                    };
+                }
+                // The handler took another path than on the round before: what it
+                // was told after this point no longer applies.
+                Some(_) => state.progress.answers.truncate(i),
+                None => {}
+            }
+        }
+        if !self.can_ask() {
+            return Err(Unanswered::new(Refusal::CannotAsk, question));
+        }
+        let asked = Asked::Question {
+            question: question.to_owned(),
+        };
+        match self.put(asked, params).await {
+            Put::Suspend => Err(Unanswered::new(Refusal::Asking, question)),
+            Put::Failed(why) => Err(Unanswered::new(Refusal::NoAnswer(why), question)),
+            Put::Replied(reply) => {
+                self.state().progress.answers.push(Given {
+                    question: question.to_owned(),
+                    reply: reply.clone(),
+                });
+                match reply {
+                    Reply::Accept(content) => Ok(content),
+                    other => Err(refusal(&other, question)),
+                }
+            }
+        }
+    }
+
+    /// Forgets the answer to the last question, which was none of its choices.
+    pub fn discard_answer(&self, question: &str) -> Result<(), Unanswered> {
+        let mut state = self.state();
+        state.next -= 1;
+        let i = state.next;
+        state.progress.answers.truncate(i);
+        state.stray += 1;
+        if state.stray >= STRAY_ANSWERS {
+            return Err(Unanswered::new(
+                Refusal::NoAnswer(format!("{STRAY_ANSWERS} answers were none of the choices")),
+                question,
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self.state().asking.is_empty()
+    }
+
+    /// The call's end while the user answers: this round's questions, and the state
+    /// that resumes it.
+    pub fn suspend(&self) -> Result<Answer, ToolError> {
+        let mut state = self.state();
+        let state = &mut *state;
+        if state.progress.round + 1 >= ROUNDS {
+            return Err(ToolError::transient(format!(
+                "The user was asked {ROUNDS} times in this call without an end; nothing was done."
+            ))
+            .with_hint("Call again, or ask the user yourself."));
+        }
+        let mut input_requests = Map::new();
+        let mut pending = Vec::new();
+        for (asked, params) in state.asking.drain(..) {
+            input_requests.insert(
+                asked.key.clone(),
+                json!({ "method": "elicitation/create", "params": params }),
+            );
+            pending.push(asked);
+        }
+        let progress = &mut state.progress;
+        progress.pending = pending;
+        progress.refused = None;
+        progress.round += 1;
+        progress.expires = seal::expiry(self.0.sealing.lifetime);
+        let payload = serde_json::to_vec(&progress).expect("the state serializes");
+        let request_state = self.0.sealing.key()?.seal(&payload);
+        Ok(Answer::InputRequired(InputRequired {
+            input_requests,
+            request_state,
+        }))
+    }
+
+    async fn put(&self, asked: Asked, params: Value) -> Put {
+        match &self.0.way {
+            Way::Nobody => Put::Failed("the client cannot ask its user".into()),
+            Way::Rounds => {
+                let mut state = self.state();
+                let key = match &asked {
+                    Asked::Fields { .. } => "mcp-tool/fields".to_owned(),
+                    Asked::Confirm { .. } => "mcp-tool/confirm".to_owned(),
+                    Asked::Question { .. } => format!("mcp-tool/question/{}", state.next - 1),
+                };
+                state.asking.push((Pending { key, asked }, params));
+                Put::Suspend
+            }
+            Way::Live(elicit) => match elicit.elicit(params).await {
+                Ok(result) => match reply(&result) {
+                    Some(reply) => Put::Replied(reply),
+                    None => Put::Failed("the client's answer was no ElicitResult".into()),
+                },
+                Err(why) => Put::Failed(why),
+            },
+        }
+    }
+}
+
+enum Put {
+    Suspend,
+    Replied(Reply),
+    Failed(String),
+}
+
+fn question_of(asked: &Asked) -> &str {
+    match asked {
+        Asked::Fields { question, .. } | Asked::Question { question } => question,
+        Asked::Confirm { message } => message,
+    }
+}
+
+fn refusal(reply: &Reply, question: &str) -> Unanswered {
+    let refusal = match reply {
+        Reply::Cancel => Refusal::Cancelled,
+        _ => Refusal::Declined,
+    };
+    Unanswered::new(refusal, question)
+}
+
+/// An `ElicitResult` as JSON, read.
+fn reply(result: &Value) -> Option<Reply> {
+    match result.get("action")?.as_str()? {
+        "accept" => match result.get("content") {
+            None | Some(Value::Null) => Some(Reply::Accept(Map::new())),
+            Some(Value::Object(content)) => Some(Reply::Accept(content.clone())),
+            Some(_) => None,
+        },
+        "decline" => Some(Reply::Decline),
+        "cancel" => Some(Reply::Cancel),
+        _ => None,
+    }
+}
+
+fn apply(progress: &mut Progress, asked: &Asked, reply: Reply) {
+    match (asked, reply) {
+        (Asked::Fields { names, .. }, Reply::Accept(content)) => {
+            for name in names {
+                let value = content.get(name).cloned().unwrap_or(Value::Null);
+                progress.fields.insert(name.clone(), value);
+            }
+        }
+        (Asked::Confirm { .. }, Reply::Accept(_)) => progress.confirmed = true,
+        (Asked::Question { question }, reply) => progress.answers.push(Given {
+            question: question.clone(),
+            reply,
+        }),
+        (asked, reply) => progress.refused = Some((reply, question_of(asked).to_owned())),
+    }
+}
+
+fn malformed(message: &str) -> ToolError {
+    ToolError::malformed_request(format!(
+        "{message} The call was not run. Call the tool again without requestState and inputResponses to start over."
+    ))
+}
+
+/// The progress a retry's `requestState` carries, checked: sealed by this server, for
+/// this call, not expired, not spent.
+fn resume(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, ToolError> {
+    let key: &StateKey = sealing.key()?;
+    let progress: Progress = key
+        .open(&sealed)
+        .and_then(|payload| serde_json::from_slice(&payload).ok())
+        .ok_or_else(|| {
+            malformed("The requestState sent back is not one this server sealed: it was changed, cut short, or sealed with another key.")
+        })?;
+    if progress.tool != fresh.tool || progress.args != fresh.args {
+        return Err(malformed(
+            "The requestState sent back belongs to another call: another tool, or other arguments.",
+        ));
+    }
+    if seal::time_of(progress.expires) < std::time::SystemTime::now() {
+        let minutes = sealing.lifetime.as_secs().div_ceil(60);
+        return Err(ToolError::transient(format!(
+            "The question to the user expired before the answer came back (a question is good for {minutes} minutes). Nothing was done."
+        ))
+        .with_hint("Call the tool again to ask again."));
+    }
+    Ok(progress)
+}
+
+/// Spends the state: no retry can use it again.
+fn spend(progress: &Progress, sealing: &Sealing) -> Result<(), ToolError> {
+    let id = format!("{}/{}", progress.call, progress.round);
+    if !sealing.used.first_use(&id, seal::time_of(progress.expires)) {
+        return Err(malformed(
+            "The requestState sent back was used already: each is good for one retry.",
+        ));
+    }
+    Ok(())
+}
+
+/// Takes the retry's answers to the questions the state says were put.
+fn answer(progress: &mut Progress, mut responses: Map<String, Value>) -> Result<(), ToolError> {
+    let pending = std::mem::take(&mut progress.pending);
+    let mut expected: Vec<&str> = pending.iter().map(|p| p.key.as_str()).collect();
+    let mut sent: Vec<&str> = responses.keys().map(String::as_str).collect();
+    expected.sort_unstable();
+    sent.sort_unstable();
+    if expected != sent {
+        return Err(malformed(&format!(
+            "The inputResponses do not answer the requests of the requestState: they answer {sent:?}, and the requests were {expected:?}."
+        )));
+    }
+    for asked in pending {
+        let result = responses.remove(&asked.key).unwrap_or_default();
+        let Some(reply) = reply(&result) else {
+            return Err(malformed(&format!(
+                "The inputResponses' {:?} is no ElicitResult ({{\"action\": \"accept\" | \"decline\" | \"cancel\", \"content\": {{...}}}}).",
+                asked.key
+            )));
+        };
+        apply(progress, &asked.asked, reply);
+    }
+    Ok(())
+}

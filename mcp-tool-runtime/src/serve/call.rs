@@ -1,0 +1,207 @@
+//! One `tools/call` of a registered tool, from its arguments to its answer: the checks,
+//! the user asked where the tool says so (fields missing or wrong, the confirmation),
+//! then the handler.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Poll, ready};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::ask::{Answer, Ask, Reach, Sealing, Session, Step};
+use crate::context::Context;
+use crate::describe::McpTool;
+use crate::describe::asking::{AskField, Asking, Unconfirmed};
+use crate::describe::profile::SchemaProfile;
+use crate::result::{ToolError, echo};
+
+use super::output::{OutputShape, internal_failure, output_result};
+use super::toolbox::Handler;
+
+/// What a call is served with, besides its arguments.
+pub(crate) struct Setup {
+    pub context: Context,
+    pub profile: SchemaProfile,
+    pub repair: bool,
+    pub reach: Reach,
+    pub sealing: Arc<Sealing>,
+}
+
+/// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
+/// malformed request.
+pub(crate) async fn call<S, T, M, H>(
+    handler: Arc<H>,
+    state: Arc<S>,
+    arguments: Value,
+    setup: Setup,
+    shape: OutputShape,
+) -> Result<Answer, ToolError>
+where
+    S: Send + Sync + 'static,
+    T: McpTool + Send + 'static,
+    H: Handler<S, T, M>,
+    H::Output: Serialize,
+{
+    // What `attempted_query` shows of a call that fails: taken now, as the arguments
+    // move into `T`.
+    let shown = match &arguments {
+        Value::Null => Value::Object(Map::new()),
+        arguments => T::echo(arguments, echo::ARGUMENTS),
+    };
+    let error = match run::<S, T, M, H>(handler, state, arguments, setup, shape).await {
+        Ok(answer) => return Ok(answer),
+        Err(error) if error.is_malformed_request() => return Err(error),
+        Err(error) => error,
+    };
+    // A handler's error that does not say which call failed gets this one.
+    let error = if error.has_call() {
+        error
+    } else {
+        error.for_call(T::NAME, shown)
+    };
+    Ok(Answer::Complete(error.into_call_result()))
+}
+
+async fn run<S, T, M, H>(
+    handler: Arc<H>,
+    state: Arc<S>,
+    mut arguments: Value,
+    setup: Setup,
+    shape: OutputShape,
+) -> Result<Answer, ToolError>
+where
+    S: Send + Sync + 'static,
+    T: McpTool + Send + 'static,
+    H: Handler<S, T, M>,
+    H::Output: Serialize,
+{
+    let spec = T::spec();
+    let session = Session::start(T::NAME, &arguments, setup.reach, &setup.sealing)?;
+    if let Some(refused) = session.refused() {
+        return Err(refused);
+    }
+    let asking = spec.asking;
+    let confirm = asking.and_then(|a| a.confirm.as_ref());
+    let (args, repairs, confirmation) = loop {
+        session.fill(&mut arguments);
+        let confirmation = confirm
+            .filter(|_| !session.confirmed())
+            .map(|c| (c, crate::ask::form::confirmation(c, &arguments)));
+        let kept = asking
+            .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
+            .map(|_| arguments.clone());
+        let error = match spec.read::<T>(
+            T::NAME,
+            arguments,
+            &setup.context,
+            setup.profile,
+            setup.repair,
+        ) {
+            Ok((args, repairs)) => break (args, repairs, confirmation),
+            Err(error) => error,
+        };
+        let (Some(asking), Some(kept)) = (asking, kept) else {
+            return Err(error);
+        };
+        let Some(asked) = fields_to_ask(asking, &error) else {
+            return Err(error);
+        };
+        let names = asked.iter().map(|(f, _)| f.name.to_owned()).collect();
+        let question = asked
+            .iter()
+            .map(|(f, _)| f.question)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let params = crate::ask::form::fields(T::input_schema(), &asked);
+        match session.ask_fields(names, question, params).await {
+            Step::Answered => arguments = kept,
+            Step::Suspend => return session.suspend(),
+            Step::Stop(error) => return Err(error),
+        }
+    };
+    if let Some((confirm, message)) = confirmation {
+        if !session.can_ask() {
+            if confirm.unconfirmed == Unconfirmed::Refuse {
+                return Err(needs_confirmation(&message));
+            }
+        } else {
+            match session.ask_confirm(message).await {
+                Step::Answered => {}
+                Step::Suspend => return session.suspend(),
+                Step::Stop(error) => return Err(error),
+            }
+        }
+    }
+    let ask = Ask::new(session.clone());
+    // Both creating and polling the handler's future may panic.
+    let running = CatchUnwind(Box::pin(
+        async move { handler.call(state, args, ask).await },
+    ));
+    let outcome = running.await;
+    if session.has_pending() {
+        return session.suspend();
+    }
+    match outcome {
+        Ok(Ok(output)) => Ok(Answer::Complete(
+            output_result(T::NAME, spec.annotations, &output, shape).with_repairs(&repairs),
+        )),
+        Ok(Err(error)) => Err(error.with_repairs(repairs)),
+        Err(_panic) => Err(internal_failure(T::NAME, spec.annotations)),
+    }
+}
+
+/// The asked fields that `error` is about, each with what was wrong with its value
+/// (`None` when it was not sent); `None` if anything else is wrong too: the model's own
+/// mistakes go back to the model.
+fn fields_to_ask<'a>(
+    asking: &'a Asking,
+    error: &ToolError,
+) -> Option<Vec<(&'a AskField, Option<String>)>> {
+    let mut asked: Vec<(&AskField, Option<String>)> = Vec::new();
+    if error.violations().is_empty() || error.omitted_violations() > 0 {
+        return None;
+    }
+    for violation in error.violations() {
+        let top = violation.path.strip_prefix('/')?.split('/').next()?;
+        let top = top.replace("~1", "/").replace("~0", "~");
+        let field = asking.fields.iter().find(|f| f.name == top)?;
+        let problem = (violation.rule != "required").then(|| violation.message.clone());
+        match asked.iter_mut().find(|(f, _)| f.name == field.name) {
+            Some((_, seen)) => {
+                if let (Some(seen), Some(problem)) = (seen.as_mut(), problem) {
+                    seen.push_str("; ");
+                    seen.push_str(&problem);
+                }
+            }
+            None => asked.push((field, problem)),
+        }
+    }
+    Some(asked)
+}
+
+/// A call that needs the user's confirmation, from a client that cannot ask.
+pub(crate) fn needs_confirmation(message: &str) -> ToolError {
+    ToolError::permission(format!(
+        "This call runs only once the user confirms it, and this client cannot ask its user (it supports no elicitation): {message} Nothing was done."
+    ))
+    .with_hint("Tell the user what you were about to do; they can confirm it from a client that supports elicitation, or do it themselves.")
+}
+
+/// Polls a future, turning a panic into an `Err`.
+struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        let future = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+            Ok(poll) => Poll::Ready(Ok(ready!(poll))),
+            Err(panic) => Poll::Ready(Err(panic)),
+        }
+    }
+}
