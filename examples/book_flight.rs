@@ -9,6 +9,7 @@
 
 use std::error::Error;
 
+use mcp_tool::ask::{Answer, Reach};
 use mcp_tool::{Context, SchemaProfile, Toolbox};
 use serde_json::{Value, json};
 
@@ -20,10 +21,11 @@ mod serve;
 use flight::book_flight;
 
 fn toolbox(profile: SchemaProfile) -> Toolbox {
-    Toolbox::new()
+    let tools = Toolbox::new()
         .named("book-flight", env!("CARGO_PKG_VERSION"))
         .schema_profile(profile)
-        .tool(book_flight)
+        .tool(book_flight);
+    serve::state_key(tools)
 }
 
 fn print(title: &str, value: &Value) {
@@ -71,6 +73,51 @@ async fn main() -> Result<(), Box<dyn Error>> {
     });
     let result = tools.call("book_flight", mistakes).await?;
     print("tools/call with several mistakes", &result.to_value());
+
+    // A client of protocol 2026-07-28 that can ask its user: the date the model left
+    // out is asked of the user, and the call resumes with the answer.
+    let mut without_date = valid.clone();
+    without_date
+        .as_object_mut()
+        .expect("an object")
+        .remove("departure_date");
+    let first = tools
+        .call_reaching(
+            profile,
+            "book_flight",
+            without_date.clone(),
+            Reach::Rounds {
+                input_responses: None,
+                request_state: None,
+            },
+        )
+        .await?;
+    let Answer::InputRequired(asked) = first else {
+        return Err("the date was asked of the user".into());
+    };
+    // The state is sealed with this process's key: shown cut short.
+    let mut shown = asked.to_value();
+    shown["requestState"] = format!("{}...", &asked.request_state[..24]).into();
+    print(
+        "tools/call without departure_date, from a client that can ask its user",
+        &shown,
+    );
+    let (key, _) = asked.input_requests.iter().next().expect("one question");
+    let answers = json!({ key: {"action": "accept", "content": {"departure_date": "15/01/2027"}} });
+    let retry = Reach::Rounds {
+        input_responses: answers.as_object().cloned(),
+        request_state: Some(asked.request_state.clone()),
+    };
+    print(
+        "the retry, with the user's answer and the requestState",
+        &json!({"inputResponses": answers, "requestState": "(as received)"}),
+    );
+    if let Answer::Complete(result) = tools
+        .call_reaching(profile, "book_flight", without_date, retry)
+        .await?
+    {
+        print("its result", &result.to_value());
+    }
 
     let error = tools.call("book_flights", valid).await.unwrap_err();
     print(

@@ -22,7 +22,8 @@ use std::error::Error;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use mcp_tool::{McpTool, ToolError, Toolbox, Violation};
+use mcp_tool::ask::{Answer, Elicit, Reach};
+use mcp_tool::{McpTool, SchemaProfile, ToolError, Toolbox, Violation};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -40,7 +41,11 @@ const CANCELLABLE: &[&str] = &["PENDING", "PAID"];
 /// Cancel one of the customer's orders that has not shipped yet.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
-#[mcp_tool(destructive, idempotent = false)]
+#[mcp_tool(
+    destructive,
+    idempotent = false,
+    confirm = "Cancel order {order_id}? Reason: {reason}"
+)]
 struct CancelOrder {
     /// The order's ID, as shown to the customer.
     #[validate(regex(
@@ -464,12 +469,13 @@ fn create_and_seed(db: &Connection) -> rusqlite::Result<()> {
 }
 
 fn toolbox(desk: Desk) -> Toolbox<Desk> {
-    Toolbox::with_state(desk)
+    let tools = Toolbox::with_state(desk)
         .named("orders", env!("CARGO_PKG_VERSION"))
         .tool(Desk::cancel_order)
         .tool(Desk::find_orders)
         .tool(Desk::find_order)
-        .tool(Desk::track_order)
+        .tool(Desk::track_order);
+    serve::state_key(tools)
 }
 
 #[tokio::main]
@@ -493,17 +499,63 @@ async fn main() -> Result<(), Box<dyn Error>> {
         serve::Mode::Demo => {}
     }
 
-    // The printed demo works on a fresh database in memory.
+    // The printed demo works on a fresh database in memory, with a user who says yes.
     let tools = toolbox(Desk::open(":memory:", &customer)?).schema_profile(profile);
     for (name, arguments) in demo_calls() {
-        let result: Value = match tools.call(name, arguments.clone()).await {
-            Ok(result) => result.to_value(),
+        println!("== {name} {arguments}");
+        let result: Value = match call_asking(&tools, name, arguments, User::Agrees(true)).await {
+            Ok(result) => result,
             Err(error) => error.to_jsonrpc_error(),
         };
-        println!("== {name} {arguments}");
         println!("{}\n", serde_json::to_string_pretty(&result)?);
     }
     Ok(())
+}
+
+/// The user at the client, as the demo and the tests play them: each question is
+/// answered within the call, as a client of protocol 2025-11-25 answers.
+#[derive(Clone, Copy)]
+enum User {
+    /// Says yes; prints the question if `true`.
+    Agrees(bool),
+    /// Says no (the tests' user).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Declines,
+}
+
+impl Elicit for User {
+    fn elicit(
+        &self,
+        params: Value,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, String>> + Send>> {
+        let answer = match self {
+            User::Agrees(print) => {
+                if *print {
+                    println!("(the user is asked: {})", params["message"]);
+                }
+                json!({"action": "accept", "content": {}})
+            }
+            User::Declines => json!({"action": "decline"}),
+        };
+        Box::pin(async move { Ok(answer) })
+    }
+}
+
+/// A call whose questions `user` answers: its result as JSON.
+async fn call_asking(
+    tools: &Toolbox<Desk>,
+    name: &str,
+    arguments: Value,
+    user: User,
+) -> Result<Value, mcp_tool::CallError> {
+    let reach = Reach::Live(Arc::new(user));
+    match tools
+        .call_reaching(SchemaProfile::Portable, name, arguments, reach)
+        .await?
+    {
+        Answer::Complete(result) => Ok(result.to_value()),
+        Answer::InputRequired(asked) => Ok(asked.to_value()),
+    }
 }
 
 /// The calls of the printed session: every tool, every kind of failure.
@@ -558,8 +610,40 @@ mod tests {
             .unwrap()
     }
 
+    /// A call from a client whose user agrees to every question.
     async fn call(tools: &Toolbox<Desk>, name: &str, arguments: Value) -> Value {
-        tools.call(name, arguments).await.unwrap().to_value()
+        call_asking(tools, name, arguments, User::Agrees(false))
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_order_is_untouched_unless_the_user_confirms() {
+        let tools = desk();
+        let before = snapshot(&tools);
+        let arguments = json!({"orderId": "ORD-2026-00042", "reason": "ordered twice"});
+        let declined = call_asking(&tools, "cancel_order", arguments.clone(), User::Declines)
+            .await
+            .unwrap();
+        assert_eq!(category(&declined), "permission");
+        assert!(
+            declined["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("declined")
+        );
+        // A client that cannot ask: refused, and said why.
+        let unasked = tools.call("cancel_order", arguments.clone()).await.unwrap();
+        assert!(unasked.is_error);
+        assert!(
+            unasked
+                .text()
+                .contains("Cancel order ORD-2026-00042? Reason: ordered twice")
+        );
+        assert_eq!(snapshot(&tools), before);
+        let confirmed = call(&tools, "cancel_order", arguments).await;
+        assert_eq!(confirmed["isError"], false);
+        assert_ne!(snapshot(&tools), before);
     }
 
     fn category(result: &Value) -> &str {

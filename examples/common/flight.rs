@@ -19,7 +19,8 @@ pub struct BookFlight {
         hint = "Use the three-letter IATA code, such as JFK."
     ))]
     pub destination: String,
-    #[validate(future_date(format = "%d/%m/%Y"))]
+    // Only the user knows it: asked of them when missing or not in the future.
+    #[validate(ask = "Which day do you fly?", future_date(format = "%d/%m/%Y"))]
     pub departure_date: String,
     #[validate(enum = ["economy", "premium_economy", "business", "first"])]
     pub cabin: String,

@@ -5,7 +5,7 @@
 use std::error::Error;
 use std::net::SocketAddr;
 
-use mcp_tool::SchemaProfile;
+use mcp_tool::{SchemaProfile, StateKey, Toolbox};
 use rmcp::{ServerHandler, ServiceExt};
 
 /// Where the example's tools go.
@@ -100,6 +100,22 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
         mode: mode.unwrap_or(Mode::Demo),
         profile,
         values,
+    }
+}
+
+/// The key that seals the state of calls waiting for the user: `MCP_TOOL_STATE_KEY`
+/// (at least 32 bytes), the same for every replica; without it, a key of this process.
+#[allow(dead_code)] // travel_desk serves an rmcp router, not a Toolbox
+pub fn state_key<S: Send + Sync + 'static>(tools: Toolbox<S>) -> Toolbox<S> {
+    match std::env::var("MCP_TOOL_STATE_KEY") {
+        Ok(key) => match StateKey::new(key) {
+            Ok(key) => tools.state_key(key),
+            Err(e) => {
+                eprintln!("MCP_TOOL_STATE_KEY: {e}");
+                std::process::exit(2)
+            }
+        },
+        Err(_) => tools,
     }
 }
 

@@ -7,14 +7,15 @@
 //
 // EXAMPLES names the folder of the built examples (target/debug/examples).
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { connect as tcpConnect } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const examples = process.env.EXAMPLES ?? "target/debug/examples";
@@ -66,8 +67,10 @@ describe("MCP Inspector CLI", () => {
     ["book_flight", "book_flight", { origin: "Paris", passengers: "two" }, "validation",
       ["/origin", "/destination", "/departure_date", "/cabin", "/passengers"]],
     ["orders", "cancel_order", { orderId: "42", reason: "x" }, "validation", ["/orderId"]],
-    ["orders", "cancel_order", { orderId: "ORD-2026-00043", reason: "late" }, "business",
-      ["SHIPPED", "Offer the user a return"]],
+    // The Inspector cannot ask its user: a call that needs the user's confirmation is
+    // refused, saying what it would have done.
+    ["orders", "cancel_order", { orderId: "ORD-2026-00043", reason: "late" }, "permission",
+      ["cannot ask its user", "Cancel order ORD-2026-00043? Reason: late"]],
     ["travel_desk", "book_flight", { origin: "xx" }, "validation",
       ["/origin", "/destination", "/cabin"]],
     ["travel_desk", "cancel_booking", { bookingRef: "PNR-FLOWN1" }, "business",
@@ -105,7 +108,9 @@ describe("TypeScript SDK client", () => {
 
   async function connect(server) {
     const [command, ...args] = servers[server];
-    const client = new Client({ name: "mcp-tool-ci", version: "0" });
+    // A user who confirms what cancel_order asks (see "Asking the user" below).
+    const client = new Client({ name: "mcp-tool-ci", version: "0" }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: {} }));
     await client.connect(new StdioClientTransport({ command, args, cwd: scratch, stderr: "ignore" }));
     clients.push(client);
     return client;
@@ -162,4 +167,148 @@ describe("TypeScript SDK client", () => {
     assert.equal(bad.isError, true);
     assert.ok(bad.content[0].text.includes('Did you mean "bookingRef"?'), bad.content[0].text);
   });
+});
+
+// Asking the user: the fourth layer, as the TypeScript SDK client drives it under both
+// protocol eras (2026-07-28: input-required rounds, fulfilled by its driver through the
+// same elicitation handler; 2025-11-25: elicitation/create within the call), over stdio
+// and Streamable HTTP.
+describe("Asking the user (TypeScript SDK client)", () => {
+  const key = "a fixed key for the tests, 32+ bytes long";
+  const env = { ...process.env, MCP_TOOL_STATE_KEY: key };
+  const eras = { "2025-11-25": { mode: "legacy" }, "2026-07-28": { mode: { pin: "2026-07-28" } } };
+  const children = [];
+  after(() => {
+    for (const child of children) child.kill();
+  });
+
+  function future(days) {
+    const d = new Date(Date.now() + days * 86_400_000);
+    const pad = (n) => String(n).padStart(2, "0");
+    return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+  }
+
+  /** Starts `example --http` on a free port; resolves to its URL. */
+  async function httpServer(example, ...args) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(join(examples, example), ["--http", `127.0.0.1:${port}`, ...args], { env, stdio: "ignore" });
+    children.push(child);
+    for (let i = 0; i < 300; i++) {
+      const up = await new Promise((resolve) => {
+        const socket = tcpConnect(port, "127.0.0.1", () => { socket.end(); resolve(true); });
+        socket.on("error", () => resolve(false));
+      });
+      if (up) return new URL(`http://127.0.0.1:${port}/mcp`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${example} did not listen`);
+  }
+
+  /** A client in `era` whose user answers each form with the next of `answers`. */
+  async function connectAsking(where, era, answers, tamper) {
+    const asked = [];
+    const client = new Client({ name: "mcp-tool-ci", version: "0" }, {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: eras[era],
+    });
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(request.params);
+      const [action, content] = answers.shift();
+      return content === undefined ? { action } : { action, content };
+    });
+    const transport = where instanceof URL
+      ? new StreamableHTTPClientTransport(where)
+      : new StdioClientTransport({ command: where[0], args: where.slice(1), env, cwd: scratch, stderr: "ignore" });
+    if (tamper) {
+      // Changes the requestState of each retry on its way out, as an attacker would.
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if (message.params?.requestState) message.params.requestState = tamper(message.params.requestState);
+        return send(message, options);
+      };
+    }
+    await client.connect(transport);
+    return { client, asked };
+  }
+
+  const text = (result) => result.content.map((c) => c.text).join("\n");
+  const flight = { origin: "CDG", destination: "JFK", cabin: "first", passengers: 1 };
+
+  for (const transport of ["stdio", "http"]) {
+    for (const era of Object.keys(eras)) {
+      test(`book_flight over ${transport}, ${era}: the date is asked until it is valid`, async () => {
+        const where = transport === "http" ? await httpServer("book_flight") : [join(examples, "book_flight"), "--stdio"];
+        const { client, asked } = await connectAsking(where, era, [
+          ["accept", { departure_date: "01/01/2020" }],
+          ["accept", { departure_date: future(40) }],
+          ["decline"],
+          ["cancel"],
+        ]);
+        try {
+          const booked = await client.callTool({ name: "book_flight", arguments: flight });
+          assert.equal(booked.isError ?? false, false, text(booked));
+          assert.equal(booked.structuredContent.date, future(40));
+          assert.equal(asked[0].message, "Which day do you fly?");
+          assert.deepEqual(asked[0].requestedSchema.required, ["departure_date"]);
+          assert.match(asked[1].message, /got "01\/01\/2020"/);
+          for (const words of ["declined", "dismissed"]) {
+            const refused = await client.callTool({ name: "book_flight", arguments: flight });
+            assert.equal(refused.isError, true);
+            assert.match(text(refused), new RegExp(words));
+            assert.equal(refused.structuredContent.errorCategory, "permission");
+            assert.equal(refused.structuredContent.isRetryable, false);
+          }
+        } finally {
+          await client.close();
+        }
+      });
+
+      test(`cancel_order over ${transport}, ${era}: the order is untouched unless confirmed`, async () => {
+        const db = join(mkdtempSync(join(tmpdir(), "mcp-tool-orders-")), "orders.sqlite3");
+        const where = transport === "http"
+          ? await httpServer("orders", "--db", db)
+          : [join(examples, "orders"), "--stdio", "--db", db];
+        const { client, asked } = await connectAsking(where, era, [["decline"], ["cancel"], ["accept", {}]]);
+        const order = { orderId: "ORD-2026-00042", reason: "ordered twice" };
+        const status = async () =>
+          (await client.callTool({ name: "find_order", arguments: { by: "id", orderId: order.orderId } }))
+            .structuredContent.order.status;
+        try {
+          for (const words of ["declined", "dismissed"]) {
+            const refused = await client.callTool({ name: "cancel_order", arguments: order });
+            assert.equal(refused.isError, true);
+            assert.match(text(refused), new RegExp(words));
+            assert.equal(await status(), "PAID");
+          }
+          const done = await client.callTool({ name: "cancel_order", arguments: order });
+          assert.equal(done.isError ?? false, false, text(done));
+          assert.equal(await status(), "CANCELLED");
+          assert.equal(asked[0].message, "Cancel order ORD-2026-00042? Reason: ordered twice");
+          assert.equal(asked.length, 3);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+
+    test(`cancel_order over ${transport}, 2026-07-28: a tampered requestState runs nothing`, async () => {
+      const db = join(mkdtempSync(join(tmpdir(), "mcp-tool-orders-")), "orders.sqlite3");
+      const where = transport === "http"
+        ? await httpServer("orders", "--db", db)
+        : [join(examples, "orders"), "--stdio", "--db", db];
+      const flip = (state) => state.slice(0, -3) + (state.endsWith("AAA") ? "BBB" : "AAA");
+      const { client, asked } = await connectAsking(where, "2026-07-28", [["accept", {}]], flip);
+      try {
+        await assert.rejects(
+          client.callTool({ name: "cancel_order", arguments: { orderId: "ORD-2026-00042", reason: "ordered twice" } }),
+          (error) => error.code === -32602 && /not one this server sealed/.test(error.message),
+        );
+        assert.equal(asked.length, 1);
+        const found = await client.callTool({ name: "find_order", arguments: { by: "id", orderId: "ORD-2026-00042" } });
+        assert.equal(found.structuredContent.order.status, "PAID");
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });

@@ -9,33 +9,31 @@ EXAMPLES is the folder of the built examples (default: target/debug/examples).
 """
 
 import asyncio
+import contextlib
 import datetime
 import http.client
 import json
 import os
-import socket
 import subprocess
 import tempfile
-import time
 import unittest
-from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = Path(os.environ.get("EXAMPLES", ROOT / "target" / "debug" / "examples"))
+from support import EXAMPLES, http_server
 
 
-def run(example, args, session_fn):
+
+def run(example, args, session_fn, elicitation_callback=None):
     """Starts `example` with `args`, connects a ClientSession, runs `session_fn(session)`."""
 
     async def main():
         params = StdioServerParameters(command=str(EXAMPLES / example), args=args)
         async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, elicitation_callback=elicitation_callback) as session:
                 await session.initialize()
                 return await asyncio.wait_for(session_fn(session), timeout=60)
 
@@ -138,7 +136,11 @@ class Orders(unittest.TestCase):
         async def go(session):
             return await session.call_tool(name, arguments)
 
-        return run("orders", self.args, go)
+        # cancel_order asks the user to confirm (tests/python/test_asking.py): they do.
+        async def confirms(context, params):
+            return types.ElicitResult(action="accept", content={})
+
+        return run("orders", self.args, go, confirms)
 
     def test_a_list_result_and_a_stringified_array_argument(self):
         # Some clients send an array argument as a string of its JSON: repaired, used,
@@ -253,46 +255,19 @@ class TravelDesk(unittest.TestCase):
         self.assertEqual(run("travel_desk", [], go).code, -32602)
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class OverHttp(unittest.TestCase):
     """examples/book_flight.rs --http: the same toolbox over MCP Streamable HTTP, on this
     machine's loopback only, started and stopped by the test."""
 
     @classmethod
     def setUpClass(cls):
-        port = free_port()
-        cls.port = port
-        cls.url = f"http://127.0.0.1:{port}/mcp"
-        cls.server = subprocess.Popen(
-            [str(EXAMPLES / "book_flight"), "--http", f"127.0.0.1:{port}"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if cls.server.poll() is not None or time.monotonic() > deadline:
-                    cls.server.kill()
-                    raise RuntimeError(f"the server did not listen: {cls.server.stderr.read()!r}")
-                time.sleep(0.1)
+        cls.stack = contextlib.ExitStack()
+        cls.url = cls.stack.enter_context(http_server("book_flight"))
+        cls.port = int(cls.url.split(":")[2].split("/")[0])
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.terminate()
-        try:
-            cls.server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            cls.server.kill()
-            cls.server.wait()
-        cls.server.stderr.close()
+        cls.stack.close()
 
     def session(self, session_fn):
         async def main():

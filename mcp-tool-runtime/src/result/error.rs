@@ -362,7 +362,9 @@ impl ToolError {
             ErrorCategory::Business => {
                 " A rule forbids this call and other arguments will not change that: tell the user."
             }
-            ErrorCategory::Permission => " Retrying will not help: the user needs access.",
+            ErrorCategory::Permission => {
+                " Retrying will not help: the user must decide, or be given access."
+            }
             ErrorCategory::Transient if self.is_retryable() && inner.retry_after.is_none() => {
                 " The same call may succeed if made again."
             }
