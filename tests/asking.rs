@@ -690,3 +690,57 @@ async fn a_replica_with_the_same_key_resumes_the_call() {
     assert!(!done.is_error, "{done:?}");
     assert_eq!(shop.cancelled.load(Ordering::SeqCst), 1);
 }
+
+/// Plan a trip.
+#[derive(McpTool, Deserialize)]
+#[allow(dead_code)]
+struct Plan {
+    #[validate(ask = "Which cabins would do?", length(min = 1))]
+    cabins: Vec<Cabin>,
+    #[validate(ask = "How many nights?", range(min = 1, max = 30))]
+    nights: u8,
+    #[validate(ask = "Window seat?")]
+    window: bool,
+    #[validate(ask = "Your email?", email)]
+    email: String,
+    #[validate(
+        ask = "Budget?",
+        range(exclusive_min = 0, max = 10000),
+        multiple_of = 50
+    )]
+    budget: u32,
+}
+
+#[tokio::test]
+async fn every_kind_of_field_a_form_takes_is_asked_in_its_flat_form() {
+    let tools = Toolbox::new().tool(|_: Arc<()>, plan: Plan| async move {
+        Ok(format!(
+            "{} cabins, {} nights",
+            plan.cabins.len(),
+            plan.nights
+        ))
+    });
+    let first = call_plain(&tools, json!({}), rounds(None, None)).await;
+    let (key, params, state) = only_request(&first);
+    insta::assert_json_snapshot!("asked_every_kind", params);
+    // rmcp reads it as the form it sends: no kind of field is lost on the way.
+    let typed: rmcp::model::ElicitRequestParams = serde_json::from_value(params.clone()).unwrap();
+    assert_eq!(
+        serde_json::to_value(typed).unwrap()["requestedSchema"],
+        params["requestedSchema"]
+    );
+    // The answers are checked by the fields' rules, an array of choices among them.
+    let answers = json!({ key: accept(json!({
+        "cabins": ["economy", "business"], "nights": 3, "window": true,
+        "email": "ada@example.com", "budget": 500,
+    })) });
+    let done = complete(call_plain(&tools, json!({}), rounds(Some(answers), Some(state))).await);
+    assert_eq!(done.text(), "2 cabins, 3 nights");
+}
+
+async fn call_plain(tools: &Toolbox, arguments: Value, reach: Reach) -> Answer {
+    tools
+        .call_reaching(SchemaProfile::Portable, "plan", arguments, reach)
+        .await
+        .unwrap()
+}

@@ -574,3 +574,48 @@ async fn a_list_result_is_wrapped_for_a_peer_that_initializes() {
         );
     }
 }
+
+/// Delete a file, once the user confirms.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(confirm = "Delete {path}?")]
+struct Delete {
+    path: String,
+}
+
+static DELETED: AtomicBool = AtomicBool::new(false);
+
+struct Files {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Files {
+    #[tool(description = "Delete a file.")]
+    async fn delete(&self, Parameters(args): Parameters<Delete>) -> Result<String, ToolError> {
+        DELETED.store(true, Ordering::SeqCst);
+        Ok(args.path)
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+impl ServerHandler for Files {}
+
+#[tokio::test]
+async fn an_rmcp_method_that_needs_the_users_confirmation_is_refused_not_run() {
+    // rmcp's `#[tool]` methods have no way to ask the user: the call is refused, and
+    // the method never runs unconfirmed.
+    let client = connect(Files {
+        tool_router: Files::tool_router(),
+    })
+    .await;
+    let result = call(&client, "delete", json!({"path": "/etc/passwd"})).await;
+    assert_eq!(result.is_error, Some(true));
+    let text = text(&result);
+    assert!(text.contains("cannot ask its user"), "{text}");
+    assert!(text.contains("Delete /etc/passwd?"), "{text}");
+    assert_eq!(
+        result.structured_content.unwrap()["errorCategory"],
+        "permission"
+    );
+    assert!(!DELETED.load(Ordering::SeqCst));
+}

@@ -169,3 +169,39 @@ async fn an_rmcp_router_s_calls_are_events_too() {
     let all = format!("{events:?}");
     assert!(!all.contains("hunter2"), "{all}");
 }
+
+/// Close an account, once the user confirms.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(confirm = "Close the account of {email}?")]
+struct Close {
+    email: String,
+}
+
+#[tokio::test]
+async fn a_call_that_waits_for_its_user_is_an_event_of_its_own() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let tools = Toolbox::new().tool(|_: Close| async { Ok("closed") });
+    let reach = mcp_tool::ask::Reach::Rounds {
+        input_responses: None,
+        request_state: None,
+    };
+    let answer = tools
+        .call_reaching(
+            mcp_tool::SchemaProfile::Portable,
+            "close",
+            json!({"email": "ada@example.com"}),
+            reach,
+        )
+        .await
+        .unwrap();
+    assert!(matches!(answer, mcp_tool::ask::Answer::InputRequired(_)));
+    let events = captured.0.lock().unwrap().clone();
+    let [event] = &events[..] else {
+        panic!("{events:#?}")
+    };
+    assert_eq!(event["outcome"], "input_required");
+    assert_eq!(event["asked"], "mcp-tool/confirm");
+    assert!(!format!("{event:?}").contains("ada@example.com"));
+}

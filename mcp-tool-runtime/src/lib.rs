@@ -28,11 +28,12 @@ pub use result::{
     CallToolResult, Content, ErrorCategory, REPAIRS_KEY, Repair, ToolError, Violation,
 };
 pub use rules::Invalid;
+pub use serve::call::Handler;
 #[cfg(feature = "http")]
 pub use serve::http;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
-pub use serve::toolbox::{CallError, Handler, Toolbox};
+pub use serve::toolbox::{CallError, Toolbox};
 
 /// What a type needs to be a tool argument by hand, as the derives implement it: the
 /// [`Argument`] trait, the [`Checker`](argument::Checker) its `check` reports to, and the

@@ -6,9 +6,10 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::LitStr;
 use syn::spanned::Spanned;
 
+mod asking;
 mod union;
 
-use crate::model::{Body, Enum, Field, Piece, Tool};
+use crate::model::{Body, Enum, Field, Tool};
 use crate::rules::Needs;
 use crate::rules::{EnumValues, Number};
 use crate::rules::{Kind, Rule};
@@ -164,7 +165,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool.allow_unknown_fields,
                 fields,
                 quote!(::core::option::Option::None),
-                asking(tool, fields, &p),
+                asking::asking(tool, fields, &p),
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(
@@ -243,43 +244,6 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             #body
         };
     }
-}
-
-/// What the tool asks of its user, if anything: `Some(&Asking { .. })`.
-fn asking(tool: &Tool, fields: &[Field], p: &TokenStream) -> TokenStream {
-    let asked: Vec<TokenStream> = fields
-        .iter()
-        .filter_map(|f| {
-            let name = &f.wire;
-            let question = f.ask.as_ref()?;
-            Some(quote!(#p::AskField { name: #name, question: #question }))
-        })
-        .collect();
-    if tool.confirm.is_none() && asked.is_empty() {
-        return quote!(::core::option::Option::None);
-    }
-    let confirm = match &tool.confirm {
-        Some(confirm) => {
-            let pieces = confirm.pieces.iter().map(|piece| match piece {
-                Piece::Text(text) => quote!(#p::Piece::Text(#text)),
-                Piece::Field(name) => quote!(#p::Piece::Field(#name)),
-            });
-            let unconfirmed = if confirm.run_unconfirmed {
-                quote!(#p::Unconfirmed::Run)
-            } else {
-                quote!(#p::Unconfirmed::Refuse)
-            };
-            quote!(::core::option::Option::Some(#p::Confirm {
-                message: &[#(#pieces),*],
-                unconfirmed: #unconfirmed,
-            }))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    quote!(::core::option::Option::Some(&#p::Asking {
-        confirm: #confirm,
-        fields: &[#(#asked),*],
-    }))
 }
 
 fn field(field: &Field, p: &TokenStream) -> TokenStream {
@@ -493,13 +457,7 @@ fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
         let ty = field.ty;
         out.extend(quote_spanned!(ty.span()=> const _: () = <#ty as #p::Flatten>::APPLIES;));
     }
-    if let Some(ask) = &field.ask {
-        // Spanned at the question: a type no form can ask for fails there.
-        let span = ask.span();
-        let ty = respan(field.ty.to_token_stream(), span);
-        let p = respan(p.clone(), span);
-        out.extend(quote_spanned!(span=> const _: () = <#ty as #p::Askable>::APPLIES;));
-    }
+    out.extend(asking::askable(field, p));
     out
 }
 

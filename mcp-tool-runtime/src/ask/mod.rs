@@ -14,6 +14,23 @@
 //!   the `elicitation` capability, and waits for the answer within the call.
 //! - **A client that cannot ask** gets what the tool's author chose: see
 //!   [`Unanswered`] and `#[mcp_tool(unconfirmed = "run")]`.
+//!
+//! What each outcome gives:
+//!
+//! | what happened | the answer to the call |
+//! |---|---|
+//! | the user confirms | the handler runs, once |
+//! | the user declines | a `permission` error, not retryable: "The user declined when asked: ... Nothing was done.", with the hint to ask the user what they want instead |
+//! | the user dismisses the question (`cancel`) | a `permission` error, not retryable: "The user dismissed the question without answering: ..." |
+//! | an asked field answered wrongly | asked again, saying what was wrong, up to 3 times; then the validation error goes to the model |
+//! | no answer within the call (2025-11-25: the client failed, the connection closed, or the state's lifetime passed) | a `transient` error, retryable: "The user could not be asked (...)" |
+//! | no retry (2026-07-28) | nothing runs; a retry after the state's lifetime (10 minutes unless [`Toolbox::state_lifetime`](crate::Toolbox::state_lifetime)) gets a `transient` error that says the question expired |
+//! | a client that cannot ask | `ask`: the validation error, as without it; `confirm`: a `permission` error saying the user must confirm (or the call runs, with `unconfirmed = "run"`); a handler's [`Ask`]: [`Unanswered::cannot_ask`] |
+//! | a `requestState` changed, sealed by another key, for another tool or other arguments, answered by other keys, or sent a second time | a JSON-RPC error, invalid params (-32602): the call is not run |
+//!
+//! The state is signed, not encrypted: it carries the user's answers so far, which the
+//! client has seen already, and never a `sensitive` value (those are never asked).
+//! A state is spent by its first retry; [`UsedStates`] says how replicas share that.
 
 pub(crate) mod form;
 mod seal;

@@ -20,7 +20,6 @@ use crate::describe::profile::SchemaProfile;
 use crate::result::{ToolError, echo};
 
 use super::output::{OutputShape, internal_failure, output_result};
-use super::toolbox::Handler;
 
 /// What a call is served with, besides its arguments.
 pub(crate) struct Setup {
@@ -189,6 +188,53 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
         "This call runs only once the user confirms it, and this client cannot ask its user (it supports no elicitation): {message} Nothing was done."
     ))
     .with_hint("Tell the user what you were about to do; they can confirm it from a client that supports elicitation, or do it themselves.")
+}
+
+/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`
+/// or `async fn(Arc<S>, T) -> Result<O, ToolError>`. `M` only tells the two apart.
+pub trait Handler<S, T, M>: Send + Sync + 'static {
+    /// What a successful call returns.
+    type Output;
+    /// The handler's future.
+    type Future: Future<Output = Result<Self::Output, ToolError>> + Send + 'static;
+    /// Runs the handler.
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Self::Future;
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
+where
+    F: Fn(T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
+        self(arguments)
+    }
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T) -> O> for F
+where
+    F: Fn(Arc<S>, T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
+        self(state, arguments)
+    }
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Ask) -> O> for F
+where
+    F: Fn(Arc<S>, T, Ask) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Fut {
+        self(state, arguments, ask)
+    }
 }
 
 /// Polls a future, turning a panic into an `Err`.

@@ -3,12 +3,14 @@
 //! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
 //! way round.
 
-mod call;
+pub(crate) mod call;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "tracing")]
 mod observe;
 pub(crate) mod output;
+#[cfg(feature = "rmcp")]
+mod peer;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod toolbox;

@@ -64,6 +64,20 @@ pub(crate) fn answered(
     );
 }
 
+/// The event of a call that ends while its user answers the questions `asked` (their
+/// keys): it resumes as a new call, with its own event.
+pub(crate) fn waiting(tool: &str, started: Instant, asked: &str) {
+    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(
+        target: "mcp_tool",
+        tool,
+        outcome = "input_required",
+        duration_ms,
+        asked,
+        "tools/call",
+    );
+}
+
 /// The items of a JSON array, each as `item` writes it, joined with `", "`.
 fn listed(array: Option<&Value>, item: impl Fn(&Value) -> Option<String>) -> String {
     array

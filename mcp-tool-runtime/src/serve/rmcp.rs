@@ -85,12 +85,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use std::time::Duration;
-
 use rmcp::model::{InputRequests, InputRequiredResult};
 
+use super::peer::{reach, takes_bare_results};
 use super::toolbox::{CallError, Toolbox, malformed_call};
-use crate::ask::{Answer, Elicit, Reach};
+use crate::ask::Answer;
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -243,70 +242,6 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<CustomResult, ErrorData> {
         reject_malformed_call(request)
     }
-}
-
-/// How this call can reach the client's user: by input-required rounds (2026-07-28), by
-/// a request over the connection (2025-11-25, a client that declared form
-/// elicitation), or not at all.
-fn reach(
-    context: &RequestContext<RoleServer>,
-    input_responses: Option<rmcp::model::InputResponses>,
-    request_state: Option<String>,
-    within: Duration,
-) -> Reach {
-    let can_ask = context
-        .client_capabilities()
-        .and_then(|c| c.elicitation)
-        .is_some_and(|e| e.form.is_some() || e.url.is_none());
-    if takes_bare_results(context) {
-        if can_ask || input_responses.is_some() || request_state.is_some() {
-            return Reach::Rounds {
-                input_responses: input_responses.map(|r| r.into_iter().collect()),
-                request_state,
-            };
-        }
-        return Reach::Nobody;
-    }
-    if can_ask {
-        return Reach::Live(Arc::new(PeerElicit {
-            peer: context.peer.clone(),
-            within,
-        }));
-    }
-    Reach::Nobody
-}
-
-/// Asks the user of a 2025-11-25 client with `elicitation/create`, within the call.
-struct PeerElicit {
-    peer: rmcp::Peer<RoleServer>,
-    within: Duration,
-}
-
-impl Elicit for PeerElicit {
-    fn elicit(
-        &self,
-        params: Value,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, String>> + Send>> {
-        let peer = self.peer.clone();
-        let within = self.within;
-        Box::pin(async move {
-            let params: rmcp::model::ElicitRequestParams = serde_json::from_value(params)
-                .map_err(|e| format!("the question could not be written: {e}"))?;
-            let result = peer
-                .create_elicitation_with_timeout(params, Some(within))
-                .await
-                .map_err(|e| e.to_string())?;
-            serde_json::to_value(result).map_err(|e| e.to_string())
-        })
-    }
-}
-
-/// Whether the request's protocol version (2026-07-28 and later) takes any JSON value as
-/// `structuredContent`, not only an object.
-fn takes_bare_results(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28)
 }
 
 /// The name the client gave itself in `initialize` (`clientInfo.name`).

@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ask::{Answer, Ask, Reach, Sealing, StateKey, UsedStates};
+use crate::ask::{Answer, Reach, Sealing, StateKey, UsedStates};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -21,7 +21,7 @@ use crate::result::echo;
 use crate::result::{CallToolResult, ToolError};
 use crate::text::suggest;
 
-use super::call::{Setup, call};
+use super::call::{Handler, Setup, call};
 use super::output::{OutputShape, output_schema};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -435,7 +435,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             });
         #[cfg(feature = "tracing")]
         match &result {
-            Ok(Answer::InputRequired(_)) => {}
+            Ok(Answer::InputRequired(asked)) => {
+                let keys: Vec<&str> = asked.input_requests.keys().map(String::as_str).collect();
+                super::observe::waiting(name, started, &keys.join(", "))
+            }
             Ok(Answer::Complete(answer)) => super::observe::answered(
                 name,
                 started,
@@ -563,50 +566,3 @@ impl fmt::Display for CallError {
 }
 
 impl std::error::Error for CallError {}
-
-/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`
-/// or `async fn(Arc<S>, T) -> Result<O, ToolError>`. `M` only tells the two apart.
-pub trait Handler<S, T, M>: Send + Sync + 'static {
-    /// What a successful call returns.
-    type Output;
-    /// The handler's future.
-    type Future: Future<Output = Result<Self::Output, ToolError>> + Send + 'static;
-    /// Runs the handler.
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Self::Future;
-}
-
-impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
-where
-    F: Fn(T) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
-        self(arguments)
-    }
-}
-
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T) -> O> for F
-where
-    F: Fn(Arc<S>, T) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
-        self(state, arguments)
-    }
-}
-
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Ask) -> O> for F
-where
-    F: Fn(Arc<S>, T, Ask) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Fut {
-        self(state, arguments, ask)
-    }
-}
