@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mcp_tool::ask::{Answer, Elicit, Reach};
-use mcp_tool::{McpTool, SchemaProfile, ToolError, Toolbox, Violation};
+use mcp_tool::{Ask, McpTool, SchemaProfile, ToolError, Toolbox, Violation};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -115,12 +115,13 @@ struct Found {
 #[serde(rename_all = "camelCase")]
 #[mcp_tool(read_only, open_world)]
 struct TrackOrder {
-    /// The order's ID, as shown to the customer.
+    /// The order's ID, as shown to the customer. Left out: the order on its way, or
+    /// the user is asked which one.
     #[validate(regex(
         pattern = r"^ORD-[0-9]{4}-[0-9]{5}$",
         hint = "Order IDs look like ORD-2026-00042; use find_orders to look one up."
     ))]
-    order_id: String,
+    order_id: Option<String>,
 }
 
 /// One order as `find_orders` lists it.
@@ -267,14 +268,7 @@ impl Desk {
                     args.placed_since,
                     args.limit.unwrap_or(20)
                 ],
-                |row| {
-                    Ok(OrderSummary {
-                        order_id: row.get(0)?,
-                        status: row.get(1)?,
-                        placed_on: row.get(2)?,
-                        total_cents: row.get(3)?,
-                    })
-                },
+                OrderSummary::from_row,
             )
             .map_err(storage_error)?;
         let rows: Vec<OrderSummary> = rows.collect::<Result<_, _>>().map_err(storage_error)?;
@@ -302,24 +296,85 @@ impl Desk {
             ),
         };
         let order = db
-            .query_row(sql, params![self.customer, key], |row| {
-                Ok(OrderSummary {
-                    order_id: row.get(0)?,
-                    status: row.get(1)?,
-                    placed_on: row.get(2)?,
-                    total_cents: row.get(3)?,
-                })
-            })
+            .query_row(sql, params![self.customer, key], OrderSummary::from_row)
             .optional()
             .map_err(storage_error)?;
         Ok(Found { order })
     }
 
-    async fn track_order(self: Arc<Self>, args: TrackOrder) -> Result<Tracking, ToolError> {
+    /// The customer's orders on their way, oldest first.
+    fn shipped(&self) -> Result<Vec<OrderSummary>, ToolError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT id, status, placed_on, total_cents FROM orders
+                 WHERE customer_id = ?1 AND status = 'SHIPPED' ORDER BY placed_on",
+            )
+            .map_err(storage_error)?;
+        let rows = statement
+            .query_map(params![self.customer], OrderSummary::from_row)
+            .map_err(storage_error)?;
+        rows.collect::<Result<_, _>>().map_err(storage_error)
+    }
+
+    /// Which order to track: the one named, the one on its way, or the one the user
+    /// chooses among those on their way (the business layer asking the user).
+    async fn order_to_track(&self, named: Option<String>, ask: &Ask) -> Result<String, ToolError> {
+        if let Some(order_id) = named {
+            return Ok(order_id);
+        }
+        let shipped = self.shipped()?;
+        let chosen = match shipped.as_slice() {
+            [] => {
+                return Err(ToolError::validation(
+                    "The customer has no order on its way: say which order to track with orderId.",
+                )
+                .with_hint("Use find_orders to list their orders."));
+            }
+            [one] => one,
+            several => {
+                let label = |o: &OrderSummary| {
+                    let label = format!(
+                        "{}, placed {}, {}.{:02} EUR",
+                        o.order_id,
+                        o.placed_on,
+                        o.total_cents / 100,
+                        o.total_cents % 100
+                    );
+                    (o.order_id.clone(), label)
+                };
+                match ask
+                    .choose("Which order do you want to track?", several, label)
+                    .await
+                {
+                    Ok(order) => order,
+                    // The client cannot ask: the model asks, from the list.
+                    Err(e) if e.cannot_ask() => {
+                        let ids: Vec<&str> = several.iter().map(|o| o.order_id.as_str()).collect();
+                        return Err(ToolError::validation(format!(
+                            "The customer has {} orders on their way ({}): say which with orderId.",
+                            ids.len(),
+                            ids.join(", ")
+                        ))
+                        .with_hint("Ask the user which one they mean."));
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        };
+        Ok(chosen.order_id.clone())
+    }
+
+    async fn track_order(
+        self: Arc<Self>,
+        args: TrackOrder,
+        ask: Ask,
+    ) -> Result<Tracking, ToolError> {
+        let order_id = self.order_to_track(args.order_id, &ask).await?;
         let (order, shipment) = {
             let db = self.db();
-            let order = self.order_for_caller(&db, &args.order_id)?;
-            let shipment = find_shipment(&db, &args.order_id).map_err(storage_error)?;
+            let order = self.order_for_caller(&db, &order_id)?;
+            let shipment = find_shipment(&db, &order_id).map_err(storage_error)?;
             (order, shipment)
         };
         let mut tracking = Tracking {
@@ -335,13 +390,25 @@ impl Desk {
                         "The tracking service of {carrier} is not answering; the order and \
                          its shipment were found."
                     ))
-                    .for_call("track_order", json!({ "orderId": args.order_id }))
+                    .for_call("track_order", json!({ "orderId": order_id }))
                     .with_partial_results(&tracking)
                     .retry_after(Duration::from_secs(30)));
                 }
             }
         }
         Ok(tracking)
+    }
+}
+
+impl OrderSummary {
+    /// A row of `SELECT id, status, placed_on, total_cents`.
+    fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(OrderSummary {
+            order_id: row.get(0)?,
+            status: row.get(1)?,
+            placed_on: row.get(2)?,
+            total_cents: row.get(3)?,
+        })
     }
 }
 
@@ -533,7 +600,11 @@ impl Elicit for User {
                 if *print {
                     println!("(the user is asked: {})", params["message"]);
                 }
-                json!({"action": "accept", "content": {}})
+                // A choice: the first one offered.
+                match params.pointer("/requestedSchema/properties/choice/oneOf/0/const") {
+                    Some(first) => json!({"action": "accept", "content": {"choice": first}}),
+                    None => json!({"action": "accept", "content": {}}),
+                }
             }
             User::Declines => json!({"action": "decline"}),
         };
@@ -559,7 +630,7 @@ async fn call_asking(
 }
 
 /// The calls of the printed session: every tool, every kind of failure.
-fn demo_calls() -> [(&'static str, Value); 9] {
+fn demo_calls() -> [(&'static str, Value); 10] {
     [
         ("find_orders", json!({"status": "SHIPPED"})),
         ("find_orders", json!({"status": "RETURNED"})),
@@ -582,6 +653,8 @@ fn demo_calls() -> [(&'static str, Value); 9] {
         ),
         ("cancel_order", json!({"orderId": "42", "reason": "x"})),
         ("track_order", json!({"orderId": "ORD-2026-00050"})),
+        // No ID, two orders on their way: the user is asked which.
+        ("track_order", json!({})),
     ]
 }
 
@@ -615,6 +688,24 @@ mod tests {
         call_asking(tools, name, arguments, User::Agrees(false))
             .await
             .unwrap()
+    }
+
+    #[tokio::test]
+    async fn track_order_asks_which_order_when_several_are_on_their_way() {
+        let tools = desk();
+        // The user picks the first offered: the oldest, ORD-2026-00043.
+        let chosen = call(&tools, "track_order", json!({})).await;
+        assert_eq!(chosen["isError"], false, "{chosen}");
+        assert_eq!(
+            chosen["structuredContent"]["order"]["orderId"],
+            "ORD-2026-00043"
+        );
+        // A client that cannot ask: the model is given the candidates to ask about.
+        let unasked = tools.call("track_order", json!({})).await.unwrap();
+        assert!(unasked.is_error);
+        let text = unasked.text();
+        assert!(text.contains("ORD-2026-00043, ORD-2026-00050"), "{text}");
+        assert!(text.contains("Ask the user which one they mean."), "{text}");
     }
 
     #[tokio::test]

@@ -291,6 +291,32 @@ describe("Asking the user (TypeScript SDK client)", () => {
       });
     }
 
+    for (const era of Object.keys(eras)) {
+      test(`track_order over ${transport}, ${era}: the handler asks which order`, async () => {
+        const db = join(mkdtempSync(join(tmpdir(), "mcp-tool-orders-")), "orders.sqlite3");
+        const where = transport === "http"
+          ? await httpServer("orders", "--db", db)
+          : [join(examples, "orders"), "--stdio", "--db", db];
+        const { client, asked } = await connectAsking(where, era, [
+          ["accept", { choice: "ORD-2026-00043" }],
+          ["cancel"],
+        ]);
+        try {
+          const tracked = await client.callTool({ name: "track_order", arguments: {} });
+          assert.equal(tracked.isError ?? false, false, text(tracked));
+          assert.equal(tracked.structuredContent.order.orderId, "ORD-2026-00043");
+          assert.equal(asked[0].message, "Which order do you want to track?");
+          const choices = asked[0].requestedSchema.properties.choice.oneOf.map((c) => c.const);
+          assert.deepEqual(choices, ["ORD-2026-00043", "ORD-2026-00050"]);
+          const dismissed = await client.callTool({ name: "track_order", arguments: {} });
+          assert.equal(dismissed.isError, true);
+          assert.match(text(dismissed), /dismissed/);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+
     test(`cancel_order over ${transport}, 2026-07-28: a tampered requestState runs nothing`, async () => {
       const db = join(mkdtempSync(join(tmpdir(), "mcp-tool-orders-")), "orders.sqlite3");
       const where = transport === "http"

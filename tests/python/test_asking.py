@@ -205,6 +205,56 @@ class CancelOrderIsConfirmed(WithDatabase):
         self.assertEqual(self.status(server), "PAID")
 
 
+class TrackOrderAsksWhichOrder(WithDatabase):
+    """The business layer asks: track_order without an ID, with two orders on their
+    way, asks the user which one (the handler's `ask.choose`), the same code under both
+    protocol versions."""
+
+    def track(self, server, mode, user):
+        async def go(client):
+            return await client.call_tool("track_order", {})
+
+        return with_client(server, mode, user, go)
+
+    def check_every_answer(self, server):
+        for mode in MODES:
+            with self.subTest(mode=mode):
+                user = User(("accept", {"choice": "ORD-2026-00050"}),
+                            ("accept", {"choice": "ORD-2026-00043"}))
+                # Chosen: SlowFreight's order, whose tracking is down (transient, with
+                # what was found); then RapidPost's, tracked.
+                slow = self.track(server, mode, user)
+                self.assertEqual(slow.structured_content["errorCategory"], "transient")
+                self.assertEqual(slow.structured_content["partial_results"]["order"]["orderId"], "ORD-2026-00050")
+                tracked = self.track(server, mode, user)
+                self.assertFalse(tracked.is_error, text(tracked))
+                self.assertEqual(tracked.structured_content["order"]["orderId"], "ORD-2026-00043")
+                question = user.asked[0]
+                self.assertEqual(question.message, "Which order do you want to track?")
+                choices = question.requested_schema["properties"]["choice"]["oneOf"]
+                self.assertEqual([c["const"] for c in choices], ["ORD-2026-00043", "ORD-2026-00050"])
+                self.assertEqual(choices[0]["title"], "ORD-2026-00043, placed 2026-11-12, 45.00 EUR")
+                declined = self.track(server, mode, User(("decline", None)))
+                self.assertEqual(declined.structured_content["errorCategory"], "permission")
+                self.assertIn("declined", text(declined))
+
+    def test_over_stdio(self):
+        self.check_every_answer(stdio("orders", "--db", self.db))
+
+    def test_over_http(self):
+        with http_server("orders", ["--db", self.db], key=KEY) as url:
+            self.check_every_answer(url)
+
+    def test_a_client_that_cannot_ask_gets_the_candidates_for_the_model(self):
+        async def main():
+            async with Client(stdio("orders", "--db", self.db), mode="legacy") as client:
+                return await client.call_tool("track_order", {})
+
+        result = asyncio.run(main())
+        self.assertEqual(result.structured_content["errorCategory"], "validation")
+        self.assertIn("ORD-2026-00043, ORD-2026-00050", text(result))
+
+
 class TheStateIsSealed(WithDatabase):
     """The input-required rounds driven by hand (`allow_input_required=True`): the
     requestState cannot be changed, replayed, or used for another call; any replica
