@@ -30,7 +30,11 @@ pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match model::Tool::from_input(&input, model::Derive::Tool) {
         Ok(tool) => expand::tool(&tool),
-        Err(errors) => errors.into_compile_errors(),
+        Err(errors) => {
+            let mut out = errors.into_compile_errors();
+            out.extend(expand::fallback::tool(&input, model::Derive::Tool));
+            out
+        }
     }
     .into()
 }
@@ -41,7 +45,11 @@ pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match model::Tool::from_input(&input, model::Derive::Argument) {
         Ok(tool) => expand::argument(&tool),
-        Err(errors) => errors.into_compile_errors(),
+        Err(errors) => {
+            let mut out = errors.into_compile_errors();
+            out.extend(expand::fallback::tool(&input, model::Derive::Argument));
+            out
+        }
     }
     .into()
 }
@@ -52,7 +60,11 @@ pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match model::Enum::from_input(&input) {
         Ok(en) => expand::enumeration(&en),
-        Err(errors) => errors.into_compile_errors(),
+        Err(errors) => {
+            let mut out = errors.into_compile_errors();
+            out.extend(expand::fallback::enumeration(&input));
+            out
+        }
     }
     .into()
 }

@@ -7,6 +7,7 @@ use syn::LitStr;
 use syn::spanned::Spanned;
 
 mod asking;
+pub mod fallback;
 mod union;
 
 use crate::model::{Body, Enum, Field, Tool};
