@@ -121,12 +121,14 @@ impl Session {
     /// A call's session: fresh, or where the sealed `request_state` of a retry left
     /// it, with the retry's answers in. A state that was changed, belongs to another
     /// call, was spent already or is answered by other keys is a malformed request;
-    /// one that expired is a transient error.
+    /// one that expired is a transient error. `may_ask` says whether the tool or its
+    /// handler asks anything: if not, a fresh call is not bound to its arguments.
     pub fn start(
         tool: &'static str,
         arguments: &Value,
         reach: Reach,
         sealing: &Arc<Sealing>,
+        may_ask: bool,
     ) -> Result<Session, ToolError> {
         let mut progress = Progress::default();
         let way = match reach {
@@ -136,8 +138,10 @@ impl Session {
                 input_responses,
                 request_state,
             } => {
-                progress.tool = tool.to_owned();
-                progress.args = seal::digest(tool, arguments);
+                if may_ask || request_state.is_some() {
+                    progress.tool = tool.to_owned();
+                    progress.args = seal::digest(tool, arguments);
+                }
                 match request_state {
                     Some(sealed) => {
                         progress = resume(sealed, sealing, progress)?;
@@ -149,13 +153,7 @@ impl Session {
                             "The inputResponses came without the requestState they answer.",
                         ));
                     }
-                    None => {
-                        progress.call = seal::random_id().map_err(|e| {
-                            ToolError::transient(format!(
-                                "The server cannot ask the user now: {e}."
-                            ))
-                        })?;
-                    }
+                    None => {}
                 }
                 Way::Rounds
             }
@@ -191,7 +189,7 @@ impl Session {
         if state.progress.fields.is_empty() {
             return;
         }
-        if !arguments.is_object() {
+        if arguments.is_null() {
             *arguments = Value::Object(Map::new());
         }
         if let Value::Object(arguments) = arguments {
@@ -330,6 +328,11 @@ impl Session {
             pending.push(asked);
         }
         let progress = &mut state.progress;
+        if progress.call.is_empty() {
+            progress.call = seal::random_id().map_err(|e| {
+                ToolError::transient(format!("The server cannot ask the user now: {e}."))
+            })?;
+        }
         progress.pending = pending;
         progress.refused = None;
         progress.round += 1;

@@ -288,6 +288,31 @@ impl ToolError {
         &self.inner.violations
     }
 
+    /// The argument problems, taken out of the error: for a caller that keeps the list
+    /// (its own report, a log) without copying each one.
+    ///
+    /// ```
+    /// use mcp_tool::McpTool;
+    /// use serde::Deserialize;
+    ///
+    /// /// Greet.
+    /// #[derive(McpTool, Deserialize)]
+    /// struct Greet {
+    ///     #[validate(length(min = 1))]
+    ///     name: String,
+    ///     times: u8,
+    /// }
+    ///
+    /// let error = Greet::from_arguments(serde_json::json!({"name": ""})).unwrap_err();
+    /// let found: Vec<(String, String)> =
+    ///     error.into_violations().into_iter().map(|v| (v.path, v.message)).collect();
+    /// assert_eq!(found[0].0, "/name");
+    /// assert_eq!(found[1].0, "/times");
+    /// ```
+    pub fn into_violations(self) -> Vec<Violation> {
+        self.inner.violations
+    }
+
     /// How many problems were found beyond those listed in [`ToolError::violations`].
     pub fn omitted_violations(&self) -> usize {
         self.inner.omitted

@@ -79,7 +79,8 @@ where
     H::Output: Serialize,
 {
     let spec = T::spec();
-    let session = Session::start(T::NAME, &arguments, setup.reach, &setup.sealing)?;
+    let may_ask = spec.asking.is_some() || H::ASKS;
+    let session = Session::start(T::NAME, &arguments, setup.reach, &setup.sealing, may_ask)?;
     if let Some(refused) = session.refused() {
         return Err(refused);
     }
@@ -197,6 +198,9 @@ pub trait Handler<S, T, M>: Send + Sync + 'static {
     type Output;
     /// The handler's future.
     type Future: Future<Output = Result<Self::Output, ToolError>> + Send + 'static;
+    /// Whether the handler takes an [`Ask`], and so may ask the user.
+    #[doc(hidden)]
+    const ASKS: bool = false;
     /// Runs the handler.
     fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Self::Future;
 }
@@ -232,6 +236,7 @@ where
 {
     type Output = O;
     type Future = Fut;
+    const ASKS: bool = true;
     fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Fut {
         self(state, arguments, ask)
     }
