@@ -35,11 +35,18 @@ pub use serve::http;
 pub use serve::rmcp;
 pub use serve::toolbox::{CallError, Toolbox};
 
-/// What a type needs to be a tool argument by hand, as the derives implement it: the
-/// [`Argument`] trait, the [`Checker`](argument::Checker) its `check` reports to, and the
-/// marker traits that say which rules a type takes.
+/// The [`Argument`] trait, the marker traits that say which rules a type takes (the
+/// compiler names them when a rule does not fit a field), and how many problems one
+/// answer lists.
+///
+/// `Argument` is implemented by the derives and by this crate (for std's types and,
+/// behind features, chrono's, jiff's, uuid's and url's), not by hand: a type of your
+/// own becomes an argument by deriving [`Argument`](macro@crate::Argument) on it, on a
+/// newtype with rules of its own (`#[serde(try_from = "String")]` for a type read from a
+/// string), or by `#[mcp_tool(schemars)]` on the field for a type that only has a
+/// schemars schema.
 pub mod argument {
-    pub use crate::check::{Checker, MAX_LISTED, Report};
+    pub use crate::check::MAX_LISTED;
     pub use crate::describe::argument::{
         Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
     };

@@ -17,9 +17,15 @@ use crate::rules::{self, Kind, Rules};
 /// `BTreeSet`: `uniqueItems`, a repeated item reported), fixed-size arrays `[T; N]`,
 /// tuples of up to six items, string-keyed maps (`HashMap`, `BTreeMap`,
 /// `serde_json::Map`), `serde_json::Value`, and by `#[derive(McpTool)]` and
-/// `#[derive(Argument)]` (structs) and `#[derive(McpEnum)]` (enums of unit variants). The schema a type gives and the
-/// values its `check` accepts must agree: every value `check` accepts is valid against
-/// `schema`, and every value `schema` rejects, `check` rejects.
+/// `#[derive(Argument)]` (structs, newtypes, enums with data) and `#[derive(McpEnum)]`
+/// (enums of unit variants). The schema a type gives and the values it accepts agree:
+/// every value it accepts is valid against its schema, and every value its schema
+/// rejects, it rejects.
+///
+/// Its schema and check are written by the derives, in terms of this crate's private
+/// description of rules, so the trait is not implemented by hand: see
+/// [`mcp_tool::argument`](crate::argument) for the ways to make a type of your own an
+/// argument.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it does not implement `mcp_tool::Argument`",
     label = "the type of a field of a tool's arguments",
@@ -38,13 +44,16 @@ pub trait Argument {
     const REDACTS: bool = false;
 
     /// The JSON Schema of this type with `rules` applied.
+    #[doc(hidden)]
     fn schema(rules: Rules) -> Map<String, Value>;
 
     /// Checks `value`: its type, then `rules`. Reports each problem to `cx`; returns
     /// whether the value had the right JSON type.
+    #[doc(hidden)]
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool;
 
     /// A copy of `value` safe to echo back: cut to `limits`, sensitive parts hidden.
+    #[doc(hidden)]
     fn echo(value: &Value, limits: Limits) -> Value {
         echo::truncate(value, limits)
     }
