@@ -4,9 +4,14 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::fmt::Display;
 
+/// The errors of one derive. Like serde's `Ctxt`, it cannot be dropped unread: a path
+/// that collected errors and forgot to emit them would expand the type as if it were
+/// right, so dropping one that was not finished (or turned into compile errors) is a
+/// bug of this derive, and panics.
 #[derive(Default)]
 pub struct Errors {
     errors: Vec<syn::Error>,
+    read: bool,
 }
 
 impl Errors {
@@ -26,20 +31,30 @@ impl Errors {
         self.errors.is_empty()
     }
 
-    /// `Ok(value)` if no error was collected.
-    pub fn finish<T>(self, value: T) -> Result<T, Errors> {
+    /// `Ok(value)` if no error was collected; else the errors, to be emitted.
+    pub fn finish<T>(mut self, value: T) -> Result<T, Errors> {
         if self.errors.is_empty() {
+            self.read = true;
             Ok(value)
         } else {
             Err(self)
         }
     }
 
-    pub fn into_compile_errors(self) -> TokenStream {
-        self.errors
+    pub fn into_compile_errors(mut self) -> TokenStream {
+        self.read = true;
+        std::mem::take(&mut self.errors)
             .iter()
             .map(syn::Error::to_compile_error)
             .collect()
+    }
+}
+
+impl Drop for Errors {
+    fn drop(&mut self) {
+        if !self.read && !std::thread::panicking() {
+            panic!("mcp-tool-derive: errors were dropped without being emitted");
+        }
     }
 }
 

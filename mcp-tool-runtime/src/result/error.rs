@@ -296,7 +296,7 @@ impl ToolError {
     /// use serde::Deserialize;
     ///
     /// /// Greet.
-    /// #[derive(McpTool, Deserialize)]
+    /// #[derive(McpTool, Deserialize, Debug)]
     /// struct Greet {
     ///     #[validate(length(min = 1))]
     ///     name: String,
