@@ -41,7 +41,7 @@ pub use serve::toolbox::{CallError, Toolbox};
 ///
 /// `Argument` is implemented by the derives and by this crate (for std's types and,
 /// behind features, chrono's, jiff's, uuid's and url's), not by hand: a type of your
-/// own becomes an argument by deriving [`Argument`](macro@crate::Argument) on it, on a
+/// own becomes an argument by `#[derive(Argument)]` on it, on a
 /// newtype with rules of its own (`#[serde(try_from = "String")]` for a type read from a
 /// string), or by `#[mcp_tool(schemars)]` on the field for a type that only has a
 /// schemars schema.

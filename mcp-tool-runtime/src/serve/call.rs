@@ -191,8 +191,9 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
     .with_hint("Tell the user what you were about to do; they can confirm it from a client that supports elicitation, or do it themselves.")
 }
 
-/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`
-/// or `async fn(Arc<S>, T) -> Result<O, ToolError>`. `M` only tells the two apart.
+/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`,
+/// `async fn(Arc<S>, T) -> Result<O, ToolError>`, or `async fn(Arc<S>, T, Ask) ->
+/// Result<O, ToolError>` for a handler that asks the user. `M` only tells them apart.
 pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// What a successful call returns.
     type Output;

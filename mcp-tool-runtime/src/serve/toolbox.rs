@@ -49,7 +49,8 @@ type Route<S> = dyn Fn(&Arc<S>, Value, Setup) -> BoxFuture<Result<Answer, ToolEr
 /// that says the tool failed internally and nothing more, and the next call runs as usual.
 /// Only an unknown tool and a malformed request are [`CallError`]s (JSON-RPC errors).
 ///
-/// Handlers take the arguments, or the shared state and the arguments:
+/// Handlers take the arguments, or the shared state and the arguments, or those and an
+/// [`Ask`](crate::Ask) to put questions to the user (see [`crate::ask`]):
 ///
 /// ```
 /// use std::sync::Arc;
@@ -301,7 +302,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn
-    /// taking `T`, or `Arc<S>` and `T`, and returning `Result<_, ToolError>`.
+    /// taking `T`, or `Arc<S>` and `T`, or `Arc<S>`, `T` and an [`Ask`](crate::Ask), and
+    /// returning `Result<_, ToolError>`.
     ///
     /// # Panics
     ///
