@@ -709,6 +709,10 @@ struct Plan {
         multiple_of = 50
     )]
     budget: u32,
+    #[validate(ask = "From which day?", future_date)]
+    from: String,
+    #[validate(ask = "Anything else?", length(max = 200))]
+    notes: Option<String>,
 }
 
 #[tokio::test]
@@ -732,7 +736,7 @@ async fn every_kind_of_field_a_form_takes_is_asked_in_its_flat_form() {
     // The answers are checked by the fields' rules, an array of choices among them.
     let answers = json!({ key: accept(json!({
         "cabins": ["economy", "business"], "nights": 3, "window": true,
-        "email": "ada@example.com", "budget": 500,
+        "email": "ada@example.com", "budget": 500, "from": "2099-01-15",
     })) });
     let done = complete(call_plain(&tools, json!({}), rounds(Some(answers), Some(state))).await);
     assert_eq!(done.text(), "2 cabins, 3 nights");

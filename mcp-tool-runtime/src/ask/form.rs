@@ -108,7 +108,14 @@ fn flat(root: &Value, property: &Value, name: &str) -> (Map<String, Value>, bool
                     notes.push(format!("Written in the format {format}."));
                 }
             }
-            if let Some(pattern) = property.get("pattern").and_then(Value::as_str) {
+            // A date's pattern is its format's, which the form carries.
+            let dated = matches!(
+                out.get("format").and_then(Value::as_str),
+                Some("date" | "date-time")
+            );
+            if let Some(pattern) = property.get("pattern").and_then(Value::as_str)
+                && !dated
+            {
                 notes.push(format!("It must match the pattern {pattern}."));
             }
         }
