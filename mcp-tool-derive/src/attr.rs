@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitStr, Token};
 
 use crate::ctxt::{Errors, did_you_mean};
-use crate::rules::{self, Bound, EnumValues, Number, Parsed, RuleKind};
+use crate::rules::{self, Bound, EnumValues, Number, Parsed, Written};
 
 /// `#[mcp_tool(...)]` on the struct or enum.
 #[derive(Default)]
@@ -432,40 +432,40 @@ fn rule_key(
     match (key, &mut rule.kind) {
         ("message", _) => set(&mut rule.message, inner, inner.value()?.parse()?),
         ("hint", _) => set(&mut rule.hint, inner, inner.value()?.parse()?),
-        ("pattern", RuleKind::Regex(lit)) => {
+        ("pattern", Written::Regex(lit)) => {
             *seen_main = true;
             *lit = inner.value()?.parse()?;
             Ok(())
         }
-        ("values", RuleKind::Enum(values)) => {
+        ("values", Written::Enum(values)) => {
             *seen_main = true;
             *values = parse_enum_values(inner.value()?)?;
             Ok(())
         }
-        ("function", RuleKind::Custom { function, .. }) => {
+        ("function", Written::Custom { function, .. }) => {
             *seen_main = true;
             *function = inner.value()?.parse()?;
             Ok(())
         }
-        ("description", RuleKind::Custom { description, .. }) => {
+        ("description", Written::Custom { description, .. }) => {
             set(description, inner, inner.value()?.parse()?)
         }
-        ("format", RuleKind::Date { format, .. }) => set(format, inner, inner.value()?.parse()?),
-        ("min", RuleKind::Range(r)) => set(&mut r.min, inner, parse_bound(inner)?),
-        ("max", RuleKind::Range(r)) => set(&mut r.max, inner, parse_bound(inner)?),
-        ("exclusive_min", RuleKind::Range(r)) => {
+        ("format", Written::Date { format, .. }) => set(format, inner, inner.value()?.parse()?),
+        ("min", Written::Range(r)) => set(&mut r.min, inner, parse_bound(inner)?),
+        ("max", Written::Range(r)) => set(&mut r.max, inner, parse_bound(inner)?),
+        ("exclusive_min", Written::Range(r)) => {
             set(&mut r.exclusive_min, inner, parse_bound(inner)?)
         }
-        ("exclusive_max", RuleKind::Range(r)) => {
+        ("exclusive_max", Written::Range(r)) => {
             set(&mut r.exclusive_max, inner, parse_bound(inner)?)
         }
-        ("factor", RuleKind::MultipleOf(factor)) => {
+        ("factor", Written::MultipleOf(factor)) => {
             *seen_main = true;
             set(factor, inner, parse_bound(inner)?)
         }
-        ("min", RuleKind::Length(l)) => set(&mut l.min, inner, parse_count(inner)?),
-        ("max", RuleKind::Length(l)) => set(&mut l.max, inner, parse_count(inner)?),
-        ("equal", RuleKind::Length(l)) => set(&mut l.equal, inner, parse_count(inner)?),
+        ("min", Written::Length(l)) => set(&mut l.min, inner, parse_count(inner)?),
+        ("max", Written::Length(l)) => set(&mut l.max, inner, parse_count(inner)?),
+        ("equal", Written::Length(l)) => set(&mut l.equal, inner, parse_count(inner)?),
         _ => Ok(()),
     }
 }

@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::LitStr;
 
 use crate::ctxt::Errors;
-use crate::rules::{self as table, Bound, EnumValues, Kind, Number, Parsed, Rule, RuleKind};
+use crate::rules::{self as table, Bound, EnumValues, Number, Parsed, Rule, RuleKind, Written};
 
 use regex_syntax::ast::{
     self, AssertionKind, Ast, ClassPerlKind, ClassSetItem, GroupKind, LiteralKind,
@@ -267,8 +267,8 @@ pub fn rules(rules: Vec<Parsed>, errors: &mut Errors) -> Vec<Rule> {
 fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
     let span = rule.span;
     let kind = match rule.kind {
-        RuleKind::Regex(lit) => match regex(&lit.value()) {
-            Ok(runtime) => Kind::Regex {
+        Written::Regex(lit) => match regex(&lit.value()) {
+            Ok(runtime) => RuleKind::Regex {
                 source: lit,
                 runtime,
             },
@@ -277,7 +277,7 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                 return None;
             }
         },
-        RuleKind::Enum(values) => {
+        Written::Enum(values) => {
             if let EnumValues::List(list, list_span) = &values {
                 if list.is_empty() {
                     errors.at(*list_span, "empty `enum`: list at least one allowed value");
@@ -293,9 +293,9 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                     }
                 }
             }
-            Kind::Enum(values)
+            RuleKind::Enum(values)
         }
-        RuleKind::Date { future, format } => {
+        Written::Date { future, format } => {
             let text = format
                 .as_ref()
                 .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
@@ -306,13 +306,13 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                 }
                 return None;
             }
-            Kind::Date {
+            RuleKind::Date {
                 future,
                 explicit: format.is_some(),
                 format: text,
             }
         }
-        RuleKind::Range(r) => {
+        Written::Range(r) => {
             let min = bound(r.min, r.exclusive_min, "min", errors)?;
             let max = bound(r.max, r.exclusive_max, "max", errors)?;
             if min.is_none() && max.is_none() {
@@ -332,12 +332,12 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                 );
                 return None;
             }
-            Kind::Range {
+            RuleKind::Range {
                 min: min.map(|(v, e, _)| (v, e)),
                 max: max.map(|(v, e, _)| (v, e)),
             }
         }
-        RuleKind::Length(l) => {
+        Written::Length(l) => {
             let (min, max) = match (l.equal, l.min, l.max) {
                 (Some((n, _)), None, None) => (Some(n), Some(n)),
                 (Some((_, s)), _, _) => {
@@ -361,10 +361,10 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                     (min.map(|m| m.0), max.map(|m| m.0))
                 }
             };
-            Kind::Length { min, max }
+            RuleKind::Length { min, max }
         }
-        RuleKind::MultipleOf(factor) => match factor {
-            Some(Bound { value, .. }) if value.as_f64() > 0.0 => Kind::MultipleOf(value),
+        Written::MultipleOf(factor) => match factor {
+            Some(Bound { value, .. }) if value.as_f64() > 0.0 => RuleKind::MultipleOf(value),
             Some(Bound { span, .. }) => {
                 errors.at(span, "`multiple_of` needs a factor greater than zero");
                 return None;
@@ -374,13 +374,13 @@ fn checked(rule: Parsed, errors: &mut Errors) -> Option<Rule> {
                 return None;
             }
         },
-        RuleKind::Email => Kind::Email,
-        RuleKind::Url => Kind::Url,
-        RuleKind::Uuid => Kind::Uuid,
-        RuleKind::Custom {
+        Written::Email => RuleKind::Email,
+        Written::Url => RuleKind::Url,
+        Written::Uuid => RuleKind::Uuid,
+        Written::Custom {
             function,
             description,
-        } => Kind::Custom {
+        } => RuleKind::Custom {
             function,
             description,
         },
@@ -419,10 +419,10 @@ fn bound(
 fn check_combinations(rules: &[Rule], errors: &mut Errors) {
     let future = rules
         .iter()
-        .find(|r| matches!(r.kind, Kind::Date { future: true, .. }));
+        .find(|r| matches!(r.kind, RuleKind::Date { future: true, .. }));
     let past = rules
         .iter()
-        .find(|r| matches!(r.kind, Kind::Date { future: false, .. }));
+        .find(|r| matches!(r.kind, RuleKind::Date { future: false, .. }));
     if let (Some(_), Some(past)) = (future, past) {
         errors.at(
             past.span,

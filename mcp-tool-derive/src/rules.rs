@@ -1,14 +1,16 @@
 //! The rules of `#[validate(...)]` as the derive knows them: the table of how each is
 //! written, which keys it takes and what types it applies to, and what a rule is once
-//! read. The parser (`attr.rs`), the checks (`ast.rs`) and the expansion's type
-//! assertions (`expand.rs`) all read the table; a new rule is a row here, a variant of
-//! [`RuleKind`], its literal checks in `ast.rs` and the runtime struct it expands to.
+//! read. The parser (`attr.rs`), the checks (`check.rs`) and the expansion's type
+//! assertions (`expand/`) all read the table; a new rule is a row here, a variant of
+//! [`Written`] and of [`RuleKind`], its literal checks in `check.rs` and the runtime
+//! struct it expands to. A rule as written is a [`Parsed`] of a [`Written`]; checked, a
+//! [`Rule`] of a [`RuleKind`], the names the runtime gives the same things.
 
 use proc_macro2::Span;
 use syn::LitStr;
 
 /// A rule as read from the attribute, before its literals are checked.
-pub enum RuleKind {
+pub enum Written {
     Regex(LitStr),
     MultipleOf(Option<Bound>),
     Enum(EnumValues),
@@ -72,7 +74,7 @@ pub struct Length {
 pub struct Parsed {
     pub name: &'static str,
     pub span: Span,
-    pub kind: RuleKind,
+    pub kind: Written,
     pub message: Option<LitStr>,
     pub hint: Option<LitStr>,
 }
@@ -82,12 +84,13 @@ pub struct Rule {
     /// Its row of the rules table.
     pub def: &'static RuleDef,
     pub span: Span,
-    pub kind: Kind,
+    pub kind: RuleKind,
     pub message: Option<LitStr>,
     pub hint: Option<LitStr>,
 }
 
-pub enum Kind {
+/// What a rule checks, its literals checked: the runtime's `RuleKind` to be.
+pub enum RuleKind {
     Regex {
         source: LitStr,
         runtime: String,
@@ -146,7 +149,7 @@ pub struct RuleDef {
     /// The rule written out, for an error that shows how.
     pub usage: &'static str,
     /// The rule with nothing filled in yet, for the parser to fill.
-    pub empty: fn(Span) -> RuleKind,
+    pub empty: fn(Span) -> Written,
 }
 
 /// Every rule. `items(...)` and `sensitive` apply to the field, not to a value, and are
@@ -159,7 +162,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["pattern"],
         needs: Needs::Text,
         usage: r#"regex = r"^[A-Z]{3}$""#,
-        empty: |span| RuleKind::Regex(LitStr::new("", span)),
+        empty: |span| Written::Regex(LitStr::new("", span)),
     },
     RuleDef {
         name: "enum",
@@ -168,7 +171,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["values"],
         needs: Needs::Text,
         usage: r#"enum = ["a", "b"]"#,
-        empty: |span| RuleKind::Enum(EnumValues::List(Vec::new(), span)),
+        empty: |span| Written::Enum(EnumValues::List(Vec::new(), span)),
     },
     RuleDef {
         name: "future_date",
@@ -177,7 +180,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["format"],
         needs: Needs::Text,
         usage: r#"future_date(format = "%d/%m/%Y")"#,
-        empty: |_| RuleKind::Date {
+        empty: |_| Written::Date {
             future: true,
             format: None,
         },
@@ -189,7 +192,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["format"],
         needs: Needs::Text,
         usage: r#"past_date(format = "%Y-%m-%d")"#,
-        empty: |_| RuleKind::Date {
+        empty: |_| Written::Date {
             future: false,
             format: None,
         },
@@ -201,7 +204,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["min", "max", "exclusive_min", "exclusive_max"],
         needs: Needs::Number,
         usage: "range(min = 1, max = 9)",
-        empty: |_| RuleKind::Range(Range::default()),
+        empty: |_| Written::Range(Range::default()),
     },
     RuleDef {
         name: "length",
@@ -210,7 +213,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["min", "max", "equal"],
         needs: Needs::Length,
         usage: "length(min = 1, max = 100)",
-        empty: |_| RuleKind::Length(Length::default()),
+        empty: |_| Written::Length(Length::default()),
     },
     RuleDef {
         name: "multiple_of",
@@ -219,7 +222,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["factor"],
         needs: Needs::Number,
         usage: "multiple_of = 5",
-        empty: |_| RuleKind::MultipleOf(None),
+        empty: |_| Written::MultipleOf(None),
     },
     RuleDef {
         name: "email",
@@ -228,7 +231,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &[],
         needs: Needs::Text,
         usage: "email",
-        empty: |_| RuleKind::Email,
+        empty: |_| Written::Email,
     },
     RuleDef {
         name: "url",
@@ -237,7 +240,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &[],
         needs: Needs::Text,
         usage: "url",
-        empty: |_| RuleKind::Url,
+        empty: |_| Written::Url,
     },
     RuleDef {
         name: "uuid",
@@ -246,7 +249,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &[],
         needs: Needs::Text,
         usage: "uuid",
-        empty: |_| RuleKind::Uuid,
+        empty: |_| Written::Uuid,
     },
     RuleDef {
         name: "custom",
@@ -255,7 +258,7 @@ pub const RULES: &[RuleDef] = &[
         keys: &["function", "description"],
         needs: Needs::Nothing,
         usage: "custom = path::to::function",
-        empty: |span| RuleKind::Custom {
+        empty: |span| Written::Custom {
             function: syn::Path::from(syn::Ident::new("missing", span)),
             description: None,
         },

@@ -11,7 +11,7 @@ use syn::{Attribute, LitStr};
 
 use crate::attr::{self, FieldRules};
 use crate::ctxt::Errors;
-use crate::rules::{Parsed, RuleKind};
+use crate::rules::{Parsed, Written};
 
 /// What `#[schemars(...)]` on a struct, enum or variant says.
 #[derive(Default)]
@@ -189,7 +189,7 @@ fn field_key(
             let rule = Parsed {
                 name: "regex",
                 span: meta.path.span(),
-                kind: RuleKind::Regex(lit),
+                kind: Written::Regex(lit),
                 message: None,
                 hint: None,
             };

@@ -13,7 +13,7 @@ mod union;
 use crate::model::{Body, Enum, Field, Tool};
 use crate::rules::Needs;
 use crate::rules::{EnumValues, Number};
-use crate::rules::{Kind, Rule};
+use crate::rules::{Rule, RuleKind};
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
@@ -331,7 +331,7 @@ fn number(n: Number) -> TokenStream {
 /// A rule as the runtime's data: the rule's own struct, named, with every field given.
 fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
     let kind = match &rule.kind {
-        Kind::Regex { source, runtime } => {
+        RuleKind::Regex { source, runtime } => {
             let runtime = if *runtime == source.value() {
                 source.clone()
             } else {
@@ -346,13 +346,13 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 })
             }
         }
-        Kind::Enum(EnumValues::List(values, _)) => {
+        RuleKind::Enum(EnumValues::List(values, _)) => {
             quote!(#p::RuleKind::OneOf(#p::OneOf { values: &[#(#values),*] }))
         }
-        Kind::Enum(EnumValues::Path(path)) => {
+        RuleKind::Enum(EnumValues::Path(path)) => {
             quote!(#p::RuleKind::OneOf(#p::OneOf { values: #path }))
         }
-        Kind::Date {
+        RuleKind::Date {
             future,
             format,
             explicit,
@@ -373,7 +373,7 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 at_start: #at_start,
             }))
         }
-        Kind::Range { min, max } => {
+        RuleKind::Range { min, max } => {
             let [min, max] = [min, max].map(|side| match side {
                 Some((n, exclusive)) => {
                     let n = number(*n);
@@ -386,21 +386,21 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
             });
             quote!(#p::RuleKind::Range(#p::Range { min: #min, max: #max }))
         }
-        Kind::Length { min, max } => {
+        RuleKind::Length { min, max } => {
             let [min, max] = [min, max].map(|side| match side {
                 Some(n) => quote!(::core::option::Option::Some(#n)),
                 None => quote!(::core::option::Option::None),
             });
             quote!(#p::RuleKind::Length(#p::Length { min: #min, max: #max }))
         }
-        Kind::MultipleOf(factor) => {
+        RuleKind::MultipleOf(factor) => {
             let factor = number(*factor);
             quote!(#p::RuleKind::MultipleOf(#p::MultipleOf { factor: #p::Num::#factor }))
         }
-        Kind::Email => quote!(#p::RuleKind::Format(#p::Format::Email)),
-        Kind::Url => quote!(#p::RuleKind::Format(#p::Format::Url)),
-        Kind::Uuid => quote!(#p::RuleKind::Format(#p::Format::Uuid)),
-        Kind::Custom {
+        RuleKind::Email => quote!(#p::RuleKind::Format(#p::Format::Email)),
+        RuleKind::Url => quote!(#p::RuleKind::Format(#p::Format::Url)),
+        RuleKind::Uuid => quote!(#p::RuleKind::Format(#p::Format::Uuid)),
+        RuleKind::Custom {
             function,
             description,
         } => {
@@ -484,7 +484,7 @@ fn assertions(
             Needs::Text
                 if matches!(
                     rule.kind,
-                    Kind::Date {
+                    RuleKind::Date {
                         explicit: false,
                         ..
                     }
@@ -504,7 +504,7 @@ fn assertions(
             ty
         };
         out.extend(quote_spanned!(span=> const _: () = <#target as #p::#check>::APPLIES;));
-        if let Kind::Enum(EnumValues::Path(path)) = &rule.kind {
+        if let RuleKind::Enum(EnumValues::Path(path)) = &rule.kind {
             let message = format!(
                 "the `enum` whitelist `{}` is empty: it would accept no value",
                 crate::attr::path_name(path)
