@@ -47,6 +47,8 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
             "\n  --http ADDR            serve over MCP Streamable HTTP at http://ADDR/mcp",
             " (ADDR such as 127.0.0.1:8080)",
             "\n  --schema-profile NAME  advertise the schemas in the form a client family takes",
+            "\n  MCP_TOOL_STATE_KEY     (environment) the key, 32 bytes or more, that seals the",
+            "\n                         state of a call waiting for its user: the same on every replica",
         ));
         text
     };

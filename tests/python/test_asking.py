@@ -14,6 +14,7 @@ Run by `.ci/run` after `cargo build --examples`:
 import asyncio
 import datetime
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -348,6 +349,15 @@ class TheStateIsSealed(WithDatabase):
             done = self.retry(second, self.yes(key), state)
             self.assertFalse(done.is_error, text(done))
             self.assertEqual(done.structured_content["status"], "CANCELLED")
+
+
+class TheKeyComesFromConfiguration(unittest.TestCase):
+    def test_a_key_too_short_stops_the_server_with_why(self):
+        run = subprocess.run(
+            [str(EXAMPLES / "orders"), "--stdio"], capture_output=True, text=True, timeout=30,
+            env=dict(os.environ, MCP_TOOL_STATE_KEY="short"), stdin=subprocess.DEVNULL)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("at least 32 bytes", run.stderr)
 
 
 if __name__ == "__main__":
