@@ -20,6 +20,13 @@ pub fn confirm(attrs: &ContainerAttrs, body: &Body, errors: &mut Errors) -> Opti
         }
         return None;
     };
+    if lit.value().trim().is_empty() {
+        errors.spanned(
+            lit,
+            "`confirm` needs the message the user reads, such as \"Cancel order {order_id}?\"",
+        );
+        return None;
+    }
     let Body::Struct(fields) = body else {
         errors.spanned(
             lit,

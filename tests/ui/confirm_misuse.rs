@@ -39,4 +39,11 @@ struct BadChoice {
     id: String,
 }
 
+/// Nothing said.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(confirm = " ")]
+struct Empty {
+    id: String,
+}
+
 fn main() {}
