@@ -273,6 +273,14 @@ pub(crate) enum Refusal {
 }
 
 impl Unanswered {
+    /// The client of a call to `tool` cannot ask its user.
+    pub(crate) fn cannot(tool: &str) -> Self {
+        Unanswered::new(
+            Refusal::CannotAsk,
+            &format!("{tool} needs the user's answer."),
+        )
+    }
+
     pub(crate) fn new(refusal: Refusal, question: &str) -> Self {
         Unanswered {
             refusal,

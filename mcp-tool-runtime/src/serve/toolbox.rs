@@ -382,6 +382,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///
     /// Every failure of the call is an `Ok` result with `is_error` set; the `Err` is a
     /// protocol error only: an unknown tool, or arguments that are not an object.
+    ///
+    /// This call comes from a client that cannot ask its user: a tool with `confirm` is
+    /// refused (unless `unconfirmed = "run"`), and an asked field that is missing or
+    /// wrong is a validation error. [`Toolbox::call_reaching`] is the call of a client
+    /// that can ask.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
         self.call_for(self.profile, name, arguments).await
     }
@@ -398,9 +403,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .await?
         {
             Answer::Complete(result) => Ok(result),
-            Answer::InputRequired(_) => {
-                unreachable!("a call that cannot ask the user asks nothing")
-            }
+            // A call that cannot reach the user puts no question; were one put, the model
+            // would be told the user cannot be asked, never the question's state.
+            Answer::InputRequired(_) => Ok(ToolError::from(crate::ask::Unanswered::cannot(name))
+                .for_call(name.to_owned(), Value::Object(Default::default()))
+                .into_call_result()),
         }
     }
 
