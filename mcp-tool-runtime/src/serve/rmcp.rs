@@ -80,12 +80,11 @@ use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext, ToolRouter};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ContentBlock, CustomRequest, CustomResult, ErrorCode,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
-
-use rmcp::model::{InputRequests, InputRequiredResult};
 
 use super::peer::{reach, takes_bare_results};
 use super::toolbox::{CallError, Toolbox, malformed_call};
