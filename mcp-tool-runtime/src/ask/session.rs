@@ -337,7 +337,9 @@ impl Session {
         progress.refused = None;
         progress.round += 1;
         progress.expires = seal::expiry(self.0.sealing.lifetime);
-        let payload = serde_json::to_vec(&progress).expect("the state serializes");
+        let payload = serde_json::to_vec(&progress).map_err(|e| {
+            ToolError::transient(format!("The server cannot ask the user now: {e}."))
+        })?;
         let request_state = self.0.sealing.key()?.seal(&payload);
         Ok(Answer::InputRequired(InputRequired {
             input_requests,
