@@ -74,7 +74,7 @@ pub mod __private {
     pub use crate::result::echo::Limits;
     pub use crate::rules::{
         Bound, Custom, CustomCheck, Date, Format, Invalid, Length, MultipleOf, OneOf, Range, Regex,
-        Rule, RuleKind, Rules,
+        Rule, Rules,
     };
     pub use schemars;
     pub use serde;

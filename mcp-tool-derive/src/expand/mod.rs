@@ -338,19 +338,19 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 LitStr::new(runtime, source.span())
             };
             quote! {
-                #p::RuleKind::Regex(#p::Regex {
+                &#p::Regex {
                     pattern: {
                         static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
                         &PATTERN
                     },
-                })
+                }
             }
         }
         RuleKind::Enum(EnumValues::List(values, _)) => {
-            quote!(#p::RuleKind::OneOf(#p::OneOf { values: &[#(#values),*] }))
+            quote!(&#p::OneOf { values: &[#(#values),*] })
         }
         RuleKind::Enum(EnumValues::Path(path)) => {
-            quote!(#p::RuleKind::OneOf(#p::OneOf { values: #path }))
+            quote!(&#p::OneOf { values: #path })
         }
         RuleKind::Date {
             future,
@@ -367,11 +367,11 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 let p = respan(p.clone(), span);
                 quote_spanned!(span=> <#target as #p::DateRule>::AT_START)
             };
-            quote!(#p::RuleKind::Date(#p::Date {
+            quote!(&#p::Date {
                 future: #future,
                 format: #format,
                 at_start: #at_start,
-            }))
+            })
         }
         RuleKind::Range { min, max } => {
             let [min, max] = [min, max].map(|side| match side {
@@ -384,22 +384,22 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 }
                 None => quote!(::core::option::Option::None),
             });
-            quote!(#p::RuleKind::Range(#p::Range { min: #min, max: #max }))
+            quote!(&#p::Range { min: #min, max: #max })
         }
         RuleKind::Length { min, max } => {
             let [min, max] = [min, max].map(|side| match side {
                 Some(n) => quote!(::core::option::Option::Some(#n)),
                 None => quote!(::core::option::Option::None),
             });
-            quote!(#p::RuleKind::Length(#p::Length { min: #min, max: #max }))
+            quote!(&#p::Length { min: #min, max: #max })
         }
         RuleKind::MultipleOf(factor) => {
             let factor = number(*factor);
-            quote!(#p::RuleKind::MultipleOf(#p::MultipleOf { factor: #p::Num::#factor }))
+            quote!(&#p::MultipleOf { factor: #p::Num::#factor })
         }
-        RuleKind::Email => quote!(#p::RuleKind::Format(#p::Format::Email)),
-        RuleKind::Url => quote!(#p::RuleKind::Format(#p::Format::Url)),
-        RuleKind::Uuid => quote!(#p::RuleKind::Format(#p::Format::Uuid)),
+        RuleKind::Email => quote!(&#p::Format::Email),
+        RuleKind::Url => quote!(&#p::Format::Url),
+        RuleKind::Uuid => quote!(&#p::Format::Uuid),
         RuleKind::Custom {
             function,
             description,
@@ -427,11 +427,11 @@ fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
                 }
             };
             let description = opt_lit(description.as_ref());
-            quote!(#p::RuleKind::Custom(#p::Custom {
+            quote!(&#p::Custom {
                 name: #name,
                 description: #description,
                 check: |value, _| #call,
-            }))
+            })
         }
     };
     let message = opt_lit(rule.message.as_ref());

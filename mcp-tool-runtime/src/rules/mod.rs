@@ -35,52 +35,19 @@ pub use regex::Regex;
 /// A rule on one value, with the author's own message and hint.
 #[derive(Debug)]
 pub struct Rule {
-    /// What the rule checks.
-    pub kind: RuleKind,
+    /// What the rule checks: a rule of this folder (`Regex`, `Range`, ...), each in a
+    /// file of its own, written by the derive as a reference to its data.
+    pub kind: &'static dyn Check,
     /// Replaces the rule's expectation ("must be ...") in messages.
     pub message: Option<&'static str>,
     /// What to do, appended to the message.
     pub hint: Option<&'static str>,
 }
 
-/// The rules of `#[validate(...)]`, as the derive writes them.
-#[derive(Debug)]
-pub enum RuleKind {
-    /// `regex`: the string matches a pattern.
-    Regex(Regex),
-    /// `enum`: the string is one of a list.
-    OneOf(OneOf),
-    /// `future_date` / `past_date`: a date in a format, after (or before) today.
-    Date(Date),
-    /// `range`: the number lies within bounds.
-    Range(Range),
-    /// `length`: code points of a string, items of an array.
-    Length(Length),
-    /// `multiple_of`: the number is a whole multiple of a factor.
-    MultipleOf(MultipleOf),
-    /// `email`, `url`, `uuid`: a string format of JSON Schema.
-    Format(Format),
-    /// `custom`: the author's function of the value.
-    Custom(Custom),
-}
-
-impl RuleKind {
-    fn rule(&self) -> &dyn Check {
-        match self {
-            RuleKind::Regex(rule) => rule,
-            RuleKind::OneOf(rule) => rule,
-            RuleKind::Date(rule) => rule,
-            RuleKind::Range(rule) => rule,
-            RuleKind::Length(rule) => rule,
-            RuleKind::MultipleOf(rule) => rule,
-            RuleKind::Format(rule) => rule,
-            RuleKind::Custom(rule) => rule,
-        }
-    }
-}
-
-/// What every rule does: say itself in the schema, and judge a value.
-trait Check {
+/// What every rule does: say itself in the schema, and judge a value. A new rule is a
+/// file of this folder with its data and this impl, and a line here naming it.
+#[doc(hidden)]
+pub trait Check: std::fmt::Debug + Sync {
     /// Adds the rule's keywords to `schema` of a value of `kind`, and to `notes` the
     /// sentences for the description that no keyword can say. `message` is the author's.
     fn schema(
@@ -138,9 +105,7 @@ pub enum Kind {
 pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>) {
     let mut notes: Vec<String> = Vec::new();
     for rule in rules {
-        rule.kind
-            .rule()
-            .schema(kind, schema, &mut notes, rule.message);
+        rule.kind.schema(kind, schema, &mut notes, rule.message);
     }
     if !notes.is_empty() {
         let mut text = match schema.remove("description") {
@@ -158,14 +123,15 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
 /// rule that fails.
 pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
     for rule in rules {
-        if let Some(failure) = rule.kind.rule().check(value, cx) {
+        if let Some(failure) = rule.kind.check(value, cx) {
             failure.report(cx, value, rule.message, rule.hint);
         }
     }
 }
 
 /// A rule's failure on one value, before it becomes a violation.
-pub(crate) struct Failure {
+#[doc(hidden)]
+pub struct Failure {
     pub(crate) rule: Cow<'static, str>,
     pub(crate) expectation: Cow<'static, str>,
     expected: Value,
