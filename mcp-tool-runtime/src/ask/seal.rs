@@ -75,11 +75,11 @@ impl StateKey {
         })
     }
 
-    /// A key of 32 random bytes: what a toolbox uses when none is configured. States it
-    /// seals open only in this process, until it ends.
-    pub fn random() -> Result<Self, getrandom::Error> {
+    /// A key of 32 random bytes, from the operating system: what a toolbox uses when
+    /// none is configured. States it seals open only in this process, until it ends.
+    pub fn random() -> Result<Self, std::io::Error> {
         let mut key = [0u8; 32];
-        getrandom::fill(&mut key)?;
+        getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
         Ok(StateKey {
             keys: vec![Box::new(key)],
         })
