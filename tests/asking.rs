@@ -748,3 +748,56 @@ async fn call_plain(tools: &Toolbox, arguments: Value, reach: Reach) -> Answer {
         .await
         .unwrap()
 }
+
+/// A store of spent states shared by replicas (a key with an expiry in Redis, say).
+#[derive(Clone, Default)]
+struct SharedStore(Arc<Mutex<std::collections::HashSet<String>>>);
+
+impl mcp_tool::ask::UsedStates for SharedStore {
+    fn first_use(&self, id: &str, _expires: std::time::SystemTime) -> bool {
+        self.0.lock().unwrap().insert(id.to_owned())
+    }
+}
+
+#[tokio::test]
+async fn replicas_that_share_their_spent_states_refuse_a_replay_on_either() {
+    let store = SharedStore::default();
+    let replica = |store: SharedStore| {
+        let (tools, shop) = toolbox();
+        (tools.used_states(store), shop)
+    };
+    let (first, _) = replica(store.clone());
+    let (second, shop) = replica(store);
+    let asked = call(&first, "cancel_order", order(), rounds(None, None)).await;
+    let (key, _, state) = only_request(&asked);
+    let yes = json!({ key: accept(json!({})) });
+    let done = complete(
+        call(
+            &first,
+            "cancel_order",
+            order(),
+            rounds(Some(yes.clone()), Some(state.clone())),
+        )
+        .await,
+    );
+    assert!(!done.is_error);
+    let replayed = second
+        .call_reaching(
+            SchemaProfile::Portable,
+            "cancel_order",
+            order(),
+            rounds(Some(yes), Some(state)),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        replayed.message().contains("used already"),
+        "{}",
+        replayed.message()
+    );
+    assert_eq!(
+        shop.cancelled.load(Ordering::SeqCst),
+        0,
+        "the second replica ran nothing"
+    );
+}

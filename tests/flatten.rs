@@ -5,9 +5,11 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
+use profiles::found::today;
+
 use std::collections::HashMap;
 
-use mcp_tool::{Argument, Context, McpTool};
+use mcp_tool::{Argument, McpTool};
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::json;
@@ -40,10 +42,6 @@ struct CountLabels {
     issue: u64,
     #[serde(flatten)]
     counts: HashMap<String, u8>,
-}
-
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
 }
 
 #[test]

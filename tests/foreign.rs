@@ -6,9 +6,11 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
+use profiles::found::today;
+
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
-use mcp_tool::{Context, McpTool};
+use mcp_tool::McpTool;
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -32,10 +34,6 @@ struct Schedule {
     host6: Option<Ipv6Addr>,
     any_ip: Option<IpAddr>,
     listen: Option<SocketAddr>,
-}
-
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
 }
 
 fn base() -> Value {
@@ -102,11 +100,7 @@ fn the_date_rules_judge_a_typed_date() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref()))
-        .collect();
+    let found: Vec<(&str, &str)> = profiles::found::rules(&err);
     assert_eq!(
         found,
         [

@@ -5,7 +5,9 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
-use mcp_tool::{Argument, Context, McpTool};
+use profiles::found::today;
+
+use mcp_tool::{Argument, McpTool};
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::json;
@@ -60,10 +62,6 @@ struct Expose {
     also: Option<Vec<OrderId>>,
 }
 
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
-}
-
 #[test]
 fn a_newtype_advertises_its_inner_type_with_its_rules() {
     let props = &Expose::input_schema()["properties"];
@@ -91,11 +89,7 @@ fn a_newtype_s_rules_are_checked_wherever_it_is_used() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.message.as_str()))
-        .collect();
+    let found: Vec<(&str, &str)> = profiles::found::messages(&err);
     assert_eq!(
         found,
         [

@@ -2,6 +2,9 @@
 //! `#[schemars(...)]` attributes when the derive is swapped for `McpTool`, and each means
 //! what it meant to schemars, now enforced as well as advertised.
 
+#[path = "support/found.rs"]
+mod found;
+
 use mcp_tool::{Context, McpEnum, McpTool};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -129,11 +132,7 @@ fn each_schemars_rule_is_enforced() {
         &today,
     )
     .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref()))
-        .collect();
+    let found: Vec<(&str, &str)> = found::rules(&err);
     assert_eq!(
         found,
         [

@@ -6,7 +6,9 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
-use mcp_tool::{Context, McpTool};
+use profiles::found::today;
+
+use mcp_tool::McpTool;
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -44,10 +46,6 @@ struct Near {
     km: u8,
 }
 
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
-}
-
 #[test]
 fn the_schemars_schema_is_advertised_portable() {
     let schema = Near::input_schema();
@@ -81,11 +79,7 @@ fn the_same_schema_is_enforced() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref()))
-        .collect();
+    let found: Vec<(&str, &str)> = profiles::found::rules(&err);
     assert_eq!(
         found,
         [

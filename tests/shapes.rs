@@ -6,9 +6,11 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
+use profiles::found::today;
+
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_tool::{Context, McpTool, SchemaProfile};
+use mcp_tool::{McpTool, SchemaProfile};
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -26,10 +28,6 @@ struct Draw {
     origin: Option<(f32, f32)>,
     label: Option<(String, u8)>,
     style: Option<Map<String, Value>>,
-}
-
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
 }
 
 fn base() -> Value {
@@ -96,11 +94,7 @@ fn a_fixed_size_array_or_tuple_takes_exactly_its_items() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.message.as_str()))
-        .collect();
+    let found: Vec<(&str, &str)> = profiles::found::messages(&err);
     assert_eq!(
         found,
         [

@@ -45,6 +45,18 @@ impl Visit for Fields<'_> {
     }
 }
 
+impl Captured {
+    /// This crate's events (rmcp's own, at debug and trace, log whole requests).
+    fn ours(&self) -> Vec<BTreeMap<String, String>> {
+        let events = self.0.lock().unwrap();
+        events
+            .iter()
+            .filter(|e| e["target"] == "mcp_tool")
+            .cloned()
+            .collect()
+    }
+}
+
 impl<S: tracing::Subscriber> Layer<S> for Captured {
     fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
         let mut fields = BTreeMap::new();
@@ -71,14 +83,7 @@ async fn every_call_is_one_event_with_what_an_operator_counts_and_no_value() {
     }
     let _ = tools.call("sign_in", json!({})).await;
 
-    let events: Vec<_> = captured
-        .0
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|e| e["target"] == "mcp_tool")
-        .cloned()
-        .collect();
+    let events = captured.ours();
     assert_eq!(events.len(), 4, "{events:#?}");
     let [ok, invalid, business, unknown] = &events[..] else {
         unreachable!()
@@ -151,15 +156,7 @@ async fn an_rmcp_router_s_calls_are_events_too() {
         .call_tool(rmcp::model::CallToolRequestParams::new("sign_up").with_arguments(arguments))
         .await
         .unwrap();
-    // This crate's events (rmcp's own, at debug and trace, log whole requests).
-    let events: Vec<_> = captured
-        .0
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|e| e["target"] == "mcp_tool")
-        .cloned()
-        .collect();
+    let events = captured.ours();
     let call = events
         .iter()
         .find(|e| e.get("tool").map(String::as_str) == Some("sign_up"))
@@ -197,7 +194,7 @@ async fn a_call_that_waits_for_its_user_is_an_event_of_its_own() {
         .await
         .unwrap();
     assert!(matches!(answer, mcp_tool::ask::Answer::InputRequired(_)));
-    let events = captured.0.lock().unwrap().clone();
+    let events = captured.ours();
     let [event] = &events[..] else {
         panic!("{events:#?}")
     };

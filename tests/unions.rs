@@ -7,14 +7,12 @@
 #[path = "support/profiles.rs"]
 mod profiles;
 
-use mcp_tool::{Argument, Context, McpTool, SchemaProfile};
+use profiles::found::today;
+
+use mcp_tool::{Argument, McpTool, SchemaProfile};
 use profiles::{Verdict, combinations, hold};
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-fn today() -> Context {
-    Context::on(2026, 11, 30).unwrap()
-}
 
 /// How to find a user.
 #[derive(Argument, Deserialize, Debug, PartialEq)]
@@ -332,11 +330,7 @@ fn a_tool_of_an_enum_advertises_one_tagged_object() {
     );
     let err = Search::from_arguments_in(json!({"mode": "text", "sku": "ABC-1234"}), &today())
         .unwrap_err();
-    let found: Vec<(&str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref()))
-        .collect();
+    let found: Vec<(&str, &str)> = profiles::found::rules(&err);
     assert_eq!(found, [("/query", "required"), ("/sku", "unknown")]);
     assert!(
         err.violations()[1]

@@ -59,6 +59,15 @@ def with_client(server, mode, user, fn):
     return asyncio.run(main())
 
 
+def without_asking(server, tool, arguments):
+    """The result of one call from a 2025-11-25 client with no elicitation capability."""
+
+    async def go(client):
+        return await client.call_tool(tool, arguments)
+
+    return with_client(server, "legacy", None, go)
+
+
 def stdio(example, *args):
     env = dict(os.environ, MCP_TOOL_STATE_KEY=KEY)
     return StdioServerParameters(command=str(EXAMPLES / example), args=["--stdio", *args], env=env)
@@ -122,14 +131,7 @@ class BookFlightAsksForTheDate(unittest.TestCase):
             self.check_every_answer(url)
 
     def test_a_client_that_cannot_ask_gets_the_validation_error(self):
-        async def go(client):
-            return await client.call_tool("book_flight", FLIGHT)
-
-        async def main():
-            async with Client(stdio("book_flight"), mode="legacy") as client:
-                return await go(client)
-
-        result = asyncio.run(main())
+        result = without_asking(stdio("book_flight"), "book_flight", FLIGHT)
         self.assertEqual(result.structured_content["errorCategory"], "validation")
         self.assertEqual(result.structured_content["violations"][0]["path"], "/departure_date")
 
@@ -145,7 +147,19 @@ class WithDatabase(unittest.TestCase):
         self.dir.cleanup()
 
 
-class CancelOrderIsConfirmed(WithDatabase):
+class OrdersOnEveryTransport:
+    """For a test of the orders example: its `check_every_answer(server)` run over stdio
+    and over Streamable HTTP, on the test's own database."""
+
+    def test_over_stdio(self):
+        self.check_every_answer(stdio("orders", "--db", self.db))
+
+    def test_over_http(self):
+        with http_server("orders", ["--db", self.db], key=KEY) as url:
+            self.check_every_answer(url)
+
+
+class CancelOrderIsConfirmed(OrdersOnEveryTransport, WithDatabase):
     """orders's cancel_order asks the user to confirm; the order is untouched unless
     they do."""
 
@@ -184,29 +198,17 @@ class CancelOrderIsConfirmed(WithDatabase):
         self.assertEqual(result.structured_content["previousStatus"], "PAID")
         self.assertEqual(self.status(server), "CANCELLED")
 
-    def test_over_stdio(self):
-        self.check_every_answer(stdio("orders", "--db", self.db))
-
-    def test_over_http(self):
-        with http_server("orders", ["--db", self.db], key=KEY) as url:
-            self.check_every_answer(url)
-
     def test_a_client_that_cannot_ask_is_refused(self):
         server = stdio("orders", "--db", self.db)
-
-        async def main():
-            async with Client(server, mode="legacy") as client:
-                return await client.call_tool(
-                    "cancel_order", {"orderId": "ORD-2026-00042", "reason": "ordered twice"})
-
-        result = asyncio.run(main())
+        result = without_asking(
+            server, "cancel_order", {"orderId": "ORD-2026-00042", "reason": "ordered twice"})
         self.assertTrue(result.is_error)
         self.assertIn("cannot ask its user", text(result))
         self.assertEqual(result.structured_content["errorCategory"], "permission")
         self.assertEqual(self.status(server), "PAID")
 
 
-class TrackOrderAsksWhichOrder(WithDatabase):
+class TrackOrderAsksWhichOrder(OrdersOnEveryTransport, WithDatabase):
     """The business layer asks: track_order without an ID, with two orders on their
     way, asks the user which one (the handler's `ask.choose`), the same code under both
     protocol versions."""
@@ -239,19 +241,8 @@ class TrackOrderAsksWhichOrder(WithDatabase):
                 self.assertEqual(declined.structured_content["errorCategory"], "permission")
                 self.assertIn("declined", text(declined))
 
-    def test_over_stdio(self):
-        self.check_every_answer(stdio("orders", "--db", self.db))
-
-    def test_over_http(self):
-        with http_server("orders", ["--db", self.db], key=KEY) as url:
-            self.check_every_answer(url)
-
     def test_a_client_that_cannot_ask_gets_the_candidates_for_the_model(self):
-        async def main():
-            async with Client(stdio("orders", "--db", self.db), mode="legacy") as client:
-                return await client.call_tool("track_order", {})
-
-        result = asyncio.run(main())
+        result = without_asking(stdio("orders", "--db", self.db), "track_order", {})
         self.assertEqual(result.structured_content["errorCategory"], "validation")
         self.assertIn("ORD-2026-00043, ORD-2026-00050", text(result))
 

@@ -5,6 +5,8 @@
 use mcp_tool::{Context, McpTool, SchemaProfile};
 use serde_json::{Value, json};
 
+#[path = "found.rs"]
+pub mod found;
 #[path = "judge.rs"]
 pub mod judge;
 

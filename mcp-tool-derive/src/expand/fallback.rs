@@ -37,7 +37,7 @@ fn krate(input: &DeriveInput) -> syn::Path {
 
 const NEVER: &str = "mcp-tool: the derive of this type failed, so this is never built";
 
-/// The `JsonSchema` and `Argument` impls, and `McpTool`'s for that derive.
+/// The impls of `McpTool` (for that derive), `JsonSchema` and `Argument`.
 pub fn tool(input: &DeriveInput, derive: Derive) -> TokenStream {
     // A generic type is refused; an impl for it would only add errors.
     if !input.generics.params.is_empty() {
@@ -64,16 +64,6 @@ pub fn tool(input: &DeriveInput, derive: Derive) -> TokenStream {
         const _: () = {
             #tool
             #rest
-            #[automatically_derived]
-            impl #krate::Argument for #ident {
-                type Target = Self;
-                fn schema(_: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
-                    ::core::unreachable!(#NEVER)
-                }
-                fn check(_: &#p::Value, _: #p::Rules, _: &mut #p::Checker<'_>) -> bool {
-                    ::core::unreachable!(#NEVER)
-                }
-            }
         };
     }
 }
@@ -84,7 +74,6 @@ pub fn enumeration(input: &DeriveInput) -> TokenStream {
         return TokenStream::new();
     }
     let krate = krate(input);
-    let p = quote!(#krate::__private);
     let ident = &input.ident;
     let rest = common(input, &krate);
     quote! {
@@ -95,21 +84,11 @@ pub fn enumeration(input: &DeriveInput) -> TokenStream {
                 const VALUES: &'static [&'static str] = &[];
             }
             #rest
-            #[automatically_derived]
-            impl #krate::Argument for #ident {
-                type Target = Self;
-                fn schema(_: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
-                    ::core::unreachable!(#NEVER)
-                }
-                fn check(_: &#p::Value, _: #p::Rules, _: &mut #p::Checker<'_>) -> bool {
-                    ::core::unreachable!(#NEVER)
-                }
-            }
         };
     }
 }
 
-/// `JsonSchema`.
+/// `JsonSchema` and `Argument`, which every derive implements.
 fn common(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
     let p = quote!(#krate::__private);
     let ident = &input.ident;
@@ -121,6 +100,16 @@ fn common(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
                 ::std::borrow::Cow::Borrowed(#name)
             }
             fn json_schema(_: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                ::core::unreachable!(#NEVER)
+            }
+        }
+        #[automatically_derived]
+        impl #krate::Argument for #ident {
+            type Target = Self;
+            fn schema(_: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+                ::core::unreachable!(#NEVER)
+            }
+            fn check(_: &#p::Value, _: #p::Rules, _: &mut #p::Checker<'_>) -> bool {
                 ::core::unreachable!(#NEVER)
             }
         }

@@ -123,8 +123,8 @@ pub(crate) struct Sealing {
     pub key: Option<StateKey>,
     pub lifetime: Duration,
     pub used: Arc<dyn UsedStates>,
-    /// The key made up when none was given, shared by the toolbox's clones.
-    pub random: Arc<std::sync::OnceLock<Result<StateKey, String>>>,
+    /// The key made up, on first need, when none was given.
+    pub random: std::sync::OnceLock<Result<StateKey, String>>,
 }
 
 impl Sealing {
@@ -133,7 +133,7 @@ impl Sealing {
             key: None,
             lifetime: Duration::from_secs(600),
             used: Arc::new(UsedHere::default()),
-            random: Arc::default(),
+            random: std::sync::OnceLock::new(),
         }
     }
 

@@ -88,9 +88,12 @@ where
     let confirm = asking.and_then(|a| a.confirm.as_ref());
     let (args, repairs, confirmation) = loop {
         session.fill(&mut arguments);
+        // Written only when it will be shown: to the user, or in a refusal.
         let confirmation = confirm
-            .filter(|_| !session.confirmed())
-            .map(|c| (c, crate::ask::form::confirmation(c, &arguments)));
+            .filter(|c| {
+                !session.confirmed() && (session.can_ask() || c.unconfirmed == Unconfirmed::Refuse)
+            })
+            .map(|c| crate::ask::form::confirmation(c, &arguments));
         let kept = asking
             .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
             .map(|_| arguments.clone());
@@ -123,17 +126,14 @@ where
             Step::Stop(error) => return Err(error),
         }
     };
-    if let Some((confirm, message)) = confirmation {
+    if let Some(message) = confirmation {
         if !session.can_ask() {
-            if confirm.unconfirmed == Unconfirmed::Refuse {
-                return Err(needs_confirmation(&message));
-            }
-        } else {
-            match session.ask_confirm(message).await {
-                Step::Answered => {}
-                Step::Suspend => return session.suspend(),
-                Step::Stop(error) => return Err(error),
-            }
+            return Err(needs_confirmation(&message));
+        }
+        match session.ask_confirm(message).await {
+            Step::Answered => {}
+            Step::Suspend => return session.suspend(),
+            Step::Stop(error) => return Err(error),
         }
     }
     let ask = Ask::new(session.clone());
