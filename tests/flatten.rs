@@ -58,11 +58,7 @@ fn a_flattened_struct_s_properties_stand_beside_the_tool_s() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref(), v.message.as_str()))
-        .collect();
+    let found = profiles::found::all(&err);
     assert_eq!(found[0].0, "/limit");
     assert_eq!(found[1].0, "/order");
     assert!(found[1].2.contains("sent as \"ordr\""), "{}", found[1].2);

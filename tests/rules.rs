@@ -2,6 +2,9 @@
 //! Each rule through the public API: what it accepts, what it rejects, its boundaries,
 //! and Unicode.
 
+#[path = "support/found.rs"]
+mod found;
+
 use mcp_tool::{Context, Invalid, McpEnum, McpTool, ToolError, Violation};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -843,6 +846,70 @@ fn multiple_of_is_exact_for_integers_and_said_for_fractions() {
         ]
     );
     assert_eq!(err.violations()[0].expected, json!(6));
+}
+
+/// Tag a photo.
+#[derive(McpTool, Deserialize, Debug)]
+struct Tagging {
+    #[validate(unique, length(max = 5))]
+    tags: Vec<String>,
+    /// Grid cells, each a pair of coordinates.
+    #[validate(unique(hint = "Name each cell once."))]
+    cells: Option<Vec<[i32; 2]>>,
+    #[validate(items(unique))]
+    rows: Option<Vec<Vec<u8>>>,
+}
+
+#[test]
+fn unique_reports_each_repeat_at_its_own_index() {
+    let schema = Tagging::input_schema();
+    assert_eq!(schema["properties"]["tags"]["uniqueItems"], true);
+    assert_eq!(schema["properties"]["tags"]["maxItems"], 5);
+    assert_eq!(inner(&schema["properties"]["cells"])["uniqueItems"], true);
+    assert_eq!(
+        inner(&schema["properties"]["rows"])["items"]["uniqueItems"],
+        true
+    );
+    ok::<Tagging>(json!({"tags": [], "cells": [[0, 0], [0, 1]], "rows": [[1, 2], [1, 2]]}));
+    // Equal as JSON Schema says: 1.0 is 1, and the second and later repeats are each
+    // named, at their own index, with the index of the item they repeat.
+    let err = check::<Tagging>(json!({
+        "tags": ["sea", "sun", "sea", "sun", "sea"],
+        "cells": [[0, 1], [0, 1.0]],
+        "rows": [[1, 2, 1], [3]],
+    }))
+    .unwrap_err();
+    let found = found::all(&err);
+    assert_eq!(
+        found,
+        [
+            (
+                "/tags/2",
+                "unique",
+                "must not repeat item 0; got \"sea\". Remove the repeated item."
+            ),
+            (
+                "/tags/3",
+                "unique",
+                "must not repeat item 1; got \"sun\". Remove the repeated item."
+            ),
+            (
+                "/tags/4",
+                "unique",
+                "must not repeat item 0; got \"sea\". Remove the repeated item."
+            ),
+            (
+                "/cells/1",
+                "unique",
+                "must not repeat item 0; got an array of 2 items: [0,1.0]. Remove the repeated item. Name each cell once."
+            ),
+            (
+                "/rows/0/2",
+                "unique",
+                "must not repeat item 0; got 1. Remove the repeated item."
+            ),
+        ]
+    );
 }
 
 /// Book a seat.

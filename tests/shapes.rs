@@ -65,11 +65,7 @@ fn a_repeated_item_of_a_set_is_reported_at_its_index() {
         &today(),
     )
     .unwrap_err();
-    let found: Vec<(&str, &str, &str)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.path.as_str(), v.rule.as_ref(), v.message.as_str()))
-        .collect();
+    let found = profiles::found::all(&err);
     assert_eq!(
         found,
         [

@@ -123,6 +123,20 @@ fn group_booking_nested_errors() {
     })));
 }
 
+/// Tag a photo.
+#[derive(McpTool, Deserialize, Debug)]
+struct TagPhoto {
+    /// Tags, each once.
+    #[validate(unique, items(length(min = 1)))]
+    tags: Vec<String>,
+}
+
+#[test]
+fn unique_tool_and_repeats() {
+    insta::assert_json_snapshot!(TagPhoto::tool());
+    insta::assert_json_snapshot!(result::<TagPhoto>(json!({"tags": ["sea", "", "sea"]})));
+}
+
 #[test]
 fn arguments_that_are_not_an_object() {
     let err = BookFlight::from_arguments_in(json!([1, 2]), &today()).unwrap_err();

@@ -2,15 +2,14 @@
 //! through `schemars.rs`, of `#[schemars(...)]`). Every error is collected; a bad rule
 //! does not hide the ones after it.
 
-use proc_macro2::{Span, TokenTree};
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::parse::ParseStream;
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, LitBool, LitStr, Token};
+use syn::{Attribute, LitStr};
 
-use crate::ctxt::{Errors, did_you_mean};
-use crate::rules::{self, Bound, EnumValues, Number, Parsed, Written};
+use crate::ctxt::Errors;
+use crate::meta::{flag, path_name, recover, set, unknown_key};
+use crate::rules::{self, Parsed};
 
 /// `#[mcp_tool(...)]` on the struct or enum.
 #[derive(Default)]
@@ -137,74 +136,6 @@ impl ContainerAttrs {
     }
 }
 
-/// `read_only` or `read_only = false`.
-fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
-    if meta.input.peek(Token![=]) {
-        let lit: LitBool = meta.value()?.parse()?;
-        Ok(lit.value)
-    } else {
-        Ok(true)
-    }
-}
-
-pub(crate) fn set<T>(slot: &mut Option<T>, meta: &ParseNestedMeta, value: T) -> syn::Result<()> {
-    if slot.is_some() {
-        return Err(meta.error(format!(
-            "duplicate `{}`: give it once",
-            path_name(&meta.path)
-        )));
-    }
-    *slot = Some(value);
-    Ok(())
-}
-
-pub fn path_name(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
-}
-
-fn unknown_key(meta: &ParseNestedMeta, key: &str, known: &[&str], place: &str) -> syn::Error {
-    let list = known
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    match did_you_mean(key, known) {
-        Some(near) => meta.error(format!(
-            "unknown {place} key `{key}`; did you mean `{near}`? Known: {list}"
-        )),
-        None => meta.error(format!("unknown {place} key `{key}`; known: {list}")),
-    }
-}
-
-/// Records `result`'s error and skips the rest of the item, so parsing goes on with
-/// the next one.
-pub(crate) fn recover(result: syn::Result<()>, meta: &ParseNestedMeta, errors: &mut Errors) {
-    if let Err(e) = result {
-        errors.push(e);
-        skip_item(meta.input);
-    }
-}
-
-/// Skips to the next top-level `,`.
-fn skip_item(input: ParseStream) {
-    let _ = input.step(|cursor| {
-        let mut rest = *cursor;
-        while let Some((tt, next)) = rest.token_tree() {
-            if let TokenTree::Punct(p) = &tt
-                && p.as_char() == ','
-            {
-                return Ok(((), rest));
-            }
-            rest = next;
-        }
-        Ok(((), rest))
-    });
-}
-
 /// What the attributes of one field say: its rules, on its value and on its items, and
 /// what `#[schemars(...)]` and `#[deprecated]` add to its schema.
 #[derive(Default)]
@@ -315,13 +246,13 @@ impl FieldRules {
                 "`{key}` applies to the field, not inside `items(...)`"
             ))),
             _ => {
-                let rule = parse_rule(meta, &key, errors)?;
-                if self.own.iter().any(|r| r.name == rule.name) {
+                let rule = rules::parse(meta, &key, errors)?;
+                if self.own.iter().any(|r| r.name() == rule.name()) {
                     return Err(syn::Error::new(
                         rule.span,
                         format!(
                             "duplicate rule `{}` on this field: merge them into one",
-                            rule.name
+                            rule.name()
                         ),
                     ));
                 }
@@ -330,194 +261,6 @@ impl FieldRules {
             }
         }
     }
-}
-
-/// What a rule of garde or validator is called here, for an author who knows theirs.
-fn foreign_rule(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "pattern" => "a pattern is `regex` here: `regex = r\"^[A-Z]{3}$\"`",
-        "inner" => "rules on the items of a list are `items(...)` here: `items(length(max = 20))`",
-        "dive" | "nested" => {
-            "a nested struct needs no rule here: derive `mcp_tool::Argument` on it (or \
-             `McpTool`) and its own fields' rules are checked, at their full path"
-        }
-        "one_of" | "oneof" | "in" | "options" => {
-            "a whitelist is `enum` here: `enum = [\"a\", \"b\"]` or `enum = CONSTANT`"
-        }
-        "required" => {
-            "a field is required unless it is an `Option` or has `#[serde(default)]`; no rule \
-             is needed"
-        }
-        _ => return None,
-    })
-}
-
-pub(crate) fn parse_rule(
-    meta: &ParseNestedMeta,
-    key: &str,
-    errors: &mut Errors,
-) -> syn::Result<Parsed> {
-    let span = meta.path.span();
-    let Some(def) = rules::rule(key) else {
-        let names = rules::names();
-        let list = names.join(", ");
-        if let Some(advice) = foreign_rule(key) {
-            return Err(meta.error(format!("unknown rule `{key}`; {advice}")));
-        }
-        return Err(match did_you_mean(key, &names) {
-            Some(near) => meta.error(format!(
-                "unknown rule `{key}`; did you mean `{near}`? Rules: {list}"
-            )),
-            None => meta.error(format!("unknown rule `{key}`; rules: {list}")),
-        });
-    };
-    let name = def.name;
-    let usage = || meta.error(format!("`{name}` is written like `{}`", def.usage));
-    let mut rule = Parsed {
-        name,
-        span,
-        kind: (def.empty)(span),
-        message: None,
-        hint: None,
-    };
-    let mut seen_main = false;
-    if meta.input.peek(Token![=]) {
-        // `name = value` is the long form's main key.
-        let Some(main) = def.main else {
-            return Err(usage());
-        };
-        rule_key(main, meta, &mut rule, &mut seen_main)?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let fork = meta.input.fork();
-        let content;
-        syn::parenthesized!(content in fork);
-        if content.is_empty() {
-            return Err(usage());
-        }
-        let known: Vec<&str> = def
-            .keys
-            .iter()
-            .copied()
-            .chain(["message", "hint"])
-            .collect();
-        meta.parse_nested_meta(|inner| {
-            let key = path_name(&inner.path);
-            let result = if known.contains(&key.as_str()) {
-                rule_key(&key, &inner, &mut rule, &mut seen_main)
-            } else {
-                Err(unknown_key(&inner, &key, &known, &format!("`{name}(...)`")))
-            };
-            recover(result, &inner, errors);
-            Ok(())
-        })?;
-        if let (Some(main), false) = (def.main, seen_main) {
-            return Err(syn::Error::new(
-                span,
-                format!("`{name}(...)` needs `{main} = ...`"),
-            ));
-        }
-    } else if !def.bare {
-        return Err(usage());
-    }
-    Ok(rule)
-}
-
-/// One `key = value` inside a rule's parentheses.
-fn rule_key(
-    key: &str,
-    inner: &ParseNestedMeta,
-    rule: &mut Parsed,
-    seen_main: &mut bool,
-) -> syn::Result<()> {
-    match (key, &mut rule.kind) {
-        ("message", _) => set(&mut rule.message, inner, inner.value()?.parse()?),
-        ("hint", _) => set(&mut rule.hint, inner, inner.value()?.parse()?),
-        ("pattern", Written::Regex(lit)) => {
-            *seen_main = true;
-            *lit = inner.value()?.parse()?;
-            Ok(())
-        }
-        ("values", Written::Enum(values)) => {
-            *seen_main = true;
-            *values = parse_enum_values(inner.value()?)?;
-            Ok(())
-        }
-        ("function", Written::Custom { function, .. }) => {
-            *seen_main = true;
-            *function = inner.value()?.parse()?;
-            Ok(())
-        }
-        ("description", Written::Custom { description, .. }) => {
-            set(description, inner, inner.value()?.parse()?)
-        }
-        ("format", Written::Date { format, .. }) => set(format, inner, inner.value()?.parse()?),
-        ("min", Written::Range(r)) => set(&mut r.min, inner, parse_bound(inner)?),
-        ("max", Written::Range(r)) => set(&mut r.max, inner, parse_bound(inner)?),
-        ("exclusive_min", Written::Range(r)) => {
-            set(&mut r.exclusive_min, inner, parse_bound(inner)?)
-        }
-        ("exclusive_max", Written::Range(r)) => {
-            set(&mut r.exclusive_max, inner, parse_bound(inner)?)
-        }
-        ("factor", Written::MultipleOf(factor)) => {
-            *seen_main = true;
-            set(factor, inner, parse_bound(inner)?)
-        }
-        ("min", Written::Length(l)) => set(&mut l.min, inner, parse_count(inner)?),
-        ("max", Written::Length(l)) => set(&mut l.max, inner, parse_count(inner)?),
-        ("equal", Written::Length(l)) => set(&mut l.equal, inner, parse_count(inner)?),
-        _ => Ok(()),
-    }
-}
-
-fn parse_enum_values(input: ParseStream) -> syn::Result<EnumValues> {
-    if input.peek(syn::token::Bracket) {
-        let content;
-        let bracket = syn::bracketed!(content in input);
-        let values = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
-        Ok(EnumValues::List(
-            values.into_iter().collect(),
-            bracket.span.join(),
-        ))
-    } else {
-        Ok(EnumValues::Path(input.parse()?))
-    }
-}
-
-fn parse_bound(meta: &ParseNestedMeta) -> syn::Result<Bound> {
-    let input = meta.value()?;
-    let neg: Option<Token![-]> = input.parse()?;
-    let lit: syn::Lit = input.parse()?;
-    let value = match &lit {
-        syn::Lit::Int(i) => Number::Int(i.base10_parse::<i128>()?),
-        syn::Lit::Float(f) => {
-            let v = f.base10_parse::<f64>()?;
-            if !v.is_finite() {
-                return Err(syn::Error::new(f.span(), "a bound must be a finite number"));
-            }
-            Number::Float(v)
-        }
-        other => {
-            return Err(syn::Error::new(
-                other.span(),
-                "a bound must be a number literal",
-            ));
-        }
-    };
-    let value = match (neg, value) {
-        (None, v) => v,
-        (Some(_), Number::Int(i)) => Number::Int(-i),
-        (Some(_), Number::Float(f)) => Number::Float(-f),
-    };
-    Ok(Bound {
-        value,
-        span: lit.span(),
-    })
-}
-
-fn parse_count(meta: &ParseNestedMeta) -> syn::Result<(u64, Span)> {
-    let lit: syn::LitInt = meta.value()?.parse()?;
-    Ok((lit.base10_parse::<u64>()?, lit.span()))
 }
 
 /// The doc comment as one text: lines joined, paragraphs kept apart.

@@ -9,7 +9,6 @@ use syn::LitStr;
 use syn::spanned::Spanned;
 
 use crate::attr::{FieldRules, doc_comment};
-use crate::check;
 use crate::ctxt::Errors;
 use crate::model::Field;
 
@@ -49,8 +48,8 @@ pub fn fields<'a>(
                 "a flattened field has no value of its own to check: put the rules on the fields of the struct it flattens",
             );
         }
-        let own = check::rules(rules.own, errors);
-        let items = check::rules(rules.items, errors);
+        let own = crate::rules::check(rules.own, errors);
+        let items = crate::rules::check(rules.items, errors);
         fields.push(Field {
             wire: field.attrs.name().deserialize_name().value.clone(),
             member: match &field.member {

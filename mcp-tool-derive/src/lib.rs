@@ -2,24 +2,27 @@
 //! the attribute language: `mcp_tool::McpTool`, `mcp_tool::Argument` and
 //! `mcp_tool::McpEnum`.
 //!
-//! Read, check, expand, each file using only the ones before it: `rules.rs` (the table
-//! of rules, and a rule as written and as checked), `attr.rs` and `schemars.rs` (the
-//! attributes), `check.rs` (every literal checked at compile time: regexes, formats,
-//! bounds), `model.rs` (the type as the client sees it), `fields.rs`, `shapes.rs` and
-//! `ast.rs` (reading the type through serde's own reading of `#[serde(...)]`), and
-//! `expand/` (the data and trait impls the runtime turns into a schema and checks).
+//! Read, check, expand, each file using only the ones before it: `ctxt.rs`, `meta.rs`
+//! and `tokens.rs` (errors, reading one key, small generated pieces), `rules/` (each
+//! rule of `#[validate(...)]` in a module of its own: its keys, the checks of its
+//! literals, its expansion; the table is built from them), `attr.rs` and `schemars.rs`
+//! (the attributes), `model.rs` (the type as the client sees it), `fields.rs`,
+//! `shapes.rs`, `asking.rs` and `ast.rs` (reading the type through serde's own reading
+//! of `#[serde(...)]`), and `expand/` (the data and trait impls the runtime turns into
+//! a schema and checks).
 
 mod asking;
 mod ast;
 mod attr;
-mod check;
 mod ctxt;
 mod expand;
 mod fields;
+mod meta;
 mod model;
 mod rules;
 mod schemars;
 mod shapes;
+mod tokens;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

@@ -9,9 +9,10 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, LitStr};
 
-use crate::attr::{self, FieldRules};
+use crate::attr::FieldRules;
 use crate::ctxt::Errors;
-use crate::rules::{Parsed, Written};
+use crate::meta;
+use crate::rules::Parsed;
 
 /// What `#[schemars(...)]` on a struct, enum or variant says.
 #[derive(Default)]
@@ -115,13 +116,13 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerMeta {
     let mut out = ContainerMeta::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
         let result = attr.parse_nested_meta(|meta| {
-            let key = attr::path_name(&meta.path);
+            let key = meta::path_name(&meta.path);
             let result = match key.as_str() {
-                "description" => attr::set(&mut out.description, &meta, meta.value()?.parse()?),
-                "title" => attr::set(&mut out.title, &meta, meta.value()?.parse()?),
+                "description" => meta::set(&mut out.description, &meta, meta.value()?.parse()?),
+                "title" => meta::set(&mut out.title, &meta, meta.value()?.parse()?),
                 _ => Err(refuse(&meta, &key, CONTAINER_KEYS)),
             };
-            attr::recover(result, &meta, errors);
+            meta::recover(result, &meta, errors);
             Ok(())
         });
         if let Err(e) = result {
@@ -136,7 +137,7 @@ pub fn field(attrs: &[Attribute], rules: &mut FieldRules, errors: &mut Errors) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("schemars")) {
         let result = attr.parse_nested_meta(|meta| {
             let result = field_key(&meta, rules, errors, false);
-            attr::recover(result, &meta, errors);
+            meta::recover(result, &meta, errors);
             Ok(())
         });
         if let Err(e) = result {
@@ -151,19 +152,19 @@ fn field_key(
     errors: &mut Errors,
     in_inner: bool,
 ) -> syn::Result<()> {
-    let key = attr::path_name(&meta.path);
+    let key = meta::path_name(&meta.path);
     match key.as_str() {
         "description" if !in_inner => {
-            attr::set(&mut rules.description, meta, meta.value()?.parse()?)
+            meta::set(&mut rules.description, meta, meta.value()?.parse()?)
         }
-        "title" if !in_inner => attr::set(&mut rules.title, meta, meta.value()?.parse()?),
+        "title" if !in_inner => meta::set(&mut rules.title, meta, meta.value()?.parse()?),
         "example" if !in_inner => {
             rules.examples.push(meta.value()?.parse()?);
             Ok(())
         }
         "required" if !in_inner => {
             let span = meta.path.span();
-            attr::set(&mut rules.required, meta, span)
+            meta::set(&mut rules.required, meta, span)
         }
         "inner" if !in_inner => {
             let span = meta.path.span();
@@ -175,7 +176,7 @@ fn field_key(
             let mut items = FieldRules::default();
             meta.parse_nested_meta(|inner| {
                 let result = field_key(&inner, &mut items, errors, true);
-                attr::recover(result, &inner, errors);
+                meta::recover(result, &inner, errors);
                 Ok(())
             })?;
             rules.items.extend(items.own);
@@ -186,17 +187,10 @@ fn field_key(
             let content;
             syn::parenthesized!(content in meta.input);
             let lit: LitStr = content.parse()?;
-            let rule = Parsed {
-                name: "regex",
-                span: meta.path.span(),
-                kind: Written::Regex(lit),
-                message: None,
-                hint: None,
-            };
-            push(rules, rule)
+            push(rules, crate::rules::regex::written(lit, meta.path.span()))
         }
         "length" | "range" | "regex" | "email" | "url" => {
-            let rule = attr::parse_rule(meta, &key, errors)?;
+            let rule = crate::rules::parse(meta, &key, errors)?;
             push(rules, rule)
         }
         _ => Err(refuse(meta, &key, FIELD_KEYS)),
@@ -204,13 +198,13 @@ fn field_key(
 }
 
 fn push(rules: &mut FieldRules, rule: Parsed) -> syn::Result<()> {
-    if rules.own.iter().any(|r| r.name == rule.name) {
+    if rules.own.iter().any(|r| r.name() == rule.name()) {
         return Err(syn::Error::new(
             rule.span,
             format!(
                 "`{}` is given twice on this field (in #[schemars] and #[validate], or twice): \
                  keep one",
-                rule.name
+                rule.name()
             ),
         ));
     }

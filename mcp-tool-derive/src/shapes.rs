@@ -144,12 +144,12 @@ fn newtype<'a>(
     let mut rules = own;
     if let Some(more) = more {
         for rule in more.own {
-            if let Some(twice) = rules.own.iter().find(|r| r.name == rule.name) {
+            if let Some(twice) = rules.own.iter().find(|r| r.name() == rule.name()) {
                 errors.at(
                     twice.span,
                     format!(
                         "`{}` is given on the type and on its field: keep one",
-                        rule.name
+                        rule.name()
                     ),
                 );
             } else {
@@ -162,8 +162,8 @@ fn newtype<'a>(
     }
     Inner {
         ty,
-        own: crate::check::rules(rules.own, errors),
-        items: crate::check::rules(rules.items, errors),
+        own: crate::rules::check(rules.own, errors),
+        items: crate::rules::check(rules.items, errors),
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
     }

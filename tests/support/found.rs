@@ -1,5 +1,5 @@
 //! What the tests of each shape read: the day they are judged on, and an error's
-//! violations as (path, rule) or (path, message).
+//! violations as (path, rule), (path, message) or all three.
 #![allow(dead_code)] // each test uses its part
 
 use mcp_tool::{Context, ToolError};
@@ -22,5 +22,13 @@ pub fn messages(err: &ToolError) -> Vec<(&str, &str)> {
     err.violations()
         .iter()
         .map(|v| (v.path.as_str(), v.message.as_str()))
+        .collect()
+}
+
+/// Each violation's path, rule and message, in order.
+pub fn all(err: &ToolError) -> Vec<(&str, &str, &str)> {
+    err.violations()
+        .iter()
+        .map(|v| (v.path.as_str(), v.rule.as_ref(), v.message.as_str()))
         .collect()
 }

@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 
-use super::respan;
 use crate::model::{Field, Piece, Tool};
+use crate::tokens::respan;
 
 /// What the tool asks of its user, if anything: `Some(&Asking { .. })`.
 pub(super) fn asking(tool: &Tool, fields: &[Field], p: &TokenStream) -> TokenStream {

@@ -1,9 +1,8 @@
 //! Writes the data of a [`ToolSpec`]/`EnumSpec` and thin trait impls that hand it to
 //! the runtime. Paths are fully qualified; the user's scope is never assumed.
 
-use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::LitStr;
 use syn::spanned::Spanned;
 
 mod asking;
@@ -11,9 +10,8 @@ pub mod fallback;
 mod union;
 
 use crate::model::{Body, Enum, Field, Tool};
-use crate::rules::Needs;
-use crate::rules::{EnumValues, Number};
-use crate::rules::{Rule, RuleKind};
+use crate::rules::Rule;
+use crate::tokens::respan;
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
@@ -193,8 +191,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let ty = &inner.ty;
             let own_target = quote!(<#ty as #p::Argument>::Target);
             let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
-            let own = inner.own.iter().map(|r| rule(r, &p, &own_target));
-            let items = inner.items.iter().map(|r| rule(r, &p, &item_target));
+            let own = inner.own.iter().map(|r| r.expand(&p, &own_target));
+            let items = inner.items.iter().map(|r| r.expand(&p, &item_target));
             let description = opt_str(&tool.description);
             let title = opt_str(&tool.title);
             let sensitive = inner.sensitive;
@@ -293,8 +291,8 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         quote!(<#ty as #p::Argument>::Target)
     };
     let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
-    let own = field.own.iter().map(|r| rule(r, p, &own_target));
-    let items = field.items.iter().map(|r| rule(r, p, &item_target));
+    let own = field.own.iter().map(|r| r.expand(p, &own_target));
+    let items = field.items.iter().map(|r| r.expand(p, &item_target));
     quote! {
         #p::Field {
             name: #name,
@@ -315,137 +313,6 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     }
 }
 
-fn number(n: Number) -> TokenStream {
-    match n {
-        Number::Int(i) => {
-            let lit = Literal::i128_unsuffixed(i);
-            quote!(Int(#lit))
-        }
-        Number::Float(f) => {
-            let lit = Literal::f64_unsuffixed(f);
-            quote!(Float(#lit))
-        }
-    }
-}
-
-/// A rule as the runtime's data: the rule's own struct, named, with every field given.
-fn rule(rule: &Rule, p: &TokenStream, target: &TokenStream) -> TokenStream {
-    let kind = match &rule.kind {
-        RuleKind::Regex { source, runtime } => {
-            let runtime = if *runtime == source.value() {
-                source.clone()
-            } else {
-                LitStr::new(runtime, source.span())
-            };
-            quote! {
-                &#p::Regex {
-                    pattern: {
-                        static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
-                        &PATTERN
-                    },
-                }
-            }
-        }
-        RuleKind::Enum(EnumValues::List(values, _)) => {
-            quote!(&#p::OneOf { values: &[#(#values),*] })
-        }
-        RuleKind::Enum(EnumValues::Path(path)) => {
-            quote!(&#p::OneOf { values: #path })
-        }
-        RuleKind::Date {
-            future,
-            format,
-            explicit,
-        } => {
-            // No format given: the field's type says how its date is written.
-            // Spanned at the rule: a type that is no date fails there, once.
-            let at_start = if *explicit {
-                quote!(false)
-            } else {
-                let span = rule.span;
-                let target = respan(target.clone(), span);
-                let p = respan(p.clone(), span);
-                quote_spanned!(span=> <#target as #p::DateRule>::AT_START)
-            };
-            quote!(&#p::Date {
-                future: #future,
-                format: #format,
-                at_start: #at_start,
-            })
-        }
-        RuleKind::Range { min, max } => {
-            let [min, max] = [min, max].map(|side| match side {
-                Some((n, exclusive)) => {
-                    let n = number(*n);
-                    quote!(::core::option::Option::Some(#p::Bound {
-                        value: #p::Num::#n,
-                        exclusive: #exclusive,
-                    }))
-                }
-                None => quote!(::core::option::Option::None),
-            });
-            quote!(&#p::Range { min: #min, max: #max })
-        }
-        RuleKind::Length { min, max } => {
-            let [min, max] = [min, max].map(|side| match side {
-                Some(n) => quote!(::core::option::Option::Some(#n)),
-                None => quote!(::core::option::Option::None),
-            });
-            quote!(&#p::Length { min: #min, max: #max })
-        }
-        RuleKind::MultipleOf(factor) => {
-            let factor = number(*factor);
-            quote!(&#p::MultipleOf { factor: #p::Num::#factor })
-        }
-        RuleKind::Email => quote!(&#p::Format::Email),
-        RuleKind::Url => quote!(&#p::Format::Url),
-        RuleKind::Uuid => quote!(&#p::Format::Uuid),
-        RuleKind::Custom {
-            function,
-            description,
-        } => {
-            let name = function
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            // Spanned at the function, so a signature that does not fit points there.
-            let span = function
-                .segments
-                .last()
-                .map_or_else(Span::call_site, |s| s.ident.span());
-            // The function meets the field's type here, at the rule: a signature that
-            // does not fit is an error about that function and that type.
-            let target = respan(target.clone(), span);
-            let call = quote_spanned! {span=>
-                match #p::read::<#target>(value) {
-                    ::core::option::Option::Some(typed) => #function(
-                        ::core::borrow::Borrow::borrow(&typed),
-                    )
-                    .map_err(::core::convert::Into::into),
-                    ::core::option::Option::None => ::core::result::Result::Ok(()),
-                }
-            };
-            let description = opt_lit(description.as_ref());
-            quote!(&#p::Custom {
-                name: #name,
-                description: #description,
-                check: |value, _| #call,
-            })
-        }
-    };
-    let message = opt_lit(rule.message.as_ref());
-    let hint = opt_lit(rule.hint.as_ref());
-    quote!(#p::Rule { kind: #kind, message: #message, hint: #hint })
-}
-
-fn opt_lit(lit: Option<&LitStr>) -> TokenStream {
-    match lit {
-        Some(lit) => quote!(::core::option::Option::Some(#lit)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
 fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
     let mut out = assertions(
         field.ty.to_token_stream(),
@@ -462,8 +329,7 @@ fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
     out
 }
 
-/// Compile-time checks that each rule applies to the type `ty`. The type is re-spanned at
-/// the rule, so that a mismatch points at the rule, not the type.
+/// Compile-time checks that each rule applies to the type `ty`, or to its items.
 fn assertions(
     ty: TokenStream,
     own: &[Rule],
@@ -472,79 +338,20 @@ fn assertions(
     p: &TokenStream,
 ) -> TokenStream {
     let mut out = TokenStream::new();
-    let own = own.iter().map(|r| (r, false));
-    let items = items.iter().map(|r| (r, true));
-    let mut item_types_checked = false;
-    for (rule, of_items) in own.chain(items) {
-        let span = rule.span;
-        let ty = respan(ty.clone(), span);
-        // `<T as Trait>::APPLIES`: an unmet bound is the trait's own message, with no
-        // note that points into this crate.
-        let check = match rule.def.needs {
-            Needs::Text
-                if matches!(
-                    rule.kind,
-                    RuleKind::Date {
-                        explicit: false,
-                        ..
-                    }
-                ) =>
-            {
-                quote_spanned!(span=> DateRule)
-            }
-            Needs::Text => quote_spanned!(span=> TextRule),
-            Needs::Number => quote_spanned!(span=> NumberRule),
-            Needs::Length => quote_spanned!(span=> LengthRule),
-            Needs::Nothing => continue,
-        };
-        let target = if of_items {
-            item_types_checked = true;
-            quote_spanned!(span=> <#ty as #p::ItemsRule>::Item)
-        } else {
-            ty
-        };
-        out.extend(quote_spanned!(span=> const _: () = <#target as #p::#check>::APPLIES;));
-        if let RuleKind::Enum(EnumValues::Path(path)) = &rule.kind {
-            let message = format!(
-                "the `enum` whitelist `{}` is empty: it would accept no value",
-                crate::attr::path_name(path)
-            );
-            out.extend(
-                quote_spanned!(span=> const _: () = ::core::assert!(!#path.is_empty(), #message);),
-            );
-            let name = crate::attr::path_name(path);
-            let p = respan(p.clone(), span);
-            out.extend(quote_spanned! {span=>
-                const _: () = if let ::core::option::Option::Some(value) = #p::first_repeat(#path) {
-                    ::core::panic!("{}", #p::repeat_message(#name, value).as_str());
-                };
-            });
-        }
+    for rule in own {
+        out.extend(rule.assertion(p, &ty));
     }
-    // `items(...)` with only custom rules: still needs a type with items.
-    if let (Some(span), false) = (items_span, item_types_checked) {
+    let item = quote!(<#ty as #p::ItemsRule>::Item);
+    for rule in items {
+        out.extend(rule.assertion(p, &item));
+    }
+    // `items(...)` with only rules that ask nothing of a type: still needs a type with
+    // items.
+    if let (Some(span), false) = (items_span, items.iter().any(Rule::needs_a_type)) {
         let ty = respan(ty, span);
         out.extend(quote_spanned!(span=> const _: () = <#ty as #p::ItemsRule>::APPLIES;));
     }
     out
-}
-
-/// `tokens` with every span set to `span`.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                TokenTree::Group(group)
-            }
-            mut other => {
-                other.set_span(span);
-                other
-            }
-        })
-        .collect()
 }
 
 /// `schemars::JsonSchema` for a derived type, its schema made by `schema` (an expression

@@ -5,8 +5,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 
 use super::{
-    annotations, argument_impl, assertions, field_assertions, json_schema_impl, opt_str, rule,
-    tool_impl, tool_spec,
+    annotations, argument_impl, assertions, field_assertions, json_schema_impl, opt_str, tool_impl,
+    tool_spec,
 };
 use crate::model::{Inner, Repr, Tool, Variant, VariantShape};
 
@@ -143,8 +143,8 @@ fn inner_value(inner: &Inner, p: &TokenStream) -> TokenStream {
     let ty = &inner.ty;
     let own_target = quote!(<#ty as #p::Argument>::Target);
     let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
-    let own = inner.own.iter().map(|r| rule(r, p, &own_target));
-    let items = inner.items.iter().map(|r| rule(r, p, &item_target));
+    let own = inner.own.iter().map(|r| r.expand(p, &own_target));
+    let items = inner.items.iter().map(|r| r.expand(p, &item_target));
     quote!(#p::ArgType::of::<#ty>(), #p::Rules { own: &[#(#own),*], items: &[#(#items),*] })
 }
 

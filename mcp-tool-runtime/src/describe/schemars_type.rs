@@ -353,7 +353,7 @@ fn judge_array(s: &Map<String, Value>, items: &[Value], value: &Value, cx: &mut 
         }
     }
     if s.get("uniqueItems") == Some(&Value::Bool(true)) {
-        crate::rules::unique::report_repeats(items, cx);
+        crate::rules::report_repeats(items, None, None, cx);
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::argument::{Argument, ItemsRule, LengthRule, repairable};
 use crate::check::Checker;
 use crate::result::echo::{self, Limits};
-use crate::rules::{self, Kind, Rules, unique};
+use crate::rules::{self, Kind, Rules};
 
 /// The schema of a list of `T`, with `rules` applied.
 fn list_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
@@ -23,7 +23,7 @@ fn check_set<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
             return false;
         }
         if let Value::Array(items) = value {
-            unique::report_repeats(items, cx);
+            rules::report_repeats(items, None, None, cx);
         }
         true
     })

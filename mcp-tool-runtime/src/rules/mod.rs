@@ -13,7 +13,7 @@ mod one_of;
 mod range;
 mod regex;
 pub(crate) mod strftime;
-pub(crate) mod unique;
+mod unique;
 
 use std::borrow::Cow;
 
@@ -31,6 +31,8 @@ pub use one_of::OneOf;
 pub(crate) use one_of::one_of_failure;
 pub use range::{Bound, Range};
 pub use regex::Regex;
+pub(crate) use unique::report_repeats;
+pub use unique::{Unique, UniqueRule};
 
 /// A rule on one value, with the author's own message and hint.
 #[derive(Debug)]
@@ -45,7 +47,9 @@ pub struct Rule {
 }
 
 /// What every rule does: say itself in the schema, and judge a value. A new rule is a
-/// file of this folder with its data and this impl, and a line here naming it.
+/// file of this folder with its data, this impl and its marker trait when it asks
+/// something of its type, and its `mod` and `pub use` here; the derive's module of the
+/// same name writes its data.
 #[doc(hidden)]
 pub trait Check: std::fmt::Debug + Sync {
     /// Adds the rule's keywords to `schema` of a value of `kind`, and to `notes` the
@@ -58,8 +62,18 @@ pub trait Check: std::fmt::Debug + Sync {
         message: Option<&'static str>,
     );
 
-    /// How `value`, already of the right JSON type, fails the rule, if it does.
+    /// How `value`, already of the right JSON type, fails the rule, judged as a whole,
+    /// if it does.
     fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure>;
+
+    /// Reports how `value` fails `rule` (whose kind this is): the failure of
+    /// [`Check::check`], at the value's own path. A rule that judges the parts of a value
+    /// reports each at its own (`unique`, every repeated item at its index).
+    fn report(&self, value: &Value, rule: &Rule, cx: &mut Checker<'_>) {
+        if let Some(failure) = self.check(value, cx) {
+            failure.report(cx, value, rule.message, rule.hint);
+        }
+    }
 }
 
 /// The rules on a value, and on its items when it is an array.
@@ -123,9 +137,7 @@ pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>)
 /// rule that fails.
 pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
     for rule in rules {
-        if let Some(failure) = rule.kind.check(value, cx) {
-            failure.report(cx, value, rule.message, rule.hint);
-        }
+        rule.kind.report(value, rule, cx);
     }
 }
 

@@ -1,13 +1,72 @@
-//! Repeated items: what JSON Schema's `uniqueItems` forbids, and what a set (`HashSet`,
-//! `BTreeSet`) would silently fold into one. Items are equal as JSON Schema says: numbers
-//! by value (`1` is `1.0`), objects whatever the order of their keys.
+//! `unique`: an array in which no item repeats another, JSON Schema's `uniqueItems`.
+//! Items are equal as that keyword says: numbers by value (`1` is `1.0`), objects
+//! whatever the order of their keys. Each repeat is reported at its own index, naming
+//! the item it repeats. A set (`HashSet`, `BTreeSet`) is checked the same way without
+//! the rule, since serde would silently fold its repeats into one.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::check::{Checker, Report};
+use super::{Check, Failure, Kind, Rule};
+use crate::check::Checker;
+
+/// `unique`.
+#[derive(Debug)]
+pub struct Unique;
+
+impl Check for Unique {
+    fn schema(
+        &self,
+        kind: Kind,
+        schema: &mut Map<String, Value>,
+        _: &mut Vec<String>,
+        _: Option<&'static str>,
+    ) {
+        if kind == Kind::Array {
+            schema.insert("uniqueItems".into(), true.into());
+        }
+    }
+
+    fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
+        let Value::Array(items) = value else {
+            return None;
+        };
+        repeats(items).first().map(|&(_, earlier)| repeat(earlier))
+    }
+
+    /// Each repeated item at its own index: the model learns every one to remove.
+    fn report(&self, value: &Value, rule: &Rule, cx: &mut Checker<'_>) {
+        if let Value::Array(items) = value {
+            report_repeats(items, rule.message, rule.hint, cx);
+        }
+    }
+}
+
+/// Types `unique` applies to: lists, whose repeats serde keeps.
+#[diagnostic::on_unimplemented(
+    message = "`unique` applies to lists, and `{Self}` is not one",
+    label = "needs a `Vec<T>` or an array (or an `Option` of one); a set keeps no repeated item already"
+)]
+pub trait UniqueRule {
+    /// Names the trait in a constant, for the derive's check that a rule fits a field.
+    #[doc(hidden)]
+    const APPLIES: () = ();
+}
+
+impl<T> UniqueRule for Vec<T> {}
+impl<T, const N: usize> UniqueRule for [T; N] {}
+impl<T: UniqueRule> UniqueRule for Option<T> {}
+impl<T: UniqueRule> UniqueRule for Box<T> {}
+
+fn repeat(earlier: usize) -> Failure {
+    Failure::new(
+        "unique",
+        format!("must not repeat item {earlier}"),
+        Value::from("no item repeated"),
+    )
+    .with_detail("Remove the repeated item.")
+}
 
 /// For each item equal to an earlier one: its index and the earlier one's.
 pub(crate) fn repeats(items: &[Value]) -> Vec<(usize, usize)> {
@@ -27,17 +86,15 @@ pub(crate) fn repeats(items: &[Value]) -> Vec<(usize, usize)> {
 }
 
 /// Reports each item of `items` that repeats an earlier one, at its own index.
-pub(crate) fn report_repeats(items: &[Value], cx: &mut Checker<'_>) {
+pub(crate) fn report_repeats(
+    items: &[Value],
+    message: Option<&'static str>,
+    hint: Option<&'static str>,
+    cx: &mut Checker<'_>,
+) {
     for (i, earlier) in repeats(items) {
         let mark = cx.enter_index(i);
-        cx.report(Report {
-            rule: Cow::Borrowed("unique"),
-            expectation: Cow::Owned(format!("must not repeat item {earlier}")),
-            expected: Value::from("no item repeated"),
-            received: Some(&items[i]),
-            detail: Some(Cow::Borrowed("Remove the repeated item.")),
-            hint: None,
-        });
+        repeat(earlier).report(cx, &items[i], message, hint);
         cx.leave(mark);
     }
 }

@@ -1,0 +1,41 @@
+//! `email`, `url` and `uuid`: a string in a well-known format, advertised as JSON
+//! Schema's `format` and checked by the runtime's own reading of it.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+use super::{RuleKind, Target};
+use crate::ctxt::Errors;
+
+macro_rules! formats {
+    ($($ty:ident $name:literal,)*) => {$(
+        #[doc = concat!("`", $name, "`.")]
+        pub struct $ty;
+
+        impl RuleKind for $ty {
+            type Written = ();
+            const NAME: &'static str = $name;
+            const BARE: bool = true;
+            const USAGE: &'static str = $name;
+
+            fn check((): (), _: Span, _: &mut Errors) -> Option<Self> {
+                Some($ty)
+            }
+
+            fn marker(&self) -> Option<&'static str> {
+                Some("TextRule")
+            }
+
+            fn expand(&self, target: &Target) -> TokenStream {
+                let p = target.p;
+                quote!(&#p::Format::$ty)
+            }
+        }
+    )*};
+}
+
+formats! {
+    Email "email",
+    Url "url",
+    Uuid "uuid",
+}
