@@ -11,6 +11,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use mcp_tool::__private::{FastPath, only_off};
 use mcp_tool::McpTool;
 use serde_json::Value;
 
@@ -22,9 +23,10 @@ mod workload;
 use contenders::{by_hand, floor, inputs, sanity, with_garde, with_jsonschema, with_validator};
 use workload::BookFlight;
 
-/// A contender: the arguments in, the number of (path, message) pairs it returned out
-/// (0 for valid arguments), the list itself built and dropped inside.
-type Contender = (&'static str, fn(Value) -> usize);
+/// A contender: its name, the fast paths turned off while it runs, and the arguments
+/// in, the number of (path, message) pairs it returned out (0 for valid arguments), the
+/// list itself built and dropped inside.
+type Contender = (&'static str, &'static [FastPath], fn(Value) -> usize);
 
 fn listed<T>(result: Result<T, Vec<(String, String)>>) -> usize {
     match result {
@@ -43,13 +45,30 @@ fn mcp_tool(args: Value) -> usize {
     }))
 }
 
-const CONTENDERS: [Contender; 6] = [
-    ("floor", |a| usize::from(floor(a).is_err())),
-    ("by_hand", |a| listed(by_hand::check(a))),
-    ("validator", |a| listed(with_validator::check(a))),
-    ("garde", |a| listed(with_garde::check(a))),
-    ("jsonschema", |a| listed(with_jsonschema::check(a))),
-    ("mcp_tool", mcp_tool),
+const CONTENDERS: [Contender; 13] = [
+    ("floor", &[], |a| usize::from(floor(a).is_err())),
+    ("by_hand", &[], |a| listed(by_hand::check(a))),
+    ("validator", &[], |a| listed(with_validator::check(a))),
+    ("garde", &[], |a| listed(with_garde::check(a))),
+    ("jsonschema", &[], |a| listed(with_jsonschema::check(a))),
+    ("mcp_tool", &[], mcp_tool),
+    // This crate again with one fast path off, its plain code in its place: what each
+    // one earns, measured in the same run as the rest.
+    ("mcp_tool, plain patterns", &[FastPath::Patterns], mcp_tool),
+    ("mcp_tool, plain dates", &[FastPath::Dates], mcp_tool),
+    ("mcp_tool, plain today", &[FastPath::Today], mcp_tool),
+    (
+        "mcp_tool, plain suggestions",
+        &[FastPath::Suggestions],
+        mcp_tool,
+    ),
+    (
+        "mcp_tool, plain field slots",
+        &[FastPath::FieldSlots],
+        mcp_tool,
+    ),
+    ("mcp_tool, all plain", &FastPath::ALL, mcp_tool),
+    ("mcp_tool (again)", &[], mcp_tool),
 ];
 
 /// Calls per batch, and rounds: each round times one batch of every contender, in an
@@ -78,7 +97,8 @@ fn main() {
         for round in 0..ROUNDS {
             for turn in 0..CONTENDERS.len() {
                 let i = (round + turn) % CONTENDERS.len();
-                let (_, run) = CONTENDERS[i];
+                let (_, off, run) = CONTENDERS[i];
+                only_off(off);
                 copies.extend(std::iter::repeat_n(&args, BATCH).cloned());
                 let started = Instant::now();
                 for copy in copies.drain(..) {
@@ -89,9 +109,9 @@ fn main() {
             }
         }
         let medians: Vec<f64> = samples.iter_mut().map(|s| median(s)).collect();
-        let of = |name: &str| medians[CONTENDERS.iter().position(|(n, _)| *n == name).unwrap()];
+        let of = |name: &str| medians[CONTENDERS.iter().position(|c| c.0 == name).unwrap()];
         let (garde, jsonschema) = (of("garde"), of("jsonschema"));
-        for ((name, _), ns) in CONTENDERS.iter().zip(&medians) {
+        for ((name, ..), ns) in CONTENDERS.iter().zip(&medians) {
             println!(
                 "| {input} | {name} | {ns:.0} | {:.2}x | {:.2}x |",
                 ns / garde,

@@ -101,6 +101,11 @@ fn local_today() -> Date {
         /// The date, and the span of time since the epoch it holds for.
         static TODAY: Cell<Option<(Duration, Duration, Date)>> = const { Cell::new(None) };
     }
+    if !crate::fast::on(crate::fast::FastPath::Today) {
+        return jiff::Timestamp::now()
+            .to_zoned_datetime(TimeZone::system())
+            .date();
+    }
     // The system clock as is: no conversion on the path every call takes.
     let since_epoch = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH);
     if let (Ok(now), Some((from, until, date))) = (since_epoch, TODAY.get())

@@ -11,6 +11,7 @@ pub mod ask;
 mod check;
 mod context;
 mod describe;
+mod fast;
 mod number;
 mod pattern;
 mod result;
@@ -70,6 +71,7 @@ pub mod __private {
         Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,
         UnionCache, UnionSpec, Variant,
     };
+    pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
     pub use crate::pattern::Pattern;
     pub use crate::result::echo::Limits;

@@ -73,11 +73,7 @@ pub(crate) fn push_int(out: &mut String, i: i128) {
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // i128's formatting divides in 128 bits: slow, and rarely needed.
-            Num::Int(i) => match i64::try_from(*i) {
-                Ok(i) => write!(f, "{i}"),
-                Err(_) => write!(f, "{i}"),
-            },
+            Num::Int(i) => write!(f, "{i}"),
             Num::Float(x) => write!(f, "{x}"),
         }
     }

@@ -242,7 +242,8 @@ impl ToolSpec {
         map: &'v Map<String, Value>,
         slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
     ) -> bool {
-        if self.fields.len() > FIELDS_BY_NAME {
+        if self.fields.len() > FIELDS_BY_NAME || !crate::fast::on(crate::fast::FastPath::FieldSlots)
+        {
             return false;
         }
         let Some(by_name) = self.by_name() else {

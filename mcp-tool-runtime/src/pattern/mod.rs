@@ -1,17 +1,15 @@
-//! Patterns: a `regex` rule's pattern, advertised as written and matched by the cheapest
-//! engine that answers for it. Most ID patterns are a fixed run of ASCII classes
-//! (`^[A-Z]{3}$`), matched a byte at a time; other short patterns run on a small DFA;
-//! the rest on `regex`'s own engines. All three are `regex`'s: linear time, whatever
-//! string a model sends. `BENCHMARKS.md` has what each one saves.
+//! Patterns: a `regex` rule's pattern, advertised as written and matched by `regex`,
+//! linear time whatever string a model sends. A pattern that is a fixed run of ASCII
+//! classes (`^[A-Z]{3}$`, most ID patterns) is matched a byte at a time in front of it:
+//! `BENCHMARKS.md` has what that earns, against `regex` alone, in the same run.
 
-mod dfa;
 mod fixed;
 
 use std::sync::OnceLock;
 
 use regex::Regex;
 
-use dfa::Dfa;
+use crate::fast::FastPath;
 use fixed::Fixed;
 
 /// A regex, advertised as written and compiled once, on first use.
@@ -22,36 +20,28 @@ pub struct Pattern {
     compiled: OnceLock<Result<Matcher, String>>,
 }
 
-/// A compiled pattern, in the cheapest engine that answers for it.
+/// A compiled pattern: `regex`, and in front of it the byte-at-a-time matcher of a
+/// fixed run of ASCII classes, when the pattern is one.
 #[derive(Debug)]
-enum Matcher {
-    /// A fixed run of ASCII classes: a length check and a lookup per byte.
-    Fixed(Fixed),
-    /// A small pattern: a dense DFA (boxed: it is most of a kilobyte), and `regex` for
-    /// the searches it gives up on.
-    Dfa(Box<Dfa>, Regex),
-    /// Any other: `regex`'s own engines.
-    Regex(Regex),
+struct Matcher {
+    regex: Regex,
+    fixed: Option<Fixed>,
 }
 
 impl Matcher {
     fn new(pattern: &str) -> Result<Matcher, String> {
         // Compiled first in every case: it is what says whether the pattern is valid.
         let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
-        if let Some(fixed) = Fixed::new(pattern) {
-            return Ok(Matcher::Fixed(fixed));
-        }
-        Ok(match Dfa::build(pattern) {
-            Some(dfa) => Matcher::Dfa(Box::new(dfa), regex),
-            None => Matcher::Regex(regex),
+        Ok(Matcher {
+            regex,
+            fixed: Fixed::new(pattern),
         })
     }
 
     fn is_match(&self, s: &str) -> bool {
-        match self {
-            Matcher::Fixed(fixed) => fixed.is_match(s),
-            Matcher::Dfa(dfa, regex) => dfa.is_match(s).unwrap_or_else(|| regex.is_match(s)),
-            Matcher::Regex(regex) => regex.is_match(s),
+        match &self.fixed {
+            Some(fixed) if crate::fast::on(FastPath::Patterns) => fixed.is_match(s),
+            _ => self.regex.is_match(s),
         }
     }
 }
@@ -87,19 +77,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_pattern_gets_the_cheapest_engine_that_can_answer() {
+    fn a_fixed_run_is_matched_a_byte_at_a_time_and_the_rest_by_regex() {
         let iata = Matcher::new(r"^[A-Z]{3}$").unwrap();
-        assert!(matches!(iata, Matcher::Fixed(_)));
+        assert!(iata.fixed.is_some());
+        assert!(iata.is_match("CDG") && !iata.is_match("CD") && !iata.is_match("cdg"));
         let variable = Matcher::new(r"^[A-Z]{2,3}$").unwrap();
-        assert!(matches!(variable, Matcher::Dfa(..)));
+        assert!(variable.fixed.is_none());
         assert!(variable.is_match("CDG") && !variable.is_match("C"));
-    }
-
-    #[test]
-    fn a_large_pattern_keeps_regex() {
-        // Unicode word characters, many times over: too big for a small DFA.
-        let matcher = Matcher::new(r"^[\p{L}\p{N}]{20}x[\p{L}]{20}$").unwrap();
-        assert!(matches!(matcher, Matcher::Regex(_)));
-        assert!(matcher.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
+        let unicode = Matcher::new(r"^[\p{L}\p{N}]{20}x[\p{L}]{20}$").unwrap();
+        assert!(unicode.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
     }
 }

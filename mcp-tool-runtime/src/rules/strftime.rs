@@ -2,6 +2,8 @@
 
 use jiff::civil::Date;
 
+use crate::fast::FastPath;
+
 /// The ISO 8601 calendar date format, the default of the date rules. With it the schema
 /// also says `"format": "date"`.
 pub const ISO_DATE: &str = "%Y-%m-%d";
@@ -10,7 +12,9 @@ pub const ISO_DATE: &str = "%Y-%m-%d";
 /// formatting that date gives (`05/01/2027`, not `5/1/2027`), with a year from 0 to
 /// 9999, so that the ISO format agrees with JSON Schema's `"format": "date"`.
 pub fn parse(format: &str, input: &str) -> Option<Date> {
-    if let Some(fast) = parse_numeric(format, input) {
+    if crate::fast::on(FastPath::Dates)
+        && let Some(fast) = parse_numeric(format, input)
+    {
         return fast;
     }
     let date = Date::strptime(format, input).ok()?;
@@ -84,6 +88,9 @@ fn parse_numeric(format: &str, input: &str) -> Option<Option<Date>> {
 
 /// `date` written in `format`.
 pub fn format_date(format: &str, date: Date) -> String {
+    if !crate::fast::on(FastPath::Dates) {
+        return format_with_jiff(format, date);
+    }
     // The numeric directives by hand, as `parse` reads them; anything else, jiff.
     let bytes = format.as_bytes();
     let mut out = String::with_capacity(format.len() + 4);

@@ -10,7 +10,10 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
     }
     // ASCII names (nearly all) are compared as bytes in buffers on the stack; the
     // others as chars, built only if one comes.
-    let ascii = (input.is_ascii() && input.len() <= ASCII_MAX).then(|| Ascii::new(input));
+    let ascii = (input.is_ascii()
+        && input.len() <= ASCII_MAX
+        && crate::fast::on(crate::fast::FastPath::Suggestions))
+    .then(|| Ascii::new(input));
     let mut chars: Option<Chars> = None;
     let input_len = input.chars().count();
     let mut best: Option<(usize, &str)> = None;
