@@ -69,7 +69,7 @@ pub mod __private {
     };
     pub use crate::describe::{
         Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,
-        UnionCache, UnionSpec, Variant,
+        UnionCache, UnionSpec, Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
@@ -186,7 +186,17 @@ pub mod __private {
 
     /// The `schemars` schema of a derived struct: the same object as its input schema.
     pub fn json_schema(spec: &'static ToolSpec) -> schemars::Schema {
-        to_schemars(spec.field_schema(Rules::NONE))
+        to_schemars(spec.field_schema(Rules::NONE, &mut Walk::new()))
+    }
+
+    /// The `schemars` schema of a derived newtype.
+    pub fn newtype_json_schema(spec: &'static Newtype) -> schemars::Schema {
+        to_schemars(spec.schema(Rules::NONE, &mut Walk::new()))
+    }
+
+    /// The `schemars` schema of a derived enum with data.
+    pub fn union_json_schema(spec: &'static UnionSpec) -> schemars::Schema {
+        to_schemars(spec.field_schema(Rules::NONE, &mut Walk::new()))
     }
 
     /// The `schemars` schema of a derived enum.

@@ -106,7 +106,7 @@ fn common(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
         #[automatically_derived]
         impl #krate::Argument for #ident {
             type Target = Self;
-            fn schema(_: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+            fn schema(_: #p::Rules, _: &mut #p::Walk) -> #p::Map<::std::string::String, #p::Value> {
                 ::core::unreachable!(#NEVER)
             }
             fn check(_: &#p::Value, _: #p::Rules, _: &mut #p::Checker<'_>) -> bool {

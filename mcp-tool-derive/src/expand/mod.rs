@@ -132,7 +132,7 @@ fn argument_impl(
             type Target = Self;
             #redacts
 
-            fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+            fn schema(rules: #p::Rules, walk: &mut #p::Walk) -> #p::Map<::std::string::String, #p::Value> {
                 #schema
             }
 
@@ -169,7 +169,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(
                 tool,
-                quote!(__SPEC.field_schema(rules)),
+                quote!(__SPEC.field_schema(rules, walk)),
                 quote!(__SPEC.check_field(value, rules, cx)),
                 quote!(__SPEC.echo(value, limits)),
                 Some(quote!(::core::option::Option::Some(&__SPEC))),
@@ -198,17 +198,14 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let sensitive = inner.sensitive;
             let argument = argument_impl(
                 tool,
-                quote!(__NEWTYPE.schema(rules)),
+                quote!(__NEWTYPE.schema(rules, walk)),
                 quote!(__NEWTYPE.check(value, rules, cx)),
                 quote!(__NEWTYPE.echo(value, limits)),
                 None,
                 inner.sensitive,
             );
-            let json_schema = json_schema_impl(
-                &p,
-                ident,
-                quote!(#p::to_schemars(__NEWTYPE.schema(#p::Rules::NONE))),
-            );
+            let json_schema =
+                json_schema_impl(&p, ident, quote!(#p::newtype_json_schema(&__NEWTYPE)));
             let assertions = assertions(
                 ty.to_token_stream(),
                 &inner.own,
@@ -404,7 +401,7 @@ pub fn enumeration(en: &Enum) -> TokenStream {
             impl #krate::Argument for #ident {
                 type Target = Self;
 
-                fn schema(rules: #p::Rules) -> #p::Map<::std::string::String, #p::Value> {
+                fn schema(rules: #p::Rules, _: &mut #p::Walk) -> #p::Map<::std::string::String, #p::Value> {
                     __SPEC.schema(rules)
                 }
 

@@ -107,7 +107,7 @@ pub(super) fn union(
     let tool_impl = is_tool.then(|| tool_impl(tool));
     let argument = argument_impl(
         tool,
-        quote!(__UNION.field_schema(rules)),
+        quote!(__UNION.field_schema(rules, walk)),
         quote!(__UNION.check_field(value, rules, cx)),
         quote!(__UNION.echo(value, limits)),
         None,
@@ -116,7 +116,7 @@ pub(super) fn union(
     let schema = if is_tool {
         quote!(#p::json_schema(&__SPEC))
     } else {
-        quote!(#p::to_schemars(__UNION.field_schema(#p::Rules::NONE)))
+        quote!(#p::union_json_schema(&__UNION))
     };
     let json_schema = json_schema_impl(p, ident, schema);
     quote! {

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use super::reaches_cut;
+use super::walk::Walk;
 use crate::check::Checker;
 use crate::number;
 use crate::result::echo::{self, Limits};
@@ -45,7 +45,7 @@ pub trait Argument {
 
     /// The JSON Schema of this type with `rules` applied.
     #[doc(hidden)]
-    fn schema(rules: Rules) -> Map<String, Value>;
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value>;
 
     /// Checks `value`: its type, then `rules`. Reports each problem to `cx`; returns
     /// whether the value had the right JSON type.
@@ -144,7 +144,7 @@ impl Argument for String {
     type Target = String;
     as_json!();
 
-    fn schema(rules: Rules) -> Map<String, Value> {
+    fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("string");
         rules::apply_schema(rules.own, Kind::String, &mut schema);
         schema
@@ -167,7 +167,7 @@ impl Argument for char {
         Some(Value::from(value.to_string()))
     }
 
-    fn schema(rules: Rules) -> Map<String, Value> {
+    fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("string");
         schema.insert("minLength".into(), 1.into());
         schema.insert("maxLength".into(), 1.into());
@@ -193,7 +193,7 @@ impl Argument for bool {
     type Target = bool;
     as_json!();
 
-    fn schema(rules: Rules) -> Map<String, Value> {
+    fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("boolean");
         rules::apply_schema(rules.own, Kind::Other, &mut schema);
         schema
@@ -218,7 +218,7 @@ macro_rules! integers {
                 Some(json!(value))
             }
 
-            fn schema(rules: Rules) -> Map<String, Value> {
+            fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
                 let mut schema = typed("integer");
                 schema.insert("minimum".into(), json!(<$t>::MIN));
                 schema.insert("maximum".into(), json!(<$t>::MAX));
@@ -274,7 +274,7 @@ macro_rules! floats {
                 serde_json::Number::from_f64(f64::from(*value)).map(Value::Number)
             }
 
-            fn schema(rules: Rules) -> Map<String, Value> {
+            fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
                 let mut schema = typed("number");
                 rules::apply_schema(rules.own, Kind::Number, &mut schema);
                 schema
@@ -298,7 +298,7 @@ impl Argument for Value {
     type Target = Value;
     as_json!();
 
-    fn schema(rules: Rules) -> Map<String, Value> {
+    fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = Map::new();
         rules::apply_schema(rules.own, Kind::Other, &mut schema);
         schema
@@ -317,8 +317,8 @@ impl<T: Argument> Argument for Option<T> {
 
     /// The schema of `T` or `null`, which serde reads as `None`; a field of this type
     /// is left out of `required`.
-    fn schema(rules: Rules) -> Map<String, Value> {
-        nullable(T::schema(rules))
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        nullable(T::schema(rules, walk))
     }
 
     /// `null` is `None`, as serde reads it: no rule applies to it.
@@ -349,8 +349,8 @@ impl<T: Argument> Argument for Box<T> {
         T::to_json(value)
     }
 
-    fn schema(rules: Rules) -> Map<String, Value> {
-        T::schema(rules)
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        T::schema(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
@@ -369,9 +369,9 @@ impl<T: Argument> Argument for Vec<T> {
         value.iter().map(T::to_json).collect()
     }
 
-    fn schema(rules: Rules) -> Map<String, Value> {
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("array");
-        let (items, cut) = reaches_cut(|| T::schema(rules.for_items()));
+        let (items, cut) = walk.reaches_cut(|walk| T::schema(rules.for_items(), walk));
         schema.insert("items".into(), Value::Object(items));
         rules::apply_schema(rules.own, Kind::Array, &mut schema);
         if cut {
@@ -422,9 +422,9 @@ fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
     })
 }
 
-fn map_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
+fn map_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
     let mut schema = typed("object");
-    let (values, cut) = reaches_cut(|| T::schema(rules.for_items()));
+    let (values, cut) = walk.reaches_cut(|walk| T::schema(rules.for_items(), walk));
     schema.insert("additionalProperties".into(), Value::Object(values));
     rules::apply_schema(rules.own, Kind::Other, &mut schema);
     if cut {
@@ -448,8 +448,8 @@ fn map_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
 impl<T: Argument, S> Argument for HashMap<String, T, S> {
     type Target = Self;
 
-    fn schema(rules: Rules) -> Map<String, Value> {
-        map_schema::<T>(rules)
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        map_schema::<T>(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
@@ -464,8 +464,8 @@ impl<T: Argument, S> Argument for HashMap<String, T, S> {
 impl<T: Argument> Argument for BTreeMap<String, T> {
     type Target = Self;
 
-    fn schema(rules: Rules) -> Map<String, Value> {
-        map_schema::<T>(rules)
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        map_schema::<T>(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {

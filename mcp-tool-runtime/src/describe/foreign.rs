@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use super::argument::{Argument, TextRule};
+use super::walk::Walk;
 use crate::check::{Checker, Report};
 use crate::rules::{self, Kind, Rules};
 
@@ -64,7 +65,7 @@ macro_rules! written_as {
         impl Argument for $ty {
             type Target = $ty;
 
-            fn schema(rules: Rules) -> Map<String, Value> {
+            fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
                 typed_schema(&$written, rules)
             }
 

@@ -6,7 +6,6 @@
 
 pub(crate) mod argument;
 pub(crate) mod asking;
-mod cut;
 mod enumeration;
 mod foreign;
 mod newtype;
@@ -19,16 +18,15 @@ mod schemars_type;
 mod shapes;
 mod traits;
 mod union;
+mod walk;
 
-pub use cut::MAX_RECURSION;
-pub(crate) use cut::reaches_cut;
 pub use enumeration::EnumSpec;
 pub use newtype::Newtype;
 pub use traits::{McpEnum, McpTool};
 pub use union::{Repr, Shape, UnionCache, UnionSpec, Variant};
+pub use walk::{MAX_RECURSION, Walk};
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -62,34 +60,39 @@ pub struct ToolSpec {
     pub cache: SpecCache,
 }
 
-/// The schema and tool description of a [`ToolSpec`], each built on first use.
+/// What a [`ToolSpec`] is, built once, on first use: its [`Plan`].
 #[derive(Debug)]
 pub struct SpecCache {
-    schema: OnceLock<Value>,
-    tool: OnceLock<Tool>,
-    /// The fields' indices in the order of their names, the order of a JSON map's keys.
-    by_name: OnceLock<Box<[usize]>>,
-    /// Each field's schema in a few words, for "is required but was not sent".
-    summaries: OnceLock<Box<[String]>>,
-    /// The struct holds itself, directly or through others: set while the schema is
-    /// built.
-    recursive: AtomicBool,
-    /// The schema in each profile but the portable one, in `SchemaProfile::ALL` order.
-    profiles: [OnceLock<Value>; 3],
+    plan: OnceLock<Plan>,
 }
 
 impl SpecCache {
     /// An empty cache.
     pub const fn new() -> Self {
         SpecCache {
-            schema: OnceLock::new(),
-            tool: OnceLock::new(),
-            by_name: OnceLock::new(),
-            summaries: OnceLock::new(),
-            recursive: AtomicBool::new(false),
-            profiles: [OnceLock::new(), OnceLock::new(), OnceLock::new()],
+            plan: OnceLock::new(),
         }
     }
+}
+
+/// Everything a struct's schema and checks read about it, from one build of its schema
+/// (`schema.rs`): no part is computed apart, or on the side of another.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The object schema, portable: the tool's `inputSchema`.
+    schema: Value,
+    /// The schema in each profile but the portable one, in `SchemaProfile::ALL` order.
+    profiles: [Value; 3],
+    /// The tool as `tools/list` lists it.
+    tool: Tool,
+    /// The fields' indices in the order of their names, the order of a JSON map's keys.
+    by_name: Box<[usize]>,
+    /// Each field's schema in a few words, for "is required but was not sent".
+    summaries: Box<[String]>,
+    /// The names the object lists, when it is an enum's root: every form's properties.
+    root_names: Box<[&'static str]>,
+    /// The struct holds itself, directly or through others: found by the build.
+    recursive: bool,
 }
 
 impl Default for SpecCache {
@@ -130,7 +133,7 @@ pub struct Field {
 /// The [`Argument`] functions of a field's type.
 #[derive(Debug, Clone, Copy)]
 pub struct ArgType {
-    schema: fn(Rules) -> Map<String, Value>,
+    schema: fn(Rules, &mut Walk) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
     echo: fn(&Value, Limits) -> Value,
     /// An `Option`: `null` is its `None`.
@@ -259,8 +262,6 @@ impl ToolSpec {
 
     /// Whether this struct holds itself, directly or through others.
     pub(crate) fn is_recursive(&'static self) -> bool {
-        // Building the schema finds out.
-        self.object_schema();
-        self.cache.recursive.load(Ordering::Relaxed)
+        self.plan().recursive
     }
 }

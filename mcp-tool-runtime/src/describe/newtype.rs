@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::ArgType;
+use super::walk::Walk;
 use crate::check::Checker;
 use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules};
@@ -28,8 +29,8 @@ pub struct Newtype {
 
 impl Newtype {
     /// The inner type's schema with the newtype's rules, then a field's `rules`.
-    pub fn schema(&self, rules: Rules) -> Map<String, Value> {
-        let mut schema = (self.ty.schema)(self.rules);
+    pub fn schema(&self, rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        let mut schema = (self.ty.schema)(self.rules, walk);
         if let Some(title) = self.title {
             schema.insert("title".into(), title.into());
         }

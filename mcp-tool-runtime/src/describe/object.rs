@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use super::cut::MAX_RECURSION;
+use super::walk::MAX_RECURSION;
 use super::{Field, ToolSpec};
 use crate::check::{Checker, Report};
 use crate::result::echo::{self, Limits};
@@ -88,7 +88,7 @@ impl ToolSpec {
     /// no field has. Returns whether `value` was an object.
     pub fn check(&'static self, value: &Value, cx: &mut Checker<'_>) -> bool {
         if let Some(union) = self.union {
-            return union.check_root(value, cx);
+            return union.check_root(value, self.root_names(), cx);
         }
         let Value::Object(map) = value else {
             cx.type_mismatch("an object", value);
@@ -246,10 +246,10 @@ impl ToolSpec {
         {
             return false;
         }
-        let Some(by_name) = self.by_name() else {
+        if !maps_are_sorted() {
             return false;
-        };
-        let mut names = by_name.iter().copied().peekable();
+        }
+        let mut names = self.by_name().iter().copied().peekable();
         for (key, value) in map {
             // Names before this key are fields not sent; a name after it, a key no field has.
             while names
@@ -263,20 +263,6 @@ impl ToolSpec {
         true
     }
 
-    /// The fields' indices in the order of their names, which is the order of a JSON
-    /// map's keys; `None` if maps keep insertion order in this build.
-    fn by_name(&'static self) -> Option<&'static [usize]> {
-        if !maps_are_sorted() {
-            return None;
-        }
-        let order = self.cache.by_name.get_or_init(|| {
-            let mut order: Vec<usize> = (0..self.fields.len()).collect();
-            order.sort_by_key(|&i| self.fields[i].name);
-            order.into_boxed_slice()
-        });
-        Some(order)
-    }
-
     /// Reports the field at `index` as required but not sent.
     pub(crate) fn missing(
         &'static self,
@@ -285,16 +271,7 @@ impl ToolSpec {
         cx: &mut Checker<'_>,
     ) {
         let field = &self.fields[index];
-        let summaries = self.cache.summaries.get_or_init(|| {
-            self.fields
-                .iter()
-                .map(|f| {
-                    self.property(f.name)
-                        .map_or_else(|| "a value".to_owned(), summarize)
-                })
-                .collect()
-        });
-        let summary = summaries[index].as_str();
+        let summary = self.summary(index);
         let mut detail = concat(&["Send ", summary, "."]);
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
@@ -433,7 +410,7 @@ impl ToolSpec {
 }
 
 /// A property schema in a few words: "a string (Departure airport, IATA code.)".
-fn summarize(schema: &Map<String, Value>) -> String {
+pub(super) fn summarize(schema: &Map<String, Value>) -> String {
     let mut out = match schema.get("enum").and_then(Value::as_array) {
         Some(values) => format!(
             "one of {}",

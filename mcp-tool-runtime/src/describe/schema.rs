@@ -3,84 +3,125 @@
 
 use serde_json::{Map, Value};
 
-use super::cut::{self, Place, reaches_cut};
+use super::object::summarize;
 use super::profile::SchemaProfile;
-use super::{Field, Tool, ToolSpec};
+use super::walk::{Place, Walk};
+use super::{Field, Plan, Tool, ToolSpec};
 use crate::rules::{self, Rules};
 use crate::text::push_sentence;
 
 impl ToolSpec {
+    /// What this struct is, built once: its schema in every profile, its tool entry,
+    /// the lookup of its fields and whether it holds itself, all from one walk of its
+    /// schema.
+    pub(crate) fn plan(&'static self) -> &'static Plan {
+        self.cache.plan.get_or_init(|| {
+            let mut walk = Walk::new();
+            let schema = Value::Object(walk.building(self.id(), |walk| self.build_schema(walk)));
+            let recursive =
+                walk.recurs(self.id()) || self.union.is_some_and(|u| walk.recurs(u.id()));
+            let property = |name: &str| schema.get("properties")?.get(name)?.as_object();
+            let summaries = self
+                .fields
+                .iter()
+                .map(|f| property(f.name).map_or_else(|| "a value".to_owned(), summarize))
+                .collect();
+            let mut by_name: Vec<usize> = (0..self.fields.len()).collect();
+            by_name.sort_by_key(|&i| self.fields[i].name);
+            let root_names = match self.union {
+                Some(union) => union.root_names(&schema),
+                None => Box::default(),
+            };
+            let [_, rest @ ..] = SchemaProfile::ALL;
+            let profiles = rest.map(|profile| profile.adapt(&schema));
+            let tool = Tool {
+                name: self.name.into(),
+                title: self.title.map(Into::into),
+                description: self.description.map(Into::into),
+                input_schema: schema.clone(),
+                output_schema: None,
+                annotations: self.annotations,
+            };
+            Plan {
+                schema,
+                profiles,
+                tool,
+                by_name: by_name.into_boxed_slice(),
+                summaries,
+                root_names,
+                recursive,
+            }
+        })
+    }
+
     /// The object schema of this struct: `type`, `properties`, `required`,
     /// `additionalProperties`. Built once.
     pub fn object_schema(&'static self) -> &'static Value {
-        self.cache
-            .schema
-            .get_or_init(|| Value::Object(self.build_schema()))
+        &self.plan().schema
     }
 
-    /// The object schema of this struct where it stands inside the structs being built:
-    /// a struct that holds itself is inlined again, level by level, and past
+    /// The object schema of this struct where it stands in `walk`: a struct that holds
+    /// itself is inlined again, level by level, and past
     /// [`MAX_RECURSION`](super::MAX_RECURSION) levels it is cut (`None`).
-    fn nested_schema(&'static self) -> Option<Map<String, Value>> {
-        match cut::place(self.id()) {
+    fn nested_schema(&'static self, walk: &mut Walk) -> Option<Map<String, Value>> {
+        match walk.place(self.id()) {
             Place::Alone => match self.object_schema() {
                 Value::Object(map) => Some(map.clone()),
                 _ => None,
             },
-            Place::Nested => Some(self.build_schema()),
+            Place::Nested => Some(walk.building(self.id(), |walk| self.build_schema(walk))),
             Place::TooDeep => None,
         }
     }
 
-    fn build_schema(&'static self) -> Map<String, Value> {
+    /// The object schema, built in `walk`, this struct standing inside it.
+    fn build_schema(&'static self, walk: &mut Walk) -> Map<String, Value> {
         if let Some(union) = self.union {
-            return union.root_schema();
+            return union.root_schema(walk);
         }
-        cut::building(self.id(), &self.cache.recursive, || {
-            let mut schema = Map::new();
-            schema.insert("type".into(), "object".into());
-            let mut properties = Map::new();
-            let mut required = Vec::new();
-            let mut rest = None;
-            for field in self.fields {
-                if field.flatten {
-                    // Its struct's properties stand here; a map's values take the rest.
-                    match (field.ty.object)() {
-                        Some(spec) => flatten_into(spec, &mut properties, &mut required),
-                        None => {
-                            rest = (field.ty.schema)(field.rules).remove("additionalProperties");
-                        }
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let mut rest = None;
+        for field in self.fields {
+            if field.flatten {
+                // Its struct's properties stand here; a map's values take the rest.
+                match (field.ty.object)() {
+                    Some(spec) => flatten_into(spec, &mut properties, &mut required),
+                    None => {
+                        rest = (field.ty.schema)(field.rules, walk).remove("additionalProperties");
                     }
-                    continue;
                 }
-                // A field whose value would nest past the limit is left out: with
-                // `additionalProperties: false`, sending it is invalid, as the runtime says.
-                let (property, cut) = reaches_cut(|| field.schema());
-                if !cut {
-                    properties.insert(field.name.into(), Value::Object(property));
-                } else if field.ty.optional {
-                    // Its `None` nests nothing, and stays allowed.
-                    properties.insert(field.name.into(), serde_json::json!({"type": "null"}));
-                }
-                if field.required {
-                    required.push(Value::from(field.name));
-                }
+                continue;
             }
-            schema.insert("properties".into(), Value::Object(properties));
-            if !required.is_empty() {
-                schema.insert("required".into(), Value::Array(required));
+            // A field whose value would nest past the limit is left out: with
+            // `additionalProperties: false`, sending it is invalid, as the runtime says.
+            let (property, cut) = walk.reaches_cut(|walk| field.schema(walk));
+            if !cut {
+                properties.insert(field.name.into(), Value::Object(property));
+            } else if field.ty.optional {
+                // Its `None` nests nothing, and stays allowed.
+                properties.insert(field.name.into(), serde_json::json!({"type": "null"}));
             }
-            match rest {
-                Some(values) => {
-                    schema.insert("additionalProperties".into(), values);
-                }
-                None if !self.allow_unknown_fields => {
-                    schema.insert("additionalProperties".into(), false.into());
-                }
-                None => {}
+            if field.required {
+                required.push(Value::from(field.name));
             }
-            schema
-        })
+        }
+        schema.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            schema.insert("required".into(), Value::Array(required));
+        }
+        match rest {
+            Some(values) => {
+                schema.insert("additionalProperties".into(), values);
+            }
+            None if !self.allow_unknown_fields => {
+                schema.insert("additionalProperties".into(), false.into());
+            }
+            None => {}
+        }
+        schema
     }
 
     /// The tool's `inputSchema`. Built once; later calls return the same value.
@@ -88,30 +129,24 @@ impl ToolSpec {
         self.object_schema()
     }
 
-    /// The tool's `inputSchema` in `profile`'s form. Built once per profile.
+    /// The tool's `inputSchema` in `profile`'s form. Built once.
     pub fn input_schema_for(&'static self, profile: SchemaProfile) -> &'static Value {
         match profile.index().checked_sub(1) {
             None => self.object_schema(),
-            Some(i) => self.cache.profiles[i].get_or_init(|| profile.adapt(self.object_schema())),
+            Some(i) => &self.plan().profiles[i],
         }
     }
 
     /// The tool as `tools/list` lists it. Built once.
     pub fn tool(&'static self) -> &'static Tool {
-        self.cache.tool.get_or_init(|| Tool {
-            name: self.name.into(),
-            title: self.title.map(Into::into),
-            description: self.description.map(Into::into),
-            input_schema: self.input_schema().clone(),
-            output_schema: None,
-            annotations: self.annotations,
-        })
+        &self.plan().tool
     }
 
-    /// The schema of this struct as a field's type: the object schema with the
-    /// struct's doc comment as description, and the notes of custom `rules`.
-    pub fn field_schema(&'static self, rules: Rules) -> Map<String, Value> {
-        let Some(mut schema) = self.nested_schema() else {
+    /// The schema of this struct as a field's type, where it stands in `walk`: the
+    /// object schema with the struct's doc comment as description, and the notes of
+    /// custom `rules`.
+    pub fn field_schema(&'static self, rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        let Some(mut schema) = self.nested_schema(walk) else {
             return Map::new();
         };
         if let Some(description) = self.description {
@@ -124,11 +159,19 @@ impl ToolSpec {
         schema
     }
 
-    pub(super) fn property(&'static self, name: &str) -> Option<&'static Map<String, Value>> {
-        self.object_schema()
-            .get("properties")?
-            .get(name)?
-            .as_object()
+    /// The fields' indices in the order of their names, the order of a JSON map's keys.
+    pub(super) fn by_name(&'static self) -> &'static [usize] {
+        &self.plan().by_name
+    }
+
+    /// The schema of field `index` in a few words: "a string (Departure airport)".
+    pub(super) fn summary(&'static self, index: usize) -> &'static str {
+        &self.plan().summaries[index]
+    }
+
+    /// The names the root object of an enum with data lists (see `check_root`).
+    pub(super) fn root_names(&'static self) -> &'static [&'static str] {
+        &self.plan().root_names
     }
 }
 
@@ -153,8 +196,8 @@ fn flatten_into(
 impl Field {
     /// The property schema: the type's, with the rules applied and the doc comment
     /// before any rule notes.
-    pub fn schema(&self) -> Map<String, Value> {
-        let mut schema = (self.ty.schema)(self.rules);
+    pub fn schema(&self, walk: &mut Walk) -> Map<String, Value> {
+        let mut schema = (self.ty.schema)(self.rules, walk);
         if let Some(doc) = self.description {
             let mut text = doc.to_owned();
             if let Some(notes) = schema.get("description").and_then(Value::as_str) {

@@ -75,7 +75,10 @@ fn closed(schema: &mut Value) {
 }
 
 /// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.
-pub(crate) fn schema<T: JsonSchema + 'static>(rules: Rules) -> Map<String, Value> {
+pub(crate) fn schema<T: JsonSchema + 'static>(
+    rules: Rules,
+    _: &mut super::Walk,
+) -> Map<String, Value> {
     let mut schema = match &*portable_schema::<T>() {
         Value::Object(map) => map.clone(),
         _ => Map::new(),

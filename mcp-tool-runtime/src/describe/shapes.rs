@@ -7,13 +7,14 @@ use std::collections::{BTreeSet, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::argument::{Argument, ItemsRule, LengthRule, repairable};
+use super::walk::Walk;
 use crate::check::Checker;
 use crate::result::echo::{self, Limits};
 use crate::rules::{self, Kind, Rules};
 
 /// The schema of a list of `T`, with `rules` applied.
-fn list_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
-    <Vec<T> as Argument>::schema(rules)
+fn list_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+    <Vec<T> as Argument>::schema(rules, walk)
 }
 
 /// Checks a set: a list of `T` in which no item repeats another.
@@ -29,8 +30,8 @@ fn check_set<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
     })
 }
 
-fn set_schema<T: Argument>(rules: Rules) -> Map<String, Value> {
-    let mut schema = list_schema::<T>(rules);
+fn set_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+    let mut schema = list_schema::<T>(rules, walk);
     schema.insert("uniqueItems".into(), true.into());
     schema
 }
@@ -40,8 +41,8 @@ macro_rules! sets {
         impl<T: Argument, $($param),*> Argument for $set {
             type Target = Self;
 
-            fn schema(rules: Rules) -> Map<String, Value> {
-                set_schema::<T>(rules)
+            fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+                set_schema::<T>(rules, walk)
             }
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
@@ -83,8 +84,8 @@ pub(crate) fn exactly<'v>(value: &'v Value, n: usize, cx: &mut Checker<'_>) -> O
 impl<T: Argument, const N: usize> Argument for [T; N] {
     type Target = Self;
 
-    fn schema(rules: Rules) -> Map<String, Value> {
-        let mut schema = list_schema::<T>(rules);
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        let mut schema = list_schema::<T>(rules, walk);
         schema.insert("minItems".into(), N.into());
         schema.insert("maxItems".into(), N.into());
         schema
@@ -143,8 +144,8 @@ macro_rules! tuples {
         impl<$($t: Argument),+> Argument for ($($t,)+) {
             type Target = Self;
 
-            fn schema(rules: Rules) -> Map<String, Value> {
-                tuple_schema(vec![$($t::schema(Rules::NONE)),+], rules)
+            fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+                tuple_schema(vec![$($t::schema(Rules::NONE, walk)),+], rules)
             }
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
@@ -178,8 +179,8 @@ tuples! {
 impl Argument for Map<String, Value> {
     type Target = Self;
 
-    fn schema(rules: Rules) -> Map<String, Value> {
-        <std::collections::BTreeMap<String, Value> as Argument>::schema(rules)
+    fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        <std::collections::BTreeMap<String, Value> as Argument>::schema(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::super::cut::MAX_RECURSION;
+use super::super::walk::{MAX_RECURSION, Walk};
 use super::{Repr, Shape, UnionSpec, Variant};
 use crate::check::{Checker, Report};
 use crate::result::echo::{self, Limits};
@@ -15,29 +15,28 @@ use crate::rules::{self, Rules, one_of_failure};
 use crate::text::{push_quoted_list, suggest};
 
 impl UnionSpec {
-    /// Checks this enum as a whole tool's arguments.
-    pub(crate) fn check_root(&'static self, value: &Value, cx: &mut Checker<'_>) -> bool {
+    /// Checks this enum as a whole tool's arguments, whose root object lists `names`:
+    /// every form's properties (the tool's plan has them).
+    pub(crate) fn check_root(
+        &'static self,
+        value: &Value,
+        names: &[&'static str],
+        cx: &mut Checker<'_>,
+    ) -> bool {
         let recursive = self.is_recursive();
         if recursive {
             cx.enter_spec(self.id());
         }
-        let shaped = self.check(value, self.root_names(), cx);
+        let shaped = self.check(value, names, cx);
         if recursive {
             cx.leave_spec();
         }
         shaped
     }
 
-    /// The names the root object lists: every form's properties, and for an external
-    /// tag the forms' names.
-    fn root_names(&'static self) -> &'static [&'static str] {
-        self.cache
-            .root_names
-            .get_or_init(|| self.build_root_names())
-    }
-
-    fn build_root_names(&'static self) -> Box<[&'static str]> {
-        let root = self.root_schema();
+    /// The names the root object `root` lists: every form's properties, and for an
+    /// external tag the forms' names.
+    pub(crate) fn root_names(&'static self, root: &Value) -> Box<[&'static str]> {
         let names = root
             .get("properties")
             .and_then(Value::as_object)
@@ -132,7 +131,7 @@ impl UnionSpec {
                         cx.report(Report {
                             rule: Cow::Borrowed("required"),
                             expectation: Cow::Borrowed("is required but was not sent"),
-                            expected: Value::Object(variant.content_schema()),
+                            expected: Value::Object(variant.content_schema(&mut Walk::new())),
                             received: None,
                             detail: Some(Cow::Owned(format!(
                                 "It holds the {:?} form's values.",

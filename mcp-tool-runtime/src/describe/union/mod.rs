@@ -10,11 +10,11 @@ mod schema;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
 
 use serde_json::{Map, Value, json};
 
 use super::shapes;
+use super::walk::Walk;
 use super::{ArgType, ToolSpec};
 use crate::check::{Checker, Report, SpecId};
 use crate::result::echo::{self, Limits};
@@ -82,24 +82,24 @@ pub enum Shape {
     Struct(&'static ToolSpec),
 }
 
-/// The schemas of a [`UnionSpec`], each built on first use.
+/// What a [`UnionSpec`] is as a field's type, built once, on first use: its schema,
+/// and whether it holds itself, from one walk.
 #[derive(Debug)]
 pub struct UnionCache {
-    schema: OnceLock<Map<String, Value>>,
-    root: OnceLock<Map<String, Value>>,
-    /// The names the root object lists (see `check_root`).
-    root_names: OnceLock<Box<[&'static str]>>,
-    recursive: AtomicBool,
+    plan: OnceLock<UnionPlan>,
+}
+
+#[derive(Debug)]
+struct UnionPlan {
+    schema: Map<String, Value>,
+    recursive: bool,
 }
 
 impl UnionCache {
     /// An empty cache.
     pub const fn new() -> Self {
         UnionCache {
-            schema: OnceLock::new(),
-            root: OnceLock::new(),
-            root_names: OnceLock::new(),
-            recursive: AtomicBool::new(false),
+            plan: OnceLock::new(),
         }
     }
 }
@@ -123,11 +123,11 @@ impl Variant {
 
     /// The object schema of a variant that is an object (a struct, or a newtype of
     /// one), for an internal tag to stand beside its fields.
-    fn object_schema(&self) -> Option<Map<String, Value>> {
+    fn object_schema(&self, walk: &mut Walk) -> Option<Map<String, Value>> {
         match &self.shape {
-            Shape::Struct(spec) => spec.field_schema(Rules::NONE).into(),
+            Shape::Struct(spec) => spec.field_schema(Rules::NONE, walk).into(),
             Shape::Newtype(ty, rules) => {
-                let schema = (ty.schema)(*rules);
+                let schema = (ty.schema)(*rules, walk);
                 (schema.get("type").and_then(Value::as_str) == Some("object")).then_some(schema)
             }
             _ => None,
@@ -136,15 +136,18 @@ impl Variant {
     }
 
     /// The schema of what the variant holds.
-    fn content_schema(&self) -> Map<String, Value> {
+    fn content_schema(&self, walk: &mut Walk) -> Map<String, Value> {
         match &self.shape {
             Shape::Unit => json_map(json!({"type": "null"})),
-            Shape::Newtype(ty, rules) => (ty.schema)(*rules),
+            Shape::Newtype(ty, rules) => (ty.schema)(*rules, walk),
             Shape::Tuple(items) => shapes::tuple_schema(
-                items.iter().map(|(ty, r)| (ty.schema)(*r)).collect(),
+                items
+                    .iter()
+                    .map(|(ty, r)| (ty.schema)(*r, &mut *walk))
+                    .collect(),
                 Rules::NONE,
             ),
-            Shape::Struct(spec) => spec.field_schema(Rules::NONE),
+            Shape::Struct(spec) => spec.field_schema(Rules::NONE, walk),
         }
     }
 
@@ -237,7 +240,7 @@ fn tag_schema(names: &[&str]) -> Value {
 }
 
 impl UnionSpec {
-    fn id(&'static self) -> SpecId {
+    pub(crate) fn id(&'static self) -> SpecId {
         std::ptr::from_ref(self) as SpecId
     }
 
@@ -266,12 +269,8 @@ impl UnionSpec {
             .any(|v| matches!(v.shape, Shape::Unit) == unit && name.is_none_or(|n| n == v.name))
     }
 
-    /// Whether this enum holds itself, directly or through others: building its schema
-    /// once finds out.
+    /// Whether this enum holds itself, directly or through others.
     fn is_recursive(&'static self) -> bool {
-        self.schema();
-        self.cache
-            .recursive
-            .load(std::sync::atomic::Ordering::Relaxed)
+        self.plan().recursive
     }
 }

@@ -4,18 +4,21 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::cut::{self, Place, reaches_cut};
-use super::{Repr, Shape, UnionSpec, Variant, json_map, tag_schema};
+use super::super::walk::{Place, Walk};
+use super::{Repr, Shape, UnionPlan, UnionSpec, Variant, json_map, tag_schema};
 use crate::rules::{self, Rules};
 
 impl UnionSpec {
     /// The schema of one variant as the union's branch, `None` where it would nest a
     /// recursive type too deep.
-    fn branch(&'static self, variant: &Variant) -> Option<Map<String, Value>> {
-        let (mut branch, cut) = reaches_cut(|| match self.repr {
+    fn branch(&'static self, variant: &Variant, walk: &mut Walk) -> Option<Map<String, Value>> {
+        let (mut branch, cut) = walk.reaches_cut(|walk| match self.repr {
             Repr::External => {
                 let mut properties = Map::new();
-                properties.insert(variant.name.into(), Value::Object(variant.content_schema()));
+                properties.insert(
+                    variant.name.into(),
+                    Value::Object(variant.content_schema(walk)),
+                );
                 json_map(json!({
                     "type": "object",
                     "properties": properties,
@@ -25,7 +28,7 @@ impl UnionSpec {
             }
             Repr::Internal { tag } => {
                 let mut object = variant
-                    .object_schema()
+                    .object_schema(walk)
                     .unwrap_or_else(|| json_map(json!({"type": "object", "properties": {}})));
                 with_tag(&mut object, tag, variant.name);
                 if matches!(variant.shape, Shape::Unit) {
@@ -38,7 +41,7 @@ impl UnionSpec {
                 properties.insert(tag.into(), tag_schema(&[variant.name]));
                 let mut required = vec![Value::from(tag)];
                 if !matches!(variant.shape, Shape::Unit) {
-                    properties.insert(content.into(), Value::Object(variant.content_schema()));
+                    properties.insert(content.into(), Value::Object(variant.content_schema(walk)));
                     required.push(Value::from(content));
                 }
                 json_map(json!({
@@ -48,7 +51,7 @@ impl UnionSpec {
                     "additionalProperties": false,
                 }))
             }
-            Repr::Untagged => variant.content_schema(),
+            Repr::Untagged => variant.content_schema(walk),
         });
         if cut {
             return None;
@@ -63,54 +66,60 @@ impl UnionSpec {
         Some(branch)
     }
 
-    fn build_schema(&'static self) -> Map<String, Value> {
-        cut::building(self.id(), &self.cache.recursive, || {
-            let mut branches = Vec::new();
-            // Unit variants written as plain strings: one branch of all their names.
-            let units: Vec<&str> = self
-                .variants
-                .iter()
-                .filter(|v| matches!(v.shape, Shape::Unit))
-                .map(|v| v.name)
-                .collect();
-            let external = matches!(self.repr, Repr::External);
-            if external && !units.is_empty() {
-                branches.push(tag_schema(&units));
+    /// The schema as a field's type, built in `walk`, this enum standing inside it.
+    fn build_schema(&'static self, walk: &mut Walk) -> Map<String, Value> {
+        let mut branches = Vec::new();
+        // Unit variants written as plain strings: one branch of all their names.
+        let units: Vec<&str> = self
+            .variants
+            .iter()
+            .filter(|v| matches!(v.shape, Shape::Unit))
+            .map(|v| v.name)
+            .collect();
+        let external = matches!(self.repr, Repr::External);
+        if external && !units.is_empty() {
+            branches.push(tag_schema(&units));
+        }
+        for variant in self.variants {
+            if external && matches!(variant.shape, Shape::Unit) {
+                continue;
             }
-            for variant in self.variants {
-                if external && matches!(variant.shape, Shape::Unit) {
-                    continue;
-                }
-                if let Some(branch) = self.branch(variant) {
-                    branches.push(Value::Object(branch));
-                }
+            if let Some(branch) = self.branch(variant, walk) {
+                branches.push(Value::Object(branch));
             }
-            let mut schema = match <[Value; 1]>::try_from(branches) {
-                Ok([Value::Object(only)]) => only,
-                Ok(_) => Map::new(),
-                Err(branches) => json_map(json!({ "anyOf": branches })),
-            };
-            if let Some(description) = self.description {
-                let mut text = description.to_owned();
-                if let Some(Value::String(more)) = schema.remove("description") {
-                    crate::text::push_sentence(&mut text, &more);
-                }
-                schema.insert("description".into(), text.into());
+        }
+        let mut schema = match <[Value; 1]>::try_from(branches) {
+            Ok([Value::Object(only)]) => only,
+            Ok(_) => Map::new(),
+            Err(branches) => json_map(json!({ "anyOf": branches })),
+        };
+        if let Some(description) = self.description {
+            let mut text = description.to_owned();
+            if let Some(Value::String(more)) = schema.remove("description") {
+                crate::text::push_sentence(&mut text, &more);
             }
-            schema
+            schema.insert("description".into(), text.into());
+        }
+        schema
+    }
+
+    /// What this enum is as a field's type, built once.
+    pub(super) fn plan(&'static self) -> &'static UnionPlan {
+        self.cache.plan.get_or_init(|| {
+            let mut walk = Walk::new();
+            let schema = walk.building(self.id(), |walk| self.build_schema(walk));
+            UnionPlan {
+                schema,
+                recursive: walk.recurs(self.id()),
+            }
         })
     }
 
-    /// The schema standing alone, built once.
-    pub(super) fn schema(&'static self) -> &'static Map<String, Value> {
-        self.cache.schema.get_or_init(|| self.build_schema())
-    }
-
-    /// The schema of this enum as a field's type.
-    pub fn field_schema(&'static self, rules: Rules) -> Map<String, Value> {
-        let mut schema = match cut::place(self.id()) {
-            Place::Alone => self.schema().clone(),
-            Place::Nested => self.build_schema(),
+    /// The schema of this enum as a field's type, where it stands in `walk`.
+    pub fn field_schema(&'static self, rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+        let mut schema = match walk.place(self.id()) {
+            Place::Alone => self.plan().schema.clone(),
+            Place::Nested => walk.building(self.id(), |walk| self.build_schema(walk)),
             Place::TooDeep => return Map::new(),
         };
         rules::apply_schema(rules.own, rules::Kind::Other, &mut schema);
@@ -119,20 +128,16 @@ impl UnionSpec {
 
     /// The schema of this enum as a whole tool's arguments: one object, since a portable
     /// `inputSchema` is an object at the root. Its properties are every variant's, each
-    /// property's description saying which forms it goes with.
-    pub fn root_schema(&'static self) -> Map<String, Value> {
-        self.cache
-            .root
-            .get_or_init(|| {
-                // The root is the outermost level of a recursive enum, as in the check.
-                cut::building(self.id(), &self.cache.recursive, || match self.repr {
-                    Repr::Internal { tag } => self.merged(Some(tag)),
-                    Repr::Untagged => self.merged(None),
-                    Repr::External => self.external_root(),
-                    Repr::Adjacent { tag, content } => self.adjacent_root(tag, content),
-                })
-            })
-            .clone()
+    /// property's description saying which forms it goes with. Built in `walk` (the
+    /// tool's), the enum standing inside it: the root is the outermost level of a
+    /// recursive enum, as in the check.
+    pub(crate) fn root_schema(&'static self, walk: &mut Walk) -> Map<String, Value> {
+        walk.building(self.id(), |walk| match self.repr {
+            Repr::Internal { tag } => self.merged(Some(tag), walk),
+            Repr::Untagged => self.merged(None, walk),
+            Repr::External => self.external_root(walk),
+            Repr::Adjacent { tag, content } => self.adjacent_root(tag, content, walk),
+        })
     }
 
     /// How a form is named in a note: `type = "search"`, or `the "search" form`.
@@ -143,7 +148,7 @@ impl UnionSpec {
         }
     }
 
-    fn merged(&'static self, tag: Option<&'static str>) -> Map<String, Value> {
+    fn merged(&'static self, tag: Option<&'static str>, walk: &mut Walk) -> Map<String, Value> {
         struct Merged {
             schemas: Vec<Value>,
             with: Vec<&'static str>,
@@ -153,7 +158,7 @@ impl UnionSpec {
         let mut merged: Vec<Merged> = Vec::new();
         let mut every_required: Option<Vec<String>> = None;
         for variant in self.variants {
-            let object = variant.object_schema().unwrap_or_default();
+            let object = variant.object_schema(walk).unwrap_or_default();
             let properties = object.get("properties").and_then(Value::as_object);
             let required: Vec<String> = object
                 .get("required")
@@ -257,11 +262,11 @@ impl UnionSpec {
         root
     }
 
-    fn external_root(&'static self) -> Map<String, Value> {
+    fn external_root(&'static self, walk: &mut Walk) -> Map<String, Value> {
         let mut properties = Map::new();
         for variant in self.variants {
             if let Some(Value::Object(branch)) = self
-                .branch(variant)
+                .branch(variant, walk)
                 .and_then(|mut b| b.get_mut("properties").map(Value::take))
                 && let Some(mut content) = branch.into_iter().next().map(|(_, v)| v)
             {
@@ -281,13 +286,18 @@ impl UnionSpec {
         }))
     }
 
-    fn adjacent_root(&'static self, tag: &str, content: &str) -> Map<String, Value> {
+    fn adjacent_root(
+        &'static self,
+        tag: &str,
+        content: &str,
+        walk: &mut Walk,
+    ) -> Map<String, Value> {
         let mut contents = Vec::new();
         for variant in self.variants {
             if matches!(variant.shape, Shape::Unit) {
                 continue;
             }
-            let mut schema = variant.content_schema();
+            let mut schema = variant.content_schema(walk);
             let note = format!("With {tag} = {:?}.", variant.name);
             let mut text = match schema.remove("description") {
                 Some(Value::String(text)) => text,
