@@ -10,6 +10,8 @@ use crate::context::Context;
 use crate::result::echo;
 use crate::result::{Repair, Violation};
 
+pub(crate) use crate::result::Location;
+use crate::result::Segment;
 use path::{Step, Steps, push_escaped};
 
 /// Which struct a value is one of, for counting how deep a recursive one nests: the
@@ -29,9 +31,13 @@ pub struct Checker<'a> {
     /// Where the checker is; turned into a JSON pointer only when a violation needs it.
     path: Steps,
     violations: Vec<Violation>,
+    /// The field of the arguments each violation is about, by wire name.
+    fields: Vec<Option<&'static str>>,
     omitted: usize,
     sensitive: u32,
-    integral_floats: Vec<String>,
+    /// Where sensitive values are: hidden in the echo of the arguments.
+    hidden: Vec<Location>,
+    integral_floats: Vec<Location>,
     /// The objects whose argument names an unknown-name violation has listed already.
     names_listed: Vec<&'static str>,
     /// The depth of the path at which the value being checked is a field with a
@@ -46,26 +52,32 @@ pub struct Checker<'a> {
     /// makes optional properties nullable).
     nulls_are_absent: bool,
     /// The paths of those `null`s, taken out before serde reads the arguments.
-    absent_nulls: Vec<String>,
+    absent_nulls: Vec<Location>,
     /// Known client mistakes are repaired: an array or object sent as a string of its
     /// JSON (see [`Repair`]).
     repair: bool,
-    /// The repairs made, each with the value put in place of what came.
-    repairs: Vec<(Repair, Value)>,
+    /// The repairs made, each where it was made and with the value put in place of
+    /// what came.
+    repairs: Vec<(Location, Repair, Value)>,
 }
 
 /// What a finished check found.
+#[derive(Default)]
 pub(crate) struct Checked {
     /// The violations listed, in the order found.
     pub violations: Vec<Violation>,
+    /// The field of the arguments each is about.
+    pub fields: Vec<Option<&'static str>>,
     /// How many more were found and only counted.
     pub omitted: usize,
-    /// The paths of integers written as floats (`3.0`).
-    pub integral_floats: Vec<String>,
-    /// The paths of `null`s that mean "left out".
-    pub absent_nulls: Vec<String>,
-    /// The repairs made, with the values to put in place.
-    pub repairs: Vec<(Repair, Value)>,
+    /// Where sensitive values are.
+    pub hidden: Vec<Location>,
+    /// Where integers are written as floats (`3.0`).
+    pub integral_floats: Vec<Location>,
+    /// Where `null`s mean "left out".
+    pub absent_nulls: Vec<Location>,
+    /// The repairs made, where, with the values to put in place.
+    pub repairs: Vec<(Location, Repair, Value)>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -92,6 +104,8 @@ impl<'a> Checker<'a> {
             context,
             path: Steps::new(),
             violations: Vec::new(),
+            fields: Vec::new(),
+            hidden: Vec::new(),
             omitted: 0,
             sensitive: 0,
             integral_floats: Vec::new(),
@@ -139,7 +153,8 @@ impl<'a> Checker<'a> {
             "parsed the JSON object sent as a string"
         };
         let path = self.path();
-        self.repairs.push((Repair { path, repair }, parsed));
+        let at = self.location();
+        self.repairs.push((at, Repair { path, repair }, parsed));
     }
 
     /// From now on, `null` for an optional property means "left out".
@@ -154,8 +169,8 @@ impl<'a> Checker<'a> {
 
     /// Records that the property at the current path is a `null` meaning "left out".
     pub(crate) fn absent_null(&mut self) {
-        let path = self.path();
-        self.absent_nulls.push(path);
+        let at = self.location();
+        self.absent_nulls.push(at);
     }
 
     /// How many levels of `spec` the value being checked is inside.
@@ -241,6 +256,20 @@ impl<'a> Checker<'a> {
         pointer
     }
 
+    /// Where the value being checked is, typed.
+    pub(crate) fn location(&self) -> Location {
+        Location::new(
+            self.path
+                .iter()
+                .map(|step| match (step, self.path.name(step)) {
+                    (Step::Field(name), _) => Segment::Field(name),
+                    (Step::Index(i), _) => Segment::Index(*i),
+                    (Step::Key { .. }, name) => Segment::Key(name.unwrap_or_default().into()),
+                })
+                .collect(),
+        )
+    }
+
     /// True at the arguments object itself.
     pub fn is_root(&self) -> bool {
         self.path.is_empty()
@@ -278,6 +307,16 @@ impl<'a> Checker<'a> {
         out
     }
 
+    /// Records that the value being checked is sensitive (a field or a type marked so,
+    /// a misspelt name of one): the echo of the arguments hides it. Kept through a
+    /// [trial](Checker::trial): a form not taken still hides what it would have.
+    pub(crate) fn hide(&mut self) {
+        if !self.is_sensitive() {
+            let at = self.location();
+            self.hidden.push(at);
+        }
+    }
+
     /// Whether the value being checked is sensitive.
     pub fn is_sensitive(&self) -> bool {
         self.sensitive > 0
@@ -286,8 +325,8 @@ impl<'a> Checker<'a> {
     /// Records that the integer at the current path is written as a float (`3.0`): valid
     /// JSON Schema, but serde wants `3`, so the value is rewritten before deserializing.
     pub(crate) fn integral_float(&mut self) {
-        let path = self.path();
-        self.integral_floats.push(path);
+        let at = self.location();
+        self.integral_floats.push(at);
     }
 
     /// Reports a value of the wrong JSON type; `expected` names the right one with its
@@ -371,6 +410,11 @@ impl<'a> Checker<'a> {
             message.push(' ');
             message.push_str(hint);
         }
+        let field = match self.path.iter().next() {
+            Some(Step::Field(name)) => Some(*name),
+            _ => None,
+        };
+        self.fields.push(field);
         self.violations.push(Violation {
             path,
             rule: report.rule,
@@ -392,6 +436,7 @@ impl<'a> Checker<'a> {
         f(self);
         let found = self.violations.len() - violations + self.omitted - omitted;
         self.violations.truncate(violations);
+        self.fields.truncate(violations);
         self.omitted = omitted;
         self.integral_floats.truncate(floats);
         self.absent_nulls.truncate(nulls);
@@ -418,6 +463,8 @@ impl<'a> Checker<'a> {
     pub(crate) fn finish(self) -> Checked {
         Checked {
             violations: self.violations,
+            fields: self.fields,
+            hidden: self.hidden,
             omitted: self.omitted,
             integral_floats: self.integral_floats,
             absent_nulls: self.absent_nulls,

@@ -400,7 +400,7 @@ impl<T: Argument> Argument for Vec<T> {
 
     fn echo(value: &Value, limits: Limits) -> Value {
         match value {
-            Value::Array(items) => echo::array(items, limits, T::echo),
+            Value::Array(items) => echo::array(items, limits, |_, v, inner| T::echo(v, inner)),
             other => echo::truncate(other, limits),
         }
     }

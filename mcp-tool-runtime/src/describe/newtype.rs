@@ -62,6 +62,7 @@ impl Newtype {
             typed
         };
         if self.sensitive {
+            cx.hide();
             cx.sensitive(check)
         } else {
             check(cx)

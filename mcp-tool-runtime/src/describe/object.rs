@@ -226,6 +226,7 @@ impl ToolSpec {
             }
         };
         if field.sensitive {
+            cx.hide();
             cx.sensitive(check);
         } else {
             check(cx);
@@ -297,7 +298,15 @@ impl ToolSpec {
 
     pub(crate) fn unknown(&'static self, key: &str, value: &Value, cx: &mut Checker<'_>) {
         if cx.is_full() {
-            // Counted only: no suggestion to compute for the 100 000th unknown name.
+            // Counted only: no suggestion to compute for the 100 000th unknown name,
+            // unless it may be a slip of a sensitive one, whose value stays hidden.
+            if self.has_sensitive()
+                && suggest::nearest(key, self.names()).is_some_and(|n| self.is_sensitive(n))
+            {
+                let mark = cx.enter_key(key);
+                cx.hide();
+                cx.leave(mark);
+            }
             return cx.report(Report {
                 rule: Cow::Borrowed("unknown"),
                 expectation: Cow::Borrowed(""),
@@ -368,11 +377,22 @@ impl ToolSpec {
         };
         // A misspelt sensitive field carries a sensitive value.
         if near.is_some_and(|n| self.is_sensitive(n)) {
+            cx.hide();
             cx.sensitive(|cx| cx.report(report));
         } else {
             cx.report(report);
         }
         cx.leave(mark);
+    }
+
+    /// Whether a field, or a field of a flattened struct, is sensitive.
+    fn has_sensitive(&'static self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| match (f.flatten, (f.ty.object)()) {
+                (true, Some(spec)) => spec.has_sensitive(),
+                _ => f.sensitive,
+            })
     }
 
     fn is_sensitive(&'static self, name: &str) -> bool {

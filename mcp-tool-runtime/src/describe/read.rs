@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
-use crate::check::Checker;
+use crate::check::{Checked, Checker, Location};
 use crate::context::Context;
 use crate::result::Repair;
 use crate::result::echo;
@@ -76,24 +76,22 @@ impl ToolSpec {
         self.check(&arguments, &mut cx);
         let mut checked = cx.finish();
         // The outermost first: a string inside a repaired string is repaired in its copy.
-        checked
-            .repairs
-            .sort_by_key(|(r, _)| r.path.matches('/').count());
-        let repairs: Vec<Repair> = checked.repairs.iter().map(|(r, _)| r.clone()).collect();
+        checked.repairs.sort_by_key(|(at, ..)| at.depth());
+        let repairs: Vec<Repair> = checked.repairs.iter().map(|(_, r, _)| r.clone()).collect();
         if !checked.violations.is_empty() || checked.omitted > 0 {
-            let error = self.invalid::<T>(tool, checked.violations, checked.omitted, arguments);
+            let error = self.invalid::<T>(tool, checked, arguments);
             return Err(error.with_repairs(repairs));
         }
-        for (repair, parsed) in checked.repairs {
-            if let Some(slot) = arguments.pointer_mut(&repair.path) {
+        for (at, _, parsed) in checked.repairs {
+            if let Some(slot) = at.get_mut(&mut arguments) {
                 *slot = parsed;
             }
         }
-        for path in &checked.integral_floats {
-            integer_in_place(&mut arguments, path);
+        for at in &checked.integral_floats {
+            integer_in_place(&mut arguments, at);
         }
-        for path in &checked.absent_nulls {
-            remove_in_place(&mut arguments, path);
+        for at in &checked.absent_nulls {
+            at.remove(&mut arguments);
         }
         T::deserialize(arguments)
             .map_err(|e| {
@@ -107,7 +105,11 @@ impl ToolSpec {
                     expected: Value::String("arguments matching the input schema".into()),
                     received: None,
                 };
-                self.invalid::<T>(tool, vec![violation], 0, Value::Null)
+                let checked = Checked {
+                    violations: vec![violation],
+                    ..Checked::default()
+                };
+                self.invalid::<T>(tool, checked, Value::Null)
             })
             .map(|read| (read, repairs))
     }
@@ -115,8 +117,7 @@ impl ToolSpec {
     fn invalid<T: McpTool>(
         &'static self,
         tool: &str,
-        violations: Vec<Violation>,
-        omitted: usize,
+        checked: Checked,
         arguments: Value,
     ) -> ToolError {
         let tool = if tool == self.name {
@@ -124,7 +125,14 @@ impl ToolSpec {
         } else {
             Cow::Owned(tool.to_owned())
         };
-        ToolError::invalid_arguments(tool, violations, omitted, arguments, T::echo)
+        ToolError::invalid_arguments(
+            tool,
+            checked.violations,
+            checked.fields,
+            checked.omitted,
+            arguments,
+            checked.hidden,
+        )
     }
 }
 
@@ -136,22 +144,10 @@ pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
     )
 }
 
-/// Takes out the property at `path`: a `null` that means "left out", which serde
-/// would not read into a field with a default.
-fn remove_in_place(arguments: &mut Value, path: &str) {
-    let Some((parent, key)) = path.rsplit_once('/') else {
-        return;
-    };
-    let key = key.replace("~1", "/").replace("~0", "~");
-    if let Some(Value::Object(map)) = arguments.pointer_mut(parent) {
-        map.remove(&key);
-    }
-}
-
-/// The integral float at `path` (`3.0`) written as an integer (`3`), which is what
-/// serde reads into an integer type; the checks found it integral and in range.
-fn integer_in_place(arguments: &mut Value, path: &str) {
-    if let Some(slot) = arguments.pointer_mut(path)
+/// The integral float at `at` (`3.0`) written as an integer (`3`), which is what serde
+/// reads into an integer type; the checks found it integral and in range.
+fn integer_in_place(arguments: &mut Value, at: &Location) {
+    if let Some(slot) = at.get_mut(arguments)
         && let Some(f) = slot.as_f64()
     {
         *slot = if f < 0.0 {

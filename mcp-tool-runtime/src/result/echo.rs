@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value};
 
+use super::{Location, Segment};
+
 /// The text that stands for a sensitive value.
 pub const REDACTED: &str = "[redacted]";
 
@@ -37,17 +39,52 @@ pub const RECEIVED: Limits = Limits {
 pub fn truncate(value: &Value, limits: Limits) -> Value {
     match value {
         Value::String(s) => truncate_str(s, limits.chars),
-        Value::Array(items) => array(items, limits, truncate),
+        Value::Array(items) => array(items, limits, |_, v, inner| truncate(v, inner)),
         Value::Object(map) => object(map, limits, |_, v, inner| truncate(v, inner)),
         other => other.clone(),
     }
 }
 
-/// An array cut to `limits`, each kept item echoed by `item` one level down.
+/// A copy of `value` cut to `limits`, with the value at each of the `hidden` locations
+/// (a sensitive field's, or a misspelt one's: the checks found them) replaced by
+/// [`REDACTED`].
+pub(crate) fn hiding(value: &Value, hidden: &[Location], limits: Limits) -> Value {
+    let hidden: Vec<&[Segment]> = hidden.iter().map(Location::segments).collect();
+    hide(value, &hidden, limits)
+}
+
+fn hide(value: &Value, hidden: &[&[Segment]], limits: Limits) -> Value {
+    if hidden.is_empty() {
+        return truncate(value, limits);
+    }
+    if hidden.iter().any(|at| at.is_empty()) {
+        return Value::from(REDACTED);
+    }
+    // The locations below the step that `is_it` picks, one step shorter.
+    let below = |is_it: &dyn Fn(&Segment) -> bool| -> Vec<&[Segment]> {
+        hidden
+            .iter()
+            .filter(|at| is_it(&at[0]))
+            .map(|at| &at[1..])
+            .collect()
+    };
+    match value {
+        Value::Array(items) => array(items, limits, |i, item, inner| {
+            hide(item, &below(&|s| *s == Segment::Index(i)), inner)
+        }),
+        Value::Object(map) => object(map, limits, |key, v, inner| {
+            hide(v, &below(&|s| s.is_key(key)), inner)
+        }),
+        other => truncate(other, limits),
+    }
+}
+
+/// An array cut to `limits`, each kept item echoed by `item` (given its index) one
+/// level down.
 pub(crate) fn array(
     items: &[Value],
     limits: Limits,
-    item: impl Fn(&Value, Limits) -> Value,
+    item: impl Fn(usize, &Value, Limits) -> Value,
 ) -> Value {
     let Some(inner) = limits.inner() else {
         return Value::String(format!("[array of {} items]", items.len()));
@@ -55,7 +92,8 @@ pub(crate) fn array(
     let mut out: Vec<Value> = items
         .iter()
         .take(limits.items)
-        .map(|v| item(v, inner))
+        .enumerate()
+        .map(|(i, v)| item(i, v, inner))
         .collect();
     if items.len() > limits.items {
         out.push(Value::String(format!(

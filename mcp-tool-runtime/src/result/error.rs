@@ -8,8 +8,9 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::Location;
 use super::call_result::{CallToolResult, Content, json_text};
-use super::echo::{self, ARGUMENTS, Limits};
+use super::echo::{self, ARGUMENTS};
 use super::violation::{ErrorCategory, Violation};
 
 /// A failed tool call, as the model will read it.
@@ -65,11 +66,16 @@ struct Inner {
     hint: Option<String>,
     tool: Option<Cow<'static, str>>,
     arguments: Option<Kept>,
-    /// How `arguments` are made safe to show (sensitive fields redacted, long values
-    /// cut), applied when the error is written out; `None` when they were given so.
-    redact: Option<fn(&Value, Limits) -> Value>,
+    /// Where `arguments` hold sensitive values, as the checks found them: they are
+    /// hidden, and everything cut, when the error is written out. `None` when the
+    /// arguments were given already safe to show.
+    hidden: Option<Vec<Location>>,
     partial_results: Option<Value>,
     violations: Vec<Violation>,
+    /// The field of the arguments each violation the checks found is about (by wire
+    /// name), as the checker knew it; shorter than `violations` when some were added by
+    /// hand.
+    fields: Vec<Option<&'static str>>,
     omitted: usize,
     retry_after: Option<Duration>,
     /// The call may have changed something before it failed.
@@ -141,9 +147,10 @@ impl ToolError {
                 hint: None,
                 tool: None,
                 arguments: None,
-                redact: None,
+                hidden: None,
                 partial_results: None,
                 violations: Vec::new(),
+                fields: Vec::new(),
                 omitted: 0,
                 retry_after: None,
                 may_have_taken_effect: false,
@@ -185,9 +192,10 @@ impl ToolError {
     pub(crate) fn invalid_arguments(
         tool: Cow<'static, str>,
         violations: Vec<Violation>,
+        fields: Vec<Option<&'static str>>,
         omitted: usize,
         arguments: Value,
-        redact: fn(&Value, Limits) -> Value,
+        hidden: Vec<Location>,
     ) -> Self {
         let total = violations.len() + omitted;
         let mut message = String::with_capacity(tool.len() + 80);
@@ -200,8 +208,9 @@ impl ToolError {
             " problems in the arguments. Correct them and call again."
         });
         let mut err = ToolError::validation(message).for_call(tool, arguments);
-        err.inner.redact = Some(redact);
+        err.inner.hidden = Some(hidden);
         err.inner.violations = violations;
+        err.inner.fields = fields;
         err.inner.omitted = omitted;
         err
     }
@@ -218,7 +227,7 @@ impl ToolError {
     pub fn for_call(mut self, tool: impl Into<Cow<'static, str>>, arguments: Value) -> Self {
         self.inner.tool = Some(tool.into());
         self.inner.arguments = Some(Kept(arguments));
-        self.inner.redact = None;
+        self.inner.hidden = None;
         self
     }
 
@@ -311,6 +320,20 @@ impl ToolError {
     /// ```
     pub fn into_violations(self) -> Vec<Violation> {
         self.inner.violations
+    }
+
+    /// Each violation with the field of the arguments it is about, where the checks
+    /// found it (`None` for one added by hand, or about no field).
+    pub(crate) fn violations_by_field(
+        &self,
+    ) -> impl Iterator<Item = (&Violation, Option<&'static str>)> {
+        let fields = self
+            .inner
+            .fields
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(None));
+        self.inner.violations.iter().zip(fields)
     }
 
     /// How many problems were found beyond those listed in [`ToolError::violations`].
@@ -421,8 +444,8 @@ impl ToolError {
                     "tool".into(),
                     tool.map_or(Value::Null, |t| t.into_owned().into()),
                 );
-                let arguments = match (arguments, inner.redact) {
-                    (Some(kept), Some(redact)) => redact(&kept.0, ARGUMENTS),
+                let arguments = match (arguments, &inner.hidden) {
+                    (Some(kept), Some(hidden)) => echo::hiding(&kept.0, hidden, ARGUMENTS),
                     (Some(mut kept), None) => std::mem::take(&mut kept.0),
                     (None, _) => Value::Null,
                 };
@@ -478,8 +501,8 @@ impl ToolError {
     /// not copied whole.
     fn shown(&self) -> ToolError {
         let inner = &*self.inner;
-        let arguments = match (&inner.arguments, inner.redact) {
-            (Some(kept), Some(redact)) => Some(Kept(redact(&kept.0, ARGUMENTS))),
+        let arguments = match (&inner.arguments, &inner.hidden) {
+            (Some(kept), Some(hidden)) => Some(Kept(echo::hiding(&kept.0, hidden, ARGUMENTS))),
             (Some(kept), None) => Some(Kept(kept.0.clone())),
             (None, _) => None,
         };
@@ -490,9 +513,10 @@ impl ToolError {
                 hint: inner.hint.clone(),
                 tool: inner.tool.clone(),
                 arguments,
-                redact: None,
+                hidden: None,
                 partial_results: inner.partial_results.clone(),
                 violations: inner.violations.clone(),
+                fields: inner.fields.clone(),
                 omitted: inner.omitted,
                 retry_after: inner.retry_after,
                 may_have_taken_effect: inner.may_have_taken_effect,
@@ -554,9 +578,10 @@ mod tests {
         let invalid = ToolError::invalid_arguments(
             "book_flight".into(),
             vec![violation("/origin")],
+            vec![Some("origin")],
             0,
             json!({"origin": "Paris"}),
-            echo::truncate,
+            Vec::new(),
         );
         assert_eq!(
             invalid.message(),

@@ -4,9 +4,11 @@
 mod call_result;
 pub(crate) mod echo;
 mod error;
+mod location;
 mod violation;
 
 pub(crate) use call_result::json_text;
 pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
 pub use error::ToolError;
+pub(crate) use location::{Location, Segment};
 pub use violation::{ErrorCategory, Repair, Violation};

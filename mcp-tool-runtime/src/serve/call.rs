@@ -165,10 +165,8 @@ fn fields_to_ask<'a>(
     if error.violations().is_empty() || error.omitted_violations() > 0 {
         return None;
     }
-    for violation in error.violations() {
-        let top = violation.path.strip_prefix('/')?.split('/').next()?;
-        let top = top.replace("~1", "/").replace("~0", "~");
-        let field = asking.fields.iter().find(|f| f.name == top)?;
+    for (violation, field) in error.violations_by_field() {
+        let field = asking.fields.iter().find(|f| Some(f.name) == field)?;
         let problem = (violation.rule != "required").then(|| violation.message.clone());
         match asked.iter_mut().find(|(f, _)| f.name == field.name) {
             Some((_, seen)) => {

@@ -1,0 +1,117 @@
+//! What an argument error shows of the arguments (`attempted_query`) hides every
+//! sensitive value the checks met: a sensitive field, nested, in a list, flattened, in
+//! a form of an enum, a sensitive newtype, and a misspelt name of a sensitive field,
+//! even past the 50 violations listed. It agrees with the echo written from the types,
+//! which the `Toolbox` shows when a handler fails.
+#![allow(dead_code)] // the fields exist for the derive to read
+
+use mcp_tool::__private::Limits;
+use mcp_tool::{Argument, McpTool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// A card number, never shown.
+#[derive(Argument, Deserialize, Debug)]
+#[serde(transparent)]
+struct CardNumber(#[validate(sensitive, length(equal = 16))] String);
+
+#[derive(Argument, Deserialize, Debug)]
+struct Login {
+    user: String,
+    #[validate(sensitive)]
+    password: String,
+}
+
+#[derive(Argument, Deserialize, Debug)]
+struct Audit {
+    #[validate(sensitive)]
+    token: Option<String>,
+}
+
+#[derive(Argument, Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Payment {
+    Card {
+        number: CardNumber,
+    },
+    Transfer {
+        iban: String,
+        #[validate(sensitive)]
+        pin: String,
+    },
+}
+
+#[derive(Argument, Deserialize, Debug)]
+#[serde(untagged)]
+enum Secret {
+    Pair {
+        user: String,
+        #[validate(sensitive)]
+        key: String,
+    },
+    Plain(String),
+}
+
+/// Pay.
+#[derive(McpTool, Deserialize, Debug)]
+struct Pay {
+    login: Login,
+    logins: Vec<Login>,
+    payment: Payment,
+    secret: Secret,
+    card: Option<CardNumber>,
+    #[serde(flatten)]
+    audit: Audit,
+    #[validate(range(max = 10))]
+    amount: u32,
+    #[validate(items(length(max = 1)))]
+    tags: Option<Vec<String>>,
+}
+
+const ARGUMENTS: Limits = Limits {
+    chars: 200,
+    items: 20,
+    depth: 6,
+};
+
+fn shown(args: &Value) -> Value {
+    let error = Pay::from_arguments(args.clone()).expect_err("the arguments are wrong");
+    error.to_call_result().to_value()["structuredContent"]["attempted_query"]["arguments"].clone()
+}
+
+#[test]
+fn every_sensitive_value_the_checks_met_is_hidden() {
+    let args = json!({
+        "login": {"user": "ada", "password": "hunter2"},
+        "logins": [{"user": "bob", "password": "s3cret"}, {"user": "eve", "pasword": "typo"}],
+        "payment": {"kind": "transfer", "iban": "FR76", "pin": "1234"},
+        "secret": {"user": "ada", "key": "k-123"},
+        "card": "4111111111111111",
+        "token": "tok-1",
+        "amount": 99,
+        "tokne": "tok-2",
+    });
+    let got = shown(&args);
+    assert_eq!(got["login"]["password"], "[redacted]");
+    assert_eq!(got["logins"][0]["password"], "[redacted]");
+    assert_eq!(got["logins"][1]["pasword"], "[redacted]");
+    assert_eq!(got["payment"]["pin"], "[redacted]");
+    assert_eq!(got["secret"]["key"], "[redacted]");
+    assert_eq!(got["card"], "[redacted]");
+    assert_eq!(got["token"], "[redacted]");
+    assert_eq!(got["tokne"], "[redacted]");
+    assert_eq!(got["login"]["user"], "ada");
+    assert_eq!(got["amount"], 99);
+    assert_eq!(got, <Pay as Argument>::echo(&args, ARGUMENTS));
+    // Past the 50 listed violations (60 bad tags, checked first) a misspelt sensitive
+    // name is still hidden, though no suggestion is written for it.
+    let mut flood = args.as_object().unwrap().clone();
+    flood.insert("tags".into(), json!(vec!["too long"; 60]));
+    flood.insert("tokne".into(), json!("tok-3"));
+    let flood = Value::Object(flood);
+    let error = Pay::from_arguments(flood.clone()).unwrap_err();
+    assert!(error.omitted_violations() > 0);
+    let got = shown(&flood);
+    assert_eq!(got["tokne"], "[redacted]");
+    assert_eq!(got, <Pay as Argument>::echo(&flood, ARGUMENTS));
+}
