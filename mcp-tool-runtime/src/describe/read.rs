@@ -79,7 +79,7 @@ impl ToolSpec {
         checked.repairs.sort_by_key(|(at, ..)| at.depth());
         let repairs: Vec<Repair> = checked.repairs.iter().map(|(_, r, _)| r.clone()).collect();
         if !checked.violations.is_empty() || checked.omitted > 0 {
-            let error = self.invalid::<T>(tool, checked, arguments);
+            let error = self.invalid(tool, checked, arguments);
             return Err(error.with_repairs(repairs));
         }
         for (at, _, parsed) in checked.repairs {
@@ -109,12 +109,12 @@ impl ToolSpec {
                     violations: vec![violation],
                     ..Checked::default()
                 };
-                self.invalid::<T>(tool, checked, Value::Null)
+                self.invalid(tool, checked, Value::Null)
             })
             .map(|read| (read, repairs))
     }
 
-    fn invalid<T: McpTool>(
+    fn invalid(
         &'static self,
         tool: &str,
         checked: Checked,
