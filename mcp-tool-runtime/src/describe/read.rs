@@ -114,12 +114,7 @@ impl ToolSpec {
             .map(|read| (read, repairs))
     }
 
-    fn invalid(
-        &'static self,
-        tool: &str,
-        checked: Checked,
-        arguments: Value,
-    ) -> ToolError {
+    fn invalid(&'static self, tool: &str, checked: Checked, arguments: Value) -> ToolError {
         let tool = if tool == self.name {
             Cow::Borrowed(self.name)
         } else {

@@ -3,6 +3,8 @@
 //! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
 //! way round.
 
+#[cfg(feature = "rmcp")]
+mod adapter;
 pub(crate) mod call;
 #[cfg(feature = "http")]
 pub mod http;
@@ -13,4 +15,6 @@ pub(crate) mod output;
 mod peer;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+#[cfg(feature = "rmcp")]
+mod router;
 pub(crate) mod toolbox;

@@ -1,0 +1,306 @@
+//! rmcp's own `#[tool]` methods with this crate's checks: [`Parameters`], the drop-in
+//! for rmcp's extractor, and [`structured`], the router wrapper that keeps an argument
+//! error's `structuredContent` (see [`crate::rmcp`]).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
+use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
+use serde_json::Value;
+
+use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object};
+use crate::context::Context;
+use crate::describe::McpTool;
+use crate::describe::profile::SchemaProfile;
+use crate::result::{Content, ToolError};
+
+/// The arguments of an rmcp `#[tool]` method, checked by `#[derive(McpTool)]` before
+/// the method runs. A drop-in for rmcp's `Parameters`: same name (rmcp's macro finds the
+/// parameter type by it), same shape, so `Parameters(args): Parameters<T>` reads as before.
+///
+/// Its schema is `T`'s derived `inputSchema`. A failed check reaches the client as an
+/// `isError` result listing every violation, never as a JSON-RPC error; an argument
+/// value that is not an object stays a JSON-RPC error (-32602). Dates are judged by the
+/// system clock in the system's zone.
+#[derive(Debug, Clone)]
+pub struct Parameters<T>(pub T);
+
+impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(T::NAME)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::try_from(T::input_schema().clone()).unwrap_or_default()
+    }
+}
+
+impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T> {
+    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
+        let arguments = context.arguments.take().map_or(Value::Null, Value::Object);
+        // The tool as the client called it: rmcp names a `#[tool]` method's tool after
+        // the method (or its `name = "..."`), which need not be `T::NAME`.
+        let tool = context.name();
+        let profile = context
+            .request_context
+            .extensions
+            .get::<SchemaProfile>()
+            .copied()
+            .unwrap_or_default();
+        let extensions = &context.request_context.extensions;
+        let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
+        let log = extensions.get::<RepairLog>().cloned();
+        // rmcp's `#[tool]` methods cannot ask the user: a tool that must be confirmed
+        // is refused (or runs, if its author said so).
+        let unconfirmed = T::spec()
+            .asking
+            .and_then(|a| a.confirm.as_ref())
+            .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
+            .map(|c| {
+                let message = crate::ask::form::confirmation(c, &arguments);
+                super::call::needs_confirmation(&message).for_call(
+                    tool.to_owned(),
+                    T::echo(&arguments, crate::result::echo::ARGUMENTS),
+                )
+            });
+        match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
+            Ok(_) if let Some(refused) = unconfirmed => Err(extraction_error(refused)),
+            Ok((args, repairs)) => {
+                // Said in the result's `_meta` by `structured`, which reads the log.
+                if let (Some(log), false) = (log, repairs.is_empty())
+                    && let Ok(mut log) = log.0.lock()
+                {
+                    log.extend(repairs);
+                }
+                Ok(Parameters(args))
+            }
+            Err(error) if error.is_malformed_request() => {
+                Err(ErrorData::invalid_params(error.message().to_owned(), None))
+            }
+            Err(error) => Err(extraction_error(error)),
+        }
+    }
+}
+
+/// Whether [`Parameters`] repairs known client mistakes (see [`Toolbox::repairs`]):
+/// set by [`Structured::with_repairs`], on where nothing set it.
+#[derive(Debug, Clone, Copy)]
+struct RepairSetting(bool);
+
+/// The repairs [`Parameters`] made in one call, for [`structured`] to say in `_meta`.
+#[derive(Debug, Clone, Default)]
+struct RepairLog(Arc<std::sync::Mutex<Vec<crate::result::Repair>>>);
+
+/// The error a failed extraction returns: rmcp's router makes an `isError` text result of
+/// it; [`structured`] restores the full result carried in `data`.
+fn extraction_error(error: ToolError) -> ErrorData {
+    let result = error.into_call_result();
+    // The text once: the result's text block is the error's text.
+    let text = result
+        .content
+        .iter()
+        .map(|Content::Text { text }| text.as_str());
+    let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
+    ErrorData::invalid_params(
+        message,
+        Some(serde_json::json!({ RESULT_KEY: result.to_value() })),
+    )
+}
+
+/// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
+/// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
+///
+/// ```
+/// use mcp_tool::rmcp::Parameters;
+/// use mcp_tool::{McpTool, ToolError};
+/// use rmcp::handler::server::tool::ToolRouter;
+/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use serde::Deserialize;
+///
+/// /// Say hello.
+/// #[derive(McpTool, Deserialize)]
+/// struct Greet {
+///     #[validate(length(min = 1))]
+///     name: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Desk {
+///     tool_router: ToolRouter<Self>,
+/// }
+///
+/// #[tool_router]
+/// impl Desk {
+///     #[tool(description = "Say hello")]
+///     async fn greet(&self, Parameters(args): Parameters<Greet>) -> Result<String, ToolError> {
+///         Ok(format!("Hello, {}!", args.name))
+///     }
+/// }
+///
+/// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]
+/// impl ServerHandler for Desk {}
+///
+/// let desk = Desk { tool_router: Desk::tool_router() };
+/// assert_eq!(desk.get_tool("greet").unwrap().input_schema["required"], serde_json::json!(["name"]));
+/// ```
+pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
+    Structured {
+        router,
+        profile: SchemaProfile::Portable,
+        repair: true,
+    }
+}
+
+/// See [`structured`].
+#[derive(Debug)]
+pub struct Structured<'r, S> {
+    router: &'r ToolRouter<S>,
+    profile: SchemaProfile,
+    repair: bool,
+}
+
+impl<S: Send + Sync + 'static> Structured<'_, S> {
+    /// Advertises the input schemas in `profile`'s form, and reads the arguments as
+    /// written against it (see [`SchemaProfile`]):
+    /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
+    pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
+    /// [`Toolbox::repairs`]); the repairs made are said in the result's `_meta`.
+    pub fn with_repairs(mut self, on: bool) -> Self {
+        self.repair = on;
+        self
+    }
+
+    /// Calls the tool like [`ToolRouter::call`], turning this crate's argument errors
+    /// into their full `isError` result (text and `structuredContent`).
+    pub async fn call(
+        &self,
+        mut context: ToolCallContext<'_, S>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let route = match self.router.get(context.name()) {
+            Some(_) => self.router.map.get(context.name()).cloned(),
+            None => None,
+        };
+        // For `Parameters`, which reads the arguments as the profile's schema says, and
+        // repairs what it is asked to.
+        context.request_context.extensions.insert(self.profile);
+        context
+            .request_context
+            .extensions
+            .insert(RepairSetting(self.repair));
+        let log = RepairLog::default();
+        context.request_context.extensions.insert(log.clone());
+        #[cfg(feature = "tracing")]
+        let (started, tool) = (std::time::Instant::now(), context.name().to_owned());
+        let Some(route) = route else {
+            let error = self.unknown_tool(context.name());
+            #[cfg(feature = "tracing")]
+            super::observe::rejected(&tool, started, "unknown_tool", &error.message);
+            return Err(error);
+        };
+        let response = Self::answer(route, context, log).await;
+        #[cfg(feature = "tracing")]
+        match &response {
+            Ok(CallToolResponse::Complete(result)) => super::observe::answered(
+                &tool,
+                started,
+                result.is_error == Some(true),
+                result.structured_content.as_ref(),
+                result
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.0.get(crate::result::REPAIRS_KEY)),
+            ),
+            Ok(_) => {}
+            Err(error) => {
+                super::observe::rejected(&tool, started, "malformed_request", &error.message)
+            }
+        }
+        response
+    }
+
+    /// The route's answer, with this crate's argument errors restored and the repairs
+    /// said in `_meta`.
+    async fn answer(
+        route: rmcp::handler::server::router::tool::ToolRoute<S>,
+        context: ToolCallContext<'_, S>,
+        log: RepairLog,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match (route.call)(context).await {
+            Ok(CallToolResponse::Complete(mut result)) => {
+                let repairs = log.0.lock().map(|r| r.clone()).unwrap_or_default();
+                if !repairs.is_empty() {
+                    let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
+                    let meta = result.meta.get_or_insert_with(Default::default);
+                    meta.0.insert(crate::result::REPAIRS_KEY.into(), listed);
+                }
+                Ok(CallToolResponse::Complete(result))
+            }
+            Ok(response) => Ok(response),
+            Err(error) => restore(error),
+        }
+    }
+
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        // (list_all sorts by name.)
+        let tools = self.router.list_all();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        ErrorData::invalid_params(super::toolbox::unknown_tool_message(name, &names), None)
+    }
+
+    /// The tools, as [`ToolRouter::list_all`], each `inputSchema` in the profile's form
+    /// and each `outputSchema` made portable and
+    /// joined with the error envelope (see [`crate::output`]): rmcp writes schemars'
+    /// schema as is (`format: "uint8"`, type arrays), and an error result's
+    /// `structuredContent` would not match it, which the MCP Inspector reports as a
+    /// failed call.
+    pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
+        let mut tools = self.router.list_all();
+        for tool in &mut tools {
+            if self.profile != SchemaProfile::Portable {
+                let schema = Value::Object((*tool.input_schema).clone());
+                tool.input_schema = Arc::new(as_object(&self.profile.adapt(&schema)));
+            }
+            if let Some(schema) = tool.output_schema.take() {
+                let schema =
+                    crate::describe::output::with_error_envelope(Value::Object((*schema).clone()));
+                tool.output_schema = Some(Arc::new(as_object(&schema)));
+            }
+        }
+        tools
+    }
+
+    /// One tool, as [`ToolRouter::get`].
+    pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
+        self.router.get(name)
+    }
+}
+
+/// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
+fn restore(error: ErrorData) -> Result<CallToolResponse, ErrorData> {
+    if error.code != ErrorCode::INVALID_PARAMS {
+        return Err(error);
+    }
+    let carried = error.data.as_ref().and_then(|d| d.get(RESULT_KEY));
+    if let Some(result) = carried.and_then(|r| serde_json::from_value(r.clone()).ok()) {
+        let result: rmcp::model::CallToolResult = result;
+        return Ok(result.into());
+    }
+    if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {
+        return Ok(
+            rmcp::model::CallToolResult::error(vec![ContentBlock::text(error.message)]).into(),
+        );
+    }
+    Err(error)
+}
