@@ -5,14 +5,19 @@
 
 use syn::LitStr;
 
-use crate::attr::ContainerAttrs;
 use crate::ctxt::{Errors, did_you_mean};
 use crate::model::{Body, Confirm, Derive, Field, Piece, VariantShape};
 
-/// The confirmation `attrs` ask for, its fields looked up in `body`.
-pub fn confirm(attrs: &ContainerAttrs, body: &Body, errors: &mut Errors) -> Option<Confirm> {
-    let Some(lit) = &attrs.confirm else {
-        if let Some(unconfirmed) = &attrs.unconfirmed {
+/// The confirmation `confirm = "..."` asks for, its fields looked up in `body`, and
+/// `unconfirmed` what a client that cannot ask gets.
+pub fn confirm<R>(
+    confirm: Option<&LitStr>,
+    unconfirmed: Option<&LitStr>,
+    body: &Body<'_, R>,
+    errors: &mut Errors,
+) -> Option<Confirm> {
+    let Some(lit) = confirm else {
+        if let Some(unconfirmed) = unconfirmed {
             errors.spanned(
                 unconfirmed,
                 "`unconfirmed` says what a client that cannot ask its user gets, and there is no `confirm` to ask",
@@ -37,15 +42,12 @@ pub fn confirm(attrs: &ContainerAttrs, body: &Body, errors: &mut Errors) -> Opti
     let pieces = pieces(lit, fields, errors)?;
     Some(Confirm {
         pieces,
-        run_unconfirmed: attrs
-            .unconfirmed
-            .as_ref()
-            .is_some_and(|u| u.value() == "run"),
+        run_unconfirmed: unconfirmed.is_some_and(|u| u.value() == "run"),
     })
 }
 
 /// `"Cancel {order_id}? {{sure}}"` as text and fields; `{{` and `}}` are braces.
-fn pieces(lit: &LitStr, fields: &[Field], errors: &mut Errors) -> Option<Vec<Piece>> {
+fn pieces<R>(lit: &LitStr, fields: &[Field<'_, R>], errors: &mut Errors) -> Option<Vec<Piece>> {
     let template = lit.value();
     let mut pieces = Vec::new();
     let mut text = String::new();
@@ -119,7 +121,7 @@ fn pieces(lit: &LitStr, fields: &[Field], errors: &mut Errors) -> Option<Vec<Pie
 
 /// Refuses `ask` where it cannot be asked: on a sensitive or flattened field, and on a
 /// field of anything but a tool's own struct.
-pub fn check_asks(body: &Body, derive: Derive, errors: &mut Errors) {
+pub fn check_asks<R>(body: &Body<'_, R>, derive: Derive, errors: &mut Errors) {
     match body {
         Body::Struct(fields) if derive == Derive::Tool => {
             for field in fields {
@@ -149,7 +151,7 @@ pub fn check_asks(body: &Body, derive: Derive, errors: &mut Errors) {
     }
 }
 
-fn refuse_all(fields: &[Field], derive: Derive, errors: &mut Errors) {
+fn refuse_all<R>(fields: &[Field<'_, R>], derive: Derive, errors: &mut Errors) {
     for ask in fields.iter().filter_map(|f| f.ask.as_ref()) {
         errors.spanned(
             ask,

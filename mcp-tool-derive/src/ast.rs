@@ -1,5 +1,7 @@
 //! Reading a type: serde's reading of its container, our container attributes, its
 //! name and description; what it is made of is `shapes.rs`'s, its fields `fields.rs`'s.
+//! What cannot be read (a union, generics, serde attributes no schema can say) is
+//! refused here; what the author wrote is checked after, in `check.rs`.
 
 use proc_macro2::{Ident, Span};
 use serde_derive_internals::{Ctxt, ast as serde_ast, attr as serde_attr};
@@ -7,7 +9,7 @@ use syn::{DeriveInput, LitStr};
 
 use crate::attr::{ContainerAttrs, doc_comment};
 use crate::ctxt::Errors;
-use crate::model::{Derive, Enum, Tool};
+use crate::model::{Derive, Enum, Read, Tool};
 
 fn serde_container<'a>(
     input: &'a DeriveInput,
@@ -69,87 +71,54 @@ fn reject_generics(input: &DeriveInput, what: &str, errors: &mut Errors) {
     }
 }
 
-impl<'a> Tool<'a> {
-    pub fn from_input(input: &'a DeriveInput, derive: Derive) -> Result<Self, Errors> {
-        let mut errors = Errors::default();
-        let what = derive.name();
-        if let syn::Data::Union(_) = &input.data {
-            errors.spanned(
-                &input.ident,
-                format!("{what} needs a struct or an enum, not a union"),
-            );
-            return Err(errors);
-        }
-        reject_generics(input, what, &mut errors);
-        let attrs = container_attrs(&input.attrs, &mut errors, derive);
-        let Some(container) = serde_container(input, &mut errors) else {
-            return Err(errors);
-        };
-        check_serde_container(&container.attrs, input, derive, &mut errors);
-        if let (Some(span), true) = (
-            attrs.allow_unknown_fields,
-            container.attrs.deny_unknown_fields(),
-        ) {
-            errors.at(
-                span,
-                "`allow_unknown_fields` contradicts #[serde(deny_unknown_fields)]: serde would reject what the schema allows",
-            );
-        }
-        let body = match crate::shapes::body(input, &container, derive, &mut errors) {
-            Some(body) => body,
-            None => return Err(errors),
-        };
-        crate::asking::check_asks(&body, derive, &mut errors);
-        let confirm = crate::asking::confirm(&attrs, &body, &mut errors);
-        let name = match &attrs.name {
-            Some(lit) => {
-                let name = lit.value();
-                if name.is_empty()
-                    || name.len() > 128
-                    || !name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-                {
-                    errors.spanned(
-                        lit,
-                        "a tool name is 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-` and `.` (and for OpenAI's clients at most 64, with no `.`)",
-                    );
-                }
-                name
-            }
-            None => {
-                let name = snake_case(&input.ident.to_string());
-                if name.len() > 128 {
-                    errors.spanned(
-                        &input.ident,
-                        "the tool's name, this type's in snake_case, is over 128 characters: give a shorter one with #[mcp_tool(name = \"...\")]",
-                    );
-                }
-                name
-            }
-        };
-        let tool = Tool {
-            ident: &input.ident,
-            krate: krate(&attrs),
-            name,
-            title: attrs.title.as_ref().map(LitStr::value),
-            description: attrs
-                .description
-                .as_ref()
-                .map(LitStr::value)
-                .or_else(|| doc_comment(&input.attrs)),
-            annotations: [
-                attrs.read_only,
-                attrs.destructive,
-                attrs.idempotent,
-                attrs.open_world,
-            ],
-            allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
-            confirm,
-            body,
-        };
-        errors.finish(tool)
+/// Reads a struct or an enum with data for `derive`: what it is as serde reads it, each
+/// rule as written; `None` (with the errors recorded) where it cannot be read. What the
+/// author wrote is checked next, by `check.rs`.
+pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Option<Read<'a>> {
+    let what = derive.name();
+    if let syn::Data::Union(_) = &input.data {
+        errors.spanned(
+            &input.ident,
+            format!("{what} needs a struct or an enum, not a union"),
+        );
+        return None;
     }
+    reject_generics(input, what, errors);
+    let attrs = container_attrs(&input.attrs, errors, derive);
+    let container = serde_container(input, errors)?;
+    check_serde_container(&container.attrs, input, derive, errors);
+    let body = crate::shapes::body(input, &container, derive, errors)?;
+    let tool = Tool {
+        ident: &input.ident,
+        krate: krate(&attrs),
+        name: match &attrs.name {
+            Some(lit) => lit.value(),
+            None => snake_case(&input.ident.to_string()),
+        },
+        title: attrs.title.as_ref().map(LitStr::value),
+        description: attrs
+            .description
+            .as_ref()
+            .map(LitStr::value)
+            .or_else(|| doc_comment(&input.attrs)),
+        annotations: [
+            attrs.read_only,
+            attrs.destructive,
+            attrs.idempotent,
+            attrs.open_world,
+        ],
+        allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
+        confirm: None,
+        body,
+    };
+    Some(Read {
+        tool,
+        name: attrs.name,
+        allow_unknown_fields: attrs.allow_unknown_fields,
+        deny_unknown_fields: container.attrs.deny_unknown_fields(),
+        confirm: attrs.confirm,
+        unconfirmed: attrs.unconfirmed,
+    })
 }
 
 impl<'a> Enum<'a> {

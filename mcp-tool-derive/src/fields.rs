@@ -1,6 +1,6 @@
 //! The fields serde reads of a struct or of a struct variant, and a variant's name: each
-//! field's attributes read (`#[validate]`, `#[schemars]`, `#[deprecated]`), its rules
-//! checked, and what serde would read that no schema can say refused.
+//! field's attributes read (`#[validate]`, `#[schemars]`, `#[deprecated]`), and what
+//! serde would read that no schema can say refused.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -11,6 +11,7 @@ use syn::spanned::Spanned;
 use crate::attr::{FieldRules, doc_comment};
 use crate::ctxt::Errors;
 use crate::model::Field;
+use crate::rules::Parsed;
 
 /// What the attributes of a field say: `#[mcp_tool(schemars)]` and `#[validate(...)]`,
 /// then `#[schemars(...)]`.
@@ -20,14 +21,15 @@ pub fn attributes(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldRules {
     rules
 }
 
-/// The fields serde reads of a struct or a struct variant, each with its rules checked.
+/// The fields serde reads of a struct or a struct variant, each with its rules as
+/// written.
 /// `container_default` is the struct's `#[serde(default)]` value, whose fields stand in
 /// for the ones not sent.
 pub fn fields<'a>(
     serde_fields: &[serde_ast::Field<'a>],
     container_default: Option<&TokenStream>,
     errors: &mut Errors,
-) -> Vec<Field<'a>> {
+) -> Vec<Field<'a, Parsed>> {
     let mut fields = Vec::new();
     for field in serde_fields {
         let rules = attributes(&field.original.attrs, errors);
@@ -48,8 +50,6 @@ pub fn fields<'a>(
                 "a flattened field has no value of its own to check: put the rules on the fields of the struct it flattens",
             );
         }
-        let own = crate::rules::check(rules.own, errors);
-        let items = crate::rules::check(rules.items, errors);
         fields.push(Field {
             wire: field.attrs.name().deserialize_name().value.clone(),
             member: match &field.member {
@@ -82,8 +82,8 @@ pub fn fields<'a>(
                 }),
             },
             sensitive: rules.sensitive.is_some(),
-            own,
-            items,
+            own: rules.own,
+            items: rules.items,
             items_span: rules.items_span,
         });
     }

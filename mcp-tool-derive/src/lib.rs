@@ -2,18 +2,21 @@
 //! the attribute language: `mcp_tool::McpTool`, `mcp_tool::Argument` and
 //! `mcp_tool::McpEnum`.
 //!
-//! Read, check, expand, each file using only the ones before it: `ctxt.rs`, `meta.rs`
-//! and `tokens.rs` (errors, reading one key, small generated pieces), `rules/` (each
-//! rule of `#[validate(...)]` in a module of its own: its keys, the checks of its
-//! literals, its expansion; the table is built from them), `attr.rs` and `schemars.rs`
-//! (the attributes), `model.rs` (the type as the client sees it), `fields.rs`,
-//! `shapes.rs`, `asking.rs` and `ast.rs` (reading the type through serde's own reading
-//! of `#[serde(...)]`), and `expand/` (the data and trait impls the runtime turns into
-//! a schema and checks).
+//! Three phases, in this order for every type. Read: `attr.rs` and `schemars.rs` (the
+//! attributes), `fields.rs`, `shapes.rs` and `ast.rs` (the type through serde's own
+//! reading of `#[serde(...)]`, refusing what cannot be read), into `model.rs` (the type
+//! as the client sees it, its rules as written). Check: `check.rs` (what the author
+//! wrote: the tool's name, contradictions, `asking.rs` for what is asked of the user,
+//! each rule's literals). Expand: `expand/` (the data and trait impls the runtime turns
+//! into a schema and checks). A rule takes part in all three from one module of
+//! `rules/`: its keys and how each is read, its checks, its expansion; the table is built
+//! from the modules. Under them all: `ctxt.rs` (the errors), `meta.rs` (reading one key),
+//! `tokens.rs` (small generated pieces).
 
 mod asking;
 mod ast;
 mod attr;
+mod check;
 mod ctxt;
 mod expand;
 mod fields;
@@ -31,30 +34,41 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match model::Tool::from_input(&input, model::Derive::Tool) {
-        Ok(tool) => expand::tool(&tool),
-        Err(errors) => {
-            let mut out = errors.into_compile_errors();
-            out.extend(expand::fallback::tool(&input, model::Derive::Tool));
-            out
-        }
-    }
-    .into()
+    derive(&input, model::Derive::Tool).into()
 }
 
 /// See `mcp_tool::Argument`.
 #[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars))]
 pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match model::Tool::from_input(&input, model::Derive::Argument) {
-        Ok(tool) => expand::argument(&tool),
-        Err(errors) => {
+    derive(&input, model::Derive::Argument).into()
+}
+
+/// Read, check, expand. On any error, the errors and impls whose bodies never run, so
+/// that a misuse is one error and not one more at every use of the type.
+fn derive(input: &DeriveInput, derive: model::Derive) -> proc_macro2::TokenStream {
+    let mut errors = ctxt::Errors::default();
+    let tool =
+        ast::read(input, derive, &mut errors).map(|read| check::tool(read, derive, &mut errors));
+    match (errors.finish(()), tool) {
+        (Ok(()), Some(tool)) => match derive {
+            model::Derive::Tool => expand::tool(&tool),
+            model::Derive::Argument => expand::argument(&tool),
+        },
+        (Err(errors), _) => {
             let mut out = errors.into_compile_errors();
-            out.extend(expand::fallback::tool(&input, model::Derive::Argument));
+            out.extend(expand::fallback::tool(input, derive));
+            out
+        }
+        // Reading records an error wherever it gives up.
+        (Ok(()), None) => {
+            let mut out =
+                syn::Error::new_spanned(&input.ident, "mcp-tool-derive could not read this type")
+                    .to_compile_error();
+            out.extend(expand::fallback::tool(input, derive));
             out
         }
     }
-    .into()
 }
 
 /// See `mcp_tool::McpEnum`.
@@ -99,8 +113,14 @@ mod tests {
                 email: Option<String>,
             }
         };
-        let tool = crate::model::Tool::from_input(&input, crate::model::Derive::Tool)
-            .unwrap_or_else(|_| panic!("valid input"));
+        let mut errors = crate::ctxt::Errors::default();
+        let read = crate::ast::read(&input, crate::model::Derive::Tool, &mut errors);
+        let tool = crate::check::tool(
+            read.expect("valid input"),
+            crate::model::Derive::Tool,
+            &mut errors,
+        );
+        assert!(errors.finish(()).is_ok(), "valid input");
         let file: syn::File = syn::parse2(crate::expand::tool(&tool)).expect("expansion parses");
         insta::assert_snapshot!(prettyplease::unparse(&file));
     }

@@ -1,10 +1,12 @@
-//! The model between reading and expansion: the type as the client sees it (serde's
-//! names, defaults, skips and shape), each rule checked. Reading (`ast.rs`, `shapes.rs`,
-//! `fields.rs`) builds it; `expand/` writes it out.
+//! The model between the phases: the type as the client sees it (serde's names,
+//! defaults, skips and shape). Reading (`ast.rs`, `shapes.rs`, `fields.rs`) builds it
+//! with each rule as written (`R` = [`Parsed`]); checking (`check.rs`) checks what the
+//! author wrote and gives it with each rule checked (`R` = [`Rule`]); `expand/` writes
+//! that out.
 
 use proc_macro2::{Ident, Span, TokenStream};
 
-use crate::rules::Rule;
+use crate::rules::{Parsed, Rule};
 
 /// Which derive reads the type: its name starts every message about what it refuses.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,7 +26,7 @@ impl Derive {
     }
 }
 
-pub struct Tool<'a> {
+pub struct Tool<'a, R = Rule> {
     pub ident: &'a Ident,
     pub krate: syn::Path,
     pub name: String,
@@ -34,7 +36,7 @@ pub struct Tool<'a> {
     pub allow_unknown_fields: bool,
     /// `#[mcp_tool(confirm)]`, its `{field}`s read.
     pub confirm: Option<Confirm>,
-    pub body: Body<'a>,
+    pub body: Body<'a, R>,
 }
 
 /// The confirmation a tool asks of its user before each call.
@@ -51,24 +53,24 @@ pub enum Piece {
 }
 
 /// What the type is made of, as the client sends it.
-pub enum Body<'a> {
+pub enum Body<'a, R = Rule> {
     /// A struct with named fields: an object.
-    Struct(Vec<Field<'a>>),
+    Struct(Vec<Field<'a, R>>),
     /// One value of another type, with rules of its own: a tuple struct of one field,
     /// `#[serde(transparent)]`, or `#[serde(from/try_from = "T")]`.
-    Newtype(Box<Inner<'a>>),
+    Newtype(Box<Inner<'a, R>>),
     /// An enum with data: one of several forms.
     Union {
         repr: Repr,
-        variants: Vec<Variant<'a>>,
+        variants: Vec<Variant<'a, R>>,
     },
 }
 
 /// A value of a type that is not named by a field: a newtype's, a variant's.
-pub struct Inner<'a> {
+pub struct Inner<'a, R = Rule> {
     pub ty: std::borrow::Cow<'a, syn::Type>,
-    pub own: Vec<Rule>,
-    pub items: Vec<Rule>,
+    pub own: Vec<R>,
+    pub items: Vec<R>,
     pub items_span: Option<Span>,
     /// Never echoed: a newtype for a secret.
     pub sensitive: bool,
@@ -82,21 +84,21 @@ pub enum Repr {
     Untagged,
 }
 
-pub struct Variant<'a> {
+pub struct Variant<'a, R = Rule> {
     pub ident: &'a Ident,
     pub name: String,
     pub description: Option<String>,
-    pub shape: VariantShape<'a>,
+    pub shape: VariantShape<'a, R>,
 }
 
-pub enum VariantShape<'a> {
+pub enum VariantShape<'a, R = Rule> {
     Unit,
-    Newtype(Box<Inner<'a>>),
-    Tuple(Vec<Inner<'a>>),
-    Struct(Vec<Field<'a>>),
+    Newtype(Box<Inner<'a, R>>),
+    Tuple(Vec<Inner<'a, R>>),
+    Struct(Vec<Field<'a, R>>),
 }
 
-pub struct Field<'a> {
+pub struct Field<'a, R = Rule> {
     pub wire: String,
     /// Its name in Rust, as a confirmation message names it.
     pub member: String,
@@ -118,9 +120,24 @@ pub struct Field<'a> {
     /// of the field's type: it becomes the schema's `default`.
     pub default: Option<TokenStream>,
     pub sensitive: bool,
-    pub own: Vec<Rule>,
-    pub items: Vec<Rule>,
+    pub own: Vec<R>,
+    pub items: Vec<R>,
     pub items_span: Option<Span>,
+}
+
+/// A type as read, before what its author wrote is checked: its rules as written, and
+/// the attributes the checks read.
+pub struct Read<'a> {
+    pub tool: Tool<'a, Parsed>,
+    /// `#[mcp_tool(name = "...")]`, if given.
+    pub name: Option<syn::LitStr>,
+    /// `#[mcp_tool(allow_unknown_fields)]`, where it was written.
+    pub allow_unknown_fields: Option<Span>,
+    /// `#[serde(deny_unknown_fields)]`.
+    pub deny_unknown_fields: bool,
+    /// `#[mcp_tool(confirm = "...")]` and `unconfirmed = "..."`.
+    pub confirm: Option<syn::LitStr>,
+    pub unconfirmed: Option<syn::LitStr>,
 }
 
 pub struct Enum<'a> {

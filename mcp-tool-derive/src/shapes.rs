@@ -12,13 +12,14 @@ use crate::attr::{FieldRules, doc_comment};
 use crate::ctxt::Errors;
 use crate::fields;
 use crate::model::{Body, Derive, Inner, Repr, Variant, VariantShape};
+use crate::rules::Parsed;
 
 pub fn body<'a>(
     input: &'a DeriveInput,
     container: &serde_ast::Container<'a>,
     derive: Derive,
     errors: &mut Errors,
-) -> Option<Body<'a>> {
+) -> Option<Body<'a, Parsed>> {
     let own = FieldRules::validate(&input.attrs, errors);
     let serde = &container.attrs;
     let is_newtype = serde.transparent()
@@ -70,7 +71,7 @@ fn struct_body<'a>(
     own: FieldRules,
     derive: Derive,
     errors: &mut Errors,
-) -> Option<Body<'a>> {
+) -> Option<Body<'a, Parsed>> {
     let what = derive.name();
     let serde = &container.attrs;
     match style {
@@ -140,7 +141,7 @@ fn newtype<'a>(
     own: FieldRules,
     more: Option<FieldRules>,
     errors: &mut Errors,
-) -> Inner<'a> {
+) -> Inner<'a, Parsed> {
     let mut rules = own;
     if let Some(more) = more {
         for rule in more.own {
@@ -162,8 +163,8 @@ fn newtype<'a>(
     }
     Inner {
         ty,
-        own: crate::rules::check(rules.own, errors),
-        items: crate::rules::check(rules.items, errors),
+        own: rules.own,
+        items: rules.items,
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
     }
@@ -175,7 +176,7 @@ fn union<'a>(
     variants: &[serde_ast::Variant<'a>],
     derive: Derive,
     errors: &mut Errors,
-) -> Option<Body<'a>> {
+) -> Option<Body<'a, Parsed>> {
     let repr = match serde.tag() {
         serde_attr::TagType::External => Repr::External,
         serde_attr::TagType::Internal { tag } => Repr::Internal(tag.clone()),
