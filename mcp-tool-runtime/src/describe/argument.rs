@@ -8,7 +8,7 @@ use super::walk::Walk;
 use crate::check::Checker;
 use crate::number;
 use crate::result::echo::{self, Limits};
-use crate::rules::{self, Kind, Rules};
+use crate::rules::{self, JsonType, Rules};
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
 /// value against it, applying the field's rules.
@@ -146,7 +146,7 @@ impl Argument for String {
 
     fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("string");
-        rules::apply_schema(rules.own, Kind::String, &mut schema);
+        rules::apply_schema(rules.own, JsonType::String, &mut schema);
         schema
     }
 
@@ -171,7 +171,7 @@ impl Argument for char {
         let mut schema = typed("string");
         schema.insert("minLength".into(), 1.into());
         schema.insert("maxLength".into(), 1.into());
-        rules::apply_schema(rules.own, Kind::String, &mut schema);
+        rules::apply_schema(rules.own, JsonType::String, &mut schema);
         schema
     }
 
@@ -195,7 +195,7 @@ impl Argument for bool {
 
     fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = typed("boolean");
-        rules::apply_schema(rules.own, Kind::Other, &mut schema);
+        rules::apply_schema(rules.own, JsonType::Other, &mut schema);
         schema
     }
 
@@ -222,7 +222,7 @@ macro_rules! integers {
                 let mut schema = typed("integer");
                 schema.insert("minimum".into(), json!(<$t>::MIN));
                 schema.insert("maximum".into(), json!(<$t>::MAX));
-                rules::apply_schema(rules.own, Kind::Number, &mut schema);
+                rules::apply_schema(rules.own, JsonType::Number, &mut schema);
                 schema
             }
 
@@ -276,7 +276,7 @@ macro_rules! floats {
 
             fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
                 let mut schema = typed("number");
-                rules::apply_schema(rules.own, Kind::Number, &mut schema);
+                rules::apply_schema(rules.own, JsonType::Number, &mut schema);
                 schema
             }
 
@@ -300,7 +300,7 @@ impl Argument for Value {
 
     fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
         let mut schema = Map::new();
-        rules::apply_schema(rules.own, Kind::Other, &mut schema);
+        rules::apply_schema(rules.own, JsonType::Other, &mut schema);
         schema
     }
 
@@ -373,7 +373,7 @@ impl<T: Argument> Argument for Vec<T> {
         let mut schema = typed("array");
         let (items, cut) = walk.reaches_cut(|walk| T::schema(rules.for_items(), walk));
         schema.insert("items".into(), Value::Object(items));
-        rules::apply_schema(rules.own, Kind::Array, &mut schema);
+        rules::apply_schema(rules.own, JsonType::Array, &mut schema);
         if cut {
             // An item here would nest a recursive struct too deep: the list stays empty.
             schema.insert("items".into(), Value::Object(typed("object")));
@@ -426,7 +426,7 @@ fn map_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> 
     let mut schema = typed("object");
     let (values, cut) = walk.reaches_cut(|walk| T::schema(rules.for_items(), walk));
     schema.insert("additionalProperties".into(), Value::Object(values));
-    rules::apply_schema(rules.own, Kind::Other, &mut schema);
+    rules::apply_schema(rules.own, JsonType::Other, &mut schema);
     if cut {
         // A value here would nest a recursive struct too deep: the map stays empty.
         schema.insert(

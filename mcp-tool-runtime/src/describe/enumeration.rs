@@ -23,7 +23,7 @@ impl EnumSpec {
         if let Some(description) = self.description {
             schema.insert("description".into(), description.into());
         }
-        rules::apply_schema(rules.own, rules::Kind::String, &mut schema);
+        rules::apply_schema(rules.own, rules::JsonType::String, &mut schema);
         schema
     }
 

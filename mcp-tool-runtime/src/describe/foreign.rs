@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use super::argument::{Argument, TextRule};
 use super::walk::Walk;
 use crate::check::{Checker, Report};
-use crate::rules::{self, Kind, Rules};
+use crate::rules::{self, JsonType, Rules};
 
 /// What a typed string is written as: its schema, and the strict reading of it.
 struct Written {
@@ -30,7 +30,7 @@ fn typed_schema(written: &Written, rules: Rules) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     };
-    rules::apply_schema(rules.own, Kind::String, &mut schema);
+    rules::apply_schema(rules.own, JsonType::String, &mut schema);
     schema
 }
 

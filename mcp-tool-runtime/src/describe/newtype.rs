@@ -42,10 +42,10 @@ impl Newtype {
             schema.insert("description".into(), text.into());
         }
         let kind = match schema.get("type").and_then(Value::as_str) {
-            Some("string") => rules::Kind::String,
-            Some("integer" | "number") => rules::Kind::Number,
-            Some("array") => rules::Kind::Array,
-            _ => rules::Kind::Other,
+            Some("string") => rules::JsonType::String,
+            Some("integer" | "number") => rules::JsonType::Number,
+            Some("array") => rules::JsonType::Array,
+            _ => rules::JsonType::Other,
         };
         rules::apply_schema(rules.own, kind, &mut schema);
         schema

@@ -155,7 +155,7 @@ impl ToolSpec {
         if let Some(title) = self.title {
             schema.insert("title".into(), title.into());
         }
-        rules::apply_schema(rules.own, rules::Kind::Other, &mut schema);
+        rules::apply_schema(rules.own, rules::JsonType::Other, &mut schema);
         schema
     }
 

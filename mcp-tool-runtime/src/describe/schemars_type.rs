@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
 use crate::check::{Checker, Report};
-use crate::rules::{self, Kind, Rules};
+use crate::rules::{self, JsonType, Rules};
 
 /// The portable schema of `T`, made once per type.
 pub(crate) fn portable_schema<T: JsonSchema + 'static>() -> Arc<Value> {
@@ -83,7 +83,7 @@ pub(crate) fn schema<T: JsonSchema + 'static>(
         Value::Object(map) => map.clone(),
         _ => Map::new(),
     };
-    rules::apply_schema(rules.own, Kind::Other, &mut schema);
+    rules::apply_schema(rules.own, JsonType::Other, &mut schema);
     schema
 }
 

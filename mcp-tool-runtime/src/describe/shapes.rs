@@ -10,7 +10,7 @@ use super::argument::{Argument, ItemsRule, LengthRule, repairable};
 use super::walk::Walk;
 use crate::check::Checker;
 use crate::result::echo::{self, Limits};
-use crate::rules::{self, Kind, Rules};
+use crate::rules::{self, JsonType, Rules};
 
 /// The schema of a list of `T`, with `rules` applied.
 fn list_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
@@ -135,7 +135,7 @@ pub(crate) fn tuple_schema(items: Vec<Map<String, Value>>, rules: Rules) -> Map<
     }
     schema.insert("minItems".into(), n.into());
     schema.insert("maxItems".into(), n.into());
-    rules::apply_schema(rules.own, Kind::Array, &mut schema);
+    rules::apply_schema(rules.own, JsonType::Array, &mut schema);
     schema
 }
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::context::Context;
 use crate::text::sentence;
@@ -25,10 +25,10 @@ pub struct Custom {
     pub check: CustomCheck,
 }
 
-impl Check for Custom {
+impl RuleKind for Custom {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         _: &mut Map<String, Value>,
         notes: &mut Vec<String>,
         message: Option<&'static str>,

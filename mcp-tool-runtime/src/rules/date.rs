@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::strftime::{self, ISO_DATE};
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::text::concat;
 
@@ -22,10 +22,10 @@ pub struct Date {
     pub at_start: bool,
 }
 
-impl Check for Date {
+impl RuleKind for Date {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         notes: &mut Vec<String>,
         _: Option<&'static str>,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind, formats};
+use super::{Failure, JsonType, RuleKind, formats};
 use crate::check::Checker;
 
 /// A string format rule.
@@ -43,10 +43,10 @@ impl Format {
     }
 }
 
-impl Check for Format {
+impl RuleKind for Format {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,

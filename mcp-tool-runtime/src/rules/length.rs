@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number;
 use crate::text::concat;
@@ -17,16 +17,16 @@ pub struct Length {
     pub max: Option<u64>,
 }
 
-impl Check for Length {
+impl RuleKind for Length {
     fn schema(
         &self,
-        kind: Kind,
+        kind: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,
     ) {
         let (lo, hi) = match kind {
-            Kind::Array => ("minItems", "maxItems"),
+            JsonType::Array => ("minItems", "maxItems"),
             _ => ("minLength", "maxLength"),
         };
         if let Some(n) = self.min {

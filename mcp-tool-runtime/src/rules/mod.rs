@@ -39,24 +39,26 @@ pub use unique::{Unique, UniqueRule};
 pub struct Rule {
     /// What the rule checks: a rule of this folder (`Regex`, `Range`, ...), each in a
     /// file of its own, written by the derive as a reference to its data.
-    pub kind: &'static dyn Check,
+    pub kind: &'static dyn RuleKind,
     /// Replaces the rule's expectation ("must be ...") in messages.
     pub message: Option<&'static str>,
     /// What to do, appended to the message.
     pub hint: Option<&'static str>,
 }
 
-/// What every rule does: say itself in the schema, and judge a value. A new rule is a
+/// A kind of rule (`Regex`, `Range`, ...: the derive's `RuleKind` of the same name
+/// writes its data). What every kind does: say itself in the schema, and judge a value.
+/// A new rule is a
 /// file of this folder with its data, this impl and its marker trait when it asks
 /// something of its type, and its `mod` and `pub use` here; the derive's module of the
 /// same name writes its data.
 #[doc(hidden)]
-pub trait Check: std::fmt::Debug + Sync {
-    /// Adds the rule's keywords to `schema` of a value of `kind`, and to `notes` the
+pub trait RuleKind: std::fmt::Debug + Sync {
+    /// Adds the rule's keywords to `schema` of a value of JSON type `ty`, and to `notes` the
     /// sentences for the description that no keyword can say. `message` is the author's.
     fn schema(
         &self,
-        kind: Kind,
+        ty: JsonType,
         schema: &mut Map<String, Value>,
         notes: &mut Vec<String>,
         message: Option<&'static str>,
@@ -67,7 +69,7 @@ pub trait Check: std::fmt::Debug + Sync {
     fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure>;
 
     /// Reports how `value` fails `rule` (whose kind this is): the failure of
-    /// [`Check::check`], at the value's own path. A rule that judges the parts of a value
+    /// [`RuleKind::check`], at the value's own path. A rule that judges the parts of a value
     /// reports each at its own (`unique`, every repeated item at its index).
     fn report(&self, value: &Value, rule: &Rule, cx: &mut Checker<'_>) {
         if let Some(failure) = self.check(value, cx) {
@@ -101,9 +103,9 @@ impl Rules {
     }
 }
 
-/// The JSON kind a value is checked as, which decides the keyword of `length`.
+/// The JSON type a value is checked as, which decides the keyword of `length`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum JsonType {
     /// A string.
     String,
     /// A number or an integer.
@@ -116,7 +118,7 @@ pub enum Kind {
 
 /// Adds the keywords of `rules` to a schema, and the rules no keyword can express to
 /// its description.
-pub fn apply_schema(rules: &[Rule], kind: Kind, schema: &mut Map<String, Value>) {
+pub fn apply_schema(rules: &[Rule], kind: JsonType, schema: &mut Map<String, Value>) {
     let mut notes: Vec<String> = Vec::new();
     for rule in rules {
         rule.kind.schema(kind, schema, &mut notes, rule.message);

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number::Num;
 use crate::text::concat;
@@ -27,10 +27,10 @@ pub struct MultipleOf {
     pub factor: Num,
 }
 
-impl Check for MultipleOf {
+impl RuleKind for MultipleOf {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         notes: &mut Vec<String>,
         _: Option<&'static str>,

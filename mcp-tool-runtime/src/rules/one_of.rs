@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::text::{push_quoted_list, suggest};
 
@@ -16,10 +16,10 @@ pub struct OneOf {
     pub values: &'static [&'static str],
 }
 
-impl Check for OneOf {
+impl RuleKind for OneOf {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,

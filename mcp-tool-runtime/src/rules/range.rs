@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number::Num;
 use crate::text::concat;
@@ -28,10 +28,10 @@ pub struct Bound {
     pub exclusive: bool,
 }
 
-impl Check for Range {
+impl RuleKind for Range {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,

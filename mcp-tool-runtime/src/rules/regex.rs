@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind};
+use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::pattern::Pattern;
 use crate::text::concat;
@@ -15,10 +15,10 @@ pub struct Regex {
     pub pattern: &'static Pattern,
 }
 
-impl Check for Regex {
+impl RuleKind for Regex {
     fn schema(
         &self,
-        _: Kind,
+        _: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,

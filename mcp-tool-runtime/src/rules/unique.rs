@@ -8,22 +8,22 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{Check, Failure, Kind, Rule};
+use super::{Failure, JsonType, Rule, RuleKind};
 use crate::check::Checker;
 
 /// `unique`.
 #[derive(Debug)]
 pub struct Unique;
 
-impl Check for Unique {
+impl RuleKind for Unique {
     fn schema(
         &self,
-        kind: Kind,
+        kind: JsonType,
         schema: &mut Map<String, Value>,
         _: &mut Vec<String>,
         _: Option<&'static str>,
     ) {
-        if kind == Kind::Array {
+        if kind == JsonType::Array {
             schema.insert("uniqueItems".into(), true.into());
         }
     }

@@ -122,7 +122,7 @@ impl UnionSpec {
             Place::Nested => walk.building(self.id(), |walk| self.build_schema(walk)),
             Place::TooDeep => return Map::new(),
         };
-        rules::apply_schema(rules.own, rules::Kind::Other, &mut schema);
+        rules::apply_schema(rules.own, rules::JsonType::Other, &mut schema);
         schema
     }
 
