@@ -29,32 +29,97 @@ pub struct ContainerAttrs {
     pub unconfirmed: Option<LitStr>,
 }
 
-const CONTAINER_KEYS: &[&str] = &[
-    "name",
-    "title",
-    "description",
-    "read_only",
-    "destructive",
-    "idempotent",
-    "open_world",
-    "allow_unknown_fields",
-    "crate",
-    "confirm",
-    "unconfirmed",
+/// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.
+/// A key is listed only with its reading.
+struct ContainerKey {
+    name: &'static str,
+    /// Taken by `McpTool`, by `Argument`, by `McpEnum`.
+    takes: [bool; 3],
+    read: fn(&mut ContainerAttrs, &ParseNestedMeta) -> syn::Result<()>,
+}
+
+const TOOL: [bool; 3] = [true, false, false];
+
+const CONTAINER_KEYS: &[ContainerKey] = &[
+    ContainerKey {
+        name: "name",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.name, meta, meta.value()?.parse()?),
+    },
+    ContainerKey {
+        name: "title",
+        takes: [true, true, false],
+        read: |a, meta| set(&mut a.title, meta, meta.value()?.parse()?),
+    },
+    ContainerKey {
+        name: "description",
+        takes: [true, true, true],
+        read: |a, meta| set(&mut a.description, meta, meta.value()?.parse()?),
+    },
+    ContainerKey {
+        name: "read_only",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.read_only, meta, flag(meta)?),
+    },
+    ContainerKey {
+        name: "destructive",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.destructive, meta, flag(meta)?),
+    },
+    ContainerKey {
+        name: "idempotent",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.idempotent, meta, flag(meta)?),
+    },
+    ContainerKey {
+        name: "open_world",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.open_world, meta, flag(meta)?),
+    },
+    ContainerKey {
+        name: "allow_unknown_fields",
+        takes: [true, true, false],
+        read: |a, meta| {
+            let span = meta.path.span();
+            set(&mut a.allow_unknown_fields, meta, span)
+        },
+    },
+    ContainerKey {
+        name: "crate",
+        takes: [true, true, true],
+        read: |a, meta| {
+            let lit: LitStr = meta.value()?.parse()?;
+            let path = lit.parse()?;
+            set(&mut a.krate, meta, path)
+        },
+    },
+    ContainerKey {
+        name: "confirm",
+        takes: TOOL,
+        read: |a, meta| set(&mut a.confirm, meta, meta.value()?.parse()?),
+    },
+    ContainerKey {
+        name: "unconfirmed",
+        takes: TOOL,
+        read: |a, meta| {
+            let lit: LitStr = meta.value()?.parse()?;
+            if !matches!(lit.value().as_str(), "run" | "refuse") {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    "`unconfirmed` is \"refuse\" (the default: a client that cannot ask its user is refused) or \"run\" (the call runs unconfirmed)",
+                ));
+            }
+            set(&mut a.unconfirmed, meta, lit)
+        },
+    },
 ];
-
-/// The keys an enum of names accepts.
-const ENUM_KEYS: &[&str] = &["description", "crate"];
-
-/// The keys a value inside a tool's arguments accepts: no tool settings.
-const ARGUMENT_KEYS: &[&str] = &["title", "description", "allow_unknown_fields", "crate"];
 
 /// Which derive reads the attributes, and so which keys it takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Keys {
-    Tool,
-    Argument,
-    Enum,
+    Tool = 0,
+    Argument = 1,
+    Enum = 2,
 }
 
 impl From<crate::model::Derive> for Keys {
@@ -70,27 +135,24 @@ impl ContainerAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors, keys: impl Into<Keys>) -> Self {
         let mut out = ContainerAttrs::default();
         let which = keys.into();
-        let keys = match which {
-            Keys::Tool => CONTAINER_KEYS,
-            Keys::Argument => ARGUMENT_KEYS,
-            Keys::Enum => ENUM_KEYS,
-        };
+        let taken = |k: &&ContainerKey| k.takes[which as usize];
+        let names: Vec<&str> = CONTAINER_KEYS
+            .iter()
+            .filter(taken)
+            .map(|k| k.name)
+            .collect();
         for attr in attrs {
             if !attr.path().is_ident("mcp_tool") {
                 continue;
             }
             let result = attr.parse_nested_meta(|meta| {
                 let key = path_name(&meta.path);
-                let result = if !keys.contains(&key.as_str()) {
-                    if which == Keys::Argument && CONTAINER_KEYS.contains(&key.as_str()) {
-                        Err(meta.error(format!(
-                            "`{key}` is a tool setting, and Argument derives a value inside a tool's arguments, not a tool: derive McpTool for a tool"
-                        )))
-                    } else {
-                        Err(unknown_key(&meta, &key, keys, "#[mcp_tool(...)]"))
-                    }
-                } else {
-                    out.parse_key(&key, &meta)
+                let result = match CONTAINER_KEYS.iter().find(|k| k.name == key) {
+                    Some(k) if taken(&k) => (k.read)(&mut out, &meta),
+                    Some(_) if which == Keys::Argument => Err(meta.error(format!(
+                        "`{key}` is a tool setting, and Argument derives a value inside a tool's arguments, not a tool: derive McpTool for a tool"
+                    ))),
+                    _ => Err(unknown_key(&meta, &key, &names, "#[mcp_tool(...)]")),
                 };
                 recover(result, &meta, errors);
                 Ok(())
@@ -100,39 +162,6 @@ impl ContainerAttrs {
             }
         }
         out
-    }
-
-    fn parse_key(&mut self, key: &str, meta: &ParseNestedMeta) -> syn::Result<()> {
-        match key {
-            "name" => set(&mut self.name, meta, meta.value()?.parse()?),
-            "title" => set(&mut self.title, meta, meta.value()?.parse()?),
-            "description" => set(&mut self.description, meta, meta.value()?.parse()?),
-            "read_only" => set(&mut self.read_only, meta, flag(meta)?),
-            "destructive" => set(&mut self.destructive, meta, flag(meta)?),
-            "idempotent" => set(&mut self.idempotent, meta, flag(meta)?),
-            "open_world" => set(&mut self.open_world, meta, flag(meta)?),
-            "allow_unknown_fields" => {
-                let span = meta.path.span();
-                set(&mut self.allow_unknown_fields, meta, span)
-            }
-            "crate" => {
-                let lit: LitStr = meta.value()?.parse()?;
-                let path = lit.parse()?;
-                set(&mut self.krate, meta, path)
-            }
-            "confirm" => set(&mut self.confirm, meta, meta.value()?.parse()?),
-            "unconfirmed" => {
-                let lit: LitStr = meta.value()?.parse()?;
-                if !matches!(lit.value().as_str(), "run" | "refuse") {
-                    return Err(syn::Error::new(
-                        lit.span(),
-                        "`unconfirmed` is \"refuse\" (the default: a client that cannot ask its user is refused) or \"run\" (the call runs unconfirmed)",
-                    ));
-                }
-                set(&mut self.unconfirmed, meta, lit)
-            }
-            _ => Ok(()),
-        }
     }
 }
 

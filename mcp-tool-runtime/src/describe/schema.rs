@@ -15,7 +15,14 @@ impl ToolSpec {
     /// the lookup of its fields and whether it holds itself, all from one walk of its
     /// schema.
     pub(crate) fn plan(&'static self) -> &'static Plan {
-        self.cache.plan.get_or_init(|| {
+        self.cache.plan.get_or_init(|| self.build_plan())
+    }
+
+    /// Out of line: every check reads the plan, and only the first builds it.
+    #[cold]
+    #[inline(never)]
+    fn build_plan(&'static self) -> Plan {
+        {
             let mut walk = Walk::new();
             let schema = Value::Object(walk.building(self.id(), |walk| self.build_schema(walk)));
             let recursive =
@@ -51,7 +58,7 @@ impl ToolSpec {
                 root_names,
                 recursive,
             }
-        })
+        }
     }
 
     /// The object schema of this struct: `type`, `properties`, `required`,

@@ -22,7 +22,7 @@ fn byte_set(b: u8) -> Option<[u64; 2]> {
     })
 }
 
-/// Runs longer than this are left to the DFA.
+/// Runs longer than this are left to `regex`.
 const FIXED_MAX: usize = 256;
 
 impl Fixed {
