@@ -31,8 +31,10 @@ pub struct Checker<'a> {
     /// Where the checker is; turned into a JSON pointer only when a violation needs it.
     path: Steps,
     violations: Vec<Violation>,
-    /// The field of the arguments each violation is about, by wire name.
+    /// The field of the arguments each violation is about, by wire name, when
+    /// `keep_fields` (a tool that asks its user for fields reads them).
     fields: Vec<Option<&'static str>>,
+    keep_fields: bool,
     omitted: usize,
     sensitive: u32,
     /// Where sensitive values are: hidden in the echo of the arguments.
@@ -105,6 +107,7 @@ impl<'a> Checker<'a> {
             path: Steps::new(),
             violations: Vec::new(),
             fields: Vec::new(),
+            keep_fields: false,
             hidden: Vec::new(),
             omitted: 0,
             sensitive: 0,
@@ -155,6 +158,11 @@ impl<'a> Checker<'a> {
         let path = self.path();
         let at = self.location();
         self.repairs.push((at, Repair { path, repair }, parsed));
+    }
+
+    /// Keeps, for each violation, the field of the arguments it is about.
+    pub(crate) fn keep_fields(&mut self) {
+        self.keep_fields = true;
     }
 
     /// From now on, `null` for an optional property means "left out".
@@ -410,11 +418,13 @@ impl<'a> Checker<'a> {
             message.push(' ');
             message.push_str(hint);
         }
-        let field = match self.path.iter().next() {
-            Some(Step::Field(name)) => Some(*name),
-            _ => None,
-        };
-        self.fields.push(field);
+        if self.keep_fields {
+            let field = match self.path.iter().next() {
+                Some(Step::Field(name)) => Some(*name),
+                _ => None,
+            };
+            self.fields.push(field);
+        }
         self.violations.push(Violation {
             path,
             rule: report.rule,

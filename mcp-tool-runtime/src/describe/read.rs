@@ -73,6 +73,9 @@ impl ToolSpec {
         if repair {
             cx.repair_mistakes();
         }
+        if self.asking.is_some_and(|asking| !asking.fields.is_empty()) {
+            cx.keep_fields();
+        }
         self.check(&arguments, &mut cx);
         let mut checked = cx.finish();
         // The outermost first: a string inside a repaired string is repaired in its copy.
