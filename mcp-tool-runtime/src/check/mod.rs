@@ -21,10 +21,9 @@ pub(crate) type SpecId = usize;
 /// At most this many violations are listed in one result; the rest are counted.
 pub const MAX_LISTED: usize = 50;
 
-/// Collects the violations of one arguments object, each at its JSON pointer.
-///
-/// The derive drives it; an [`Argument`](crate::Argument) implemented by hand reports
-/// through [`Checker::type_mismatch`] and [`Checker::report`].
+/// Collects the violations of one arguments object, each at its JSON pointer. The
+/// derives' code only hands it on to this crate's checks: none of its methods is for
+/// use outside this crate, so its workings can change freely.
 #[derive(Debug)]
 pub struct Checker<'a> {
     context: &'a Context,
@@ -84,7 +83,7 @@ pub(crate) struct Checked {
 
 /// What a rule wanted and what came, for [`Checker::report`].
 #[derive(Debug)]
-pub struct Report<'v> {
+pub(crate) struct Report<'v> {
     /// The rule's name on the wire.
     pub rule: Cow<'static, str>,
     /// The expectation, as the start of a sentence: "must be one of ...".
@@ -101,7 +100,7 @@ pub struct Report<'v> {
 
 impl<'a> Checker<'a> {
     /// A checker judging dates against `context`.
-    pub fn new(context: &'a Context) -> Self {
+    pub(crate) fn new(context: &'a Context) -> Self {
         Checker {
             context,
             path: Steps::new(),
@@ -211,7 +210,7 @@ impl<'a> Checker<'a> {
 
     /// Runs `f` on the value of a field that may be left out, serde then taking its
     /// default: a wrong `null` there is told to leave the field out.
-    pub fn optional<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(crate) fn optional<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         let outer = self.optional_at.replace(self.path.len);
         let out = f(self);
         self.optional_at = outer;
@@ -229,28 +228,23 @@ impl<'a> Checker<'a> {
     }
 
     /// The clock of the date rules.
-    pub fn context(&self) -> &Context {
+    pub(crate) fn context(&self) -> &Context {
         self.context
     }
 
-    /// True while no violation has been reported.
-    pub fn is_clean(&self) -> bool {
-        self.violations.is_empty() && self.omitted == 0
-    }
-
     /// How many violations have been reported so far.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.violations.len() + self.omitted
     }
 
     /// Whether the list of violations is full, so that a new one would only be counted:
     /// callers can skip the work of describing it.
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.violations.len() >= MAX_LISTED
     }
 
     /// The JSON pointer of the value being checked, in the names the client sent.
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         // Room for most pointers; a deep one grows.
         let mut pointer = String::with_capacity(32);
         for step in self.path.iter() {
@@ -279,17 +273,17 @@ impl<'a> Checker<'a> {
     }
 
     /// True at the arguments object itself.
-    pub fn is_root(&self) -> bool {
+    pub(crate) fn is_root(&self) -> bool {
         self.path.is_empty()
     }
 
     /// Enters the field `name` of a struct; returns the mark to [`Checker::leave`] with.
-    pub fn enter_field(&mut self, name: &'static str) -> usize {
+    pub(crate) fn enter_field(&mut self, name: &'static str) -> usize {
         self.path.push(Step::Field(name))
     }
 
     /// Enters the property `key` of a map; returns the mark to [`Checker::leave`] with.
-    pub fn enter_key(&mut self, key: &str) -> usize {
+    pub(crate) fn enter_key(&mut self, key: &str) -> usize {
         let start = self.path.keys.len();
         self.path.keys.push_str(key);
         let end = self.path.keys.len();
@@ -297,18 +291,18 @@ impl<'a> Checker<'a> {
     }
 
     /// Enters the array item `index`; returns the mark to [`Checker::leave`] with.
-    pub fn enter_index(&mut self, index: usize) -> usize {
+    pub(crate) fn enter_index(&mut self, index: usize) -> usize {
         self.path.push(Step::Index(index))
     }
 
     /// Leaves what was entered at `mark`.
     #[inline]
-    pub fn leave(&mut self, mark: usize) {
+    pub(crate) fn leave(&mut self, mark: usize) {
         self.path.truncate(mark);
     }
 
     /// Runs `f` with values echoed as hidden: for fields marked sensitive.
-    pub fn sensitive<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(crate) fn sensitive<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         self.sensitive += 1;
         let out = f(self);
         self.sensitive -= 1;
@@ -326,7 +320,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Whether the value being checked is sensitive.
-    pub fn is_sensitive(&self) -> bool {
+    pub(crate) fn is_sensitive(&self) -> bool {
         self.sensitive > 0
     }
 
@@ -339,7 +333,7 @@ impl<'a> Checker<'a> {
 
     /// Reports a value of the wrong JSON type; `expected` names the right one with its
     /// article: "a string", "an integer from 1 to 9".
-    pub fn type_mismatch(&mut self, expected: &str, value: &Value) {
+    pub(crate) fn type_mismatch(&mut self, expected: &str, value: &Value) {
         let detail = if !value.is_null() {
             None
         } else if self.optional_at == Some(self.path.len) {
@@ -365,7 +359,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports a violation at the current path.
-    pub fn report(&mut self, report: Report<'_>) {
+    pub(crate) fn report(&mut self, report: Report<'_>) {
         // Past the cap a violation is only counted: 100 000 bad items cost no text.
         if self.is_full() {
             self.omitted += 1;

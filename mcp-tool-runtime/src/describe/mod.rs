@@ -60,7 +60,8 @@ pub struct ToolSpec {
     pub cache: SpecCache,
 }
 
-/// What a [`ToolSpec`] is, built once, on first use: its [`Plan`].
+/// What a [`ToolSpec`] is, built once, on first use: its plan (schema, profiles, tool
+/// entry, field lookup, recursion).
 #[derive(Debug)]
 pub struct SpecCache {
     plan: OnceLock<Plan>,

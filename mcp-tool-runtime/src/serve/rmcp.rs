@@ -71,6 +71,8 @@
 //! deserialize parameters: ". The text carries every violation; the `structuredContent`
 //! is lost on that path. To keep it, give `#[tool_handler]` the router through
 //! [`structured`]: `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]`.
+//!
+//! [`Toolbox`]: crate::Toolbox
 
 pub use super::adapter::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};
 pub use super::router::{Parameters, Structured, structured};

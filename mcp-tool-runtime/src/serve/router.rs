@@ -176,7 +176,7 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     }
 
     /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
-    /// [`Toolbox::repairs`]); the repairs made are said in the result's `_meta`.
+    /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
     pub fn with_repairs(mut self, on: bool) -> Self {
         self.repair = on;
         self

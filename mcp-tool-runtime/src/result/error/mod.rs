@@ -18,7 +18,7 @@ use super::violation::{ErrorCategory, Violation};
 /// Every failure of a tool call that the model can act on is a `ToolError`: bad
 /// arguments (from [`McpTool::from_arguments`](crate::McpTool::from_arguments)), a
 /// business rule, a missing permission, a passing outage. It becomes a
-/// [`CallToolResult`] with `isError: true` and the `structuredContent` of the wire
+/// [`CallToolResult`](crate::CallToolResult) with `isError: true` and the `structuredContent` of the wire
 /// contract; only [`ToolError::is_malformed_request`] errors belong on the JSON-RPC
 /// error channel instead.
 ///
