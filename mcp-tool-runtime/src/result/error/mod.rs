@@ -97,8 +97,8 @@ impl Drop for Kept {
         let mut next = std::mem::take(&mut self.0);
         loop {
             match next {
-                Value::Array(items) => stack.extend(items),
-                Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+                Value::Array(items) => items.into_iter().for_each(|v| apart(v, &mut stack)),
+                Value::Object(map) => map.into_iter().for_each(|(_, v)| apart(v, &mut stack)),
                 _ => {}
             }
             match stack.pop() {
@@ -106,6 +106,21 @@ impl Drop for Kept {
                 None => return,
             }
         }
+    }
+}
+
+/// Drops `value` here if it holds scalars only (its drop goes one level down), or keeps
+/// it on `stack` to be taken apart: arguments as models send them then free with no
+/// stack of their own.
+fn apart(value: Value, stack: &mut Vec<Value>) {
+    let scalar = |v: &Value| !matches!(v, Value::Array(_) | Value::Object(_));
+    let flat = match &value {
+        Value::Array(items) => items.iter().all(scalar),
+        Value::Object(map) => map.values().all(scalar),
+        _ => true,
+    };
+    if !flat {
+        stack.push(value);
     }
 }
 
