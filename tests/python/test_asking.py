@@ -256,8 +256,7 @@ class TheStateIsSealed(WithDatabase):
 
     def first_round(self, server):
         async def go(client):
-            return await client.session.call_tool(
-                "cancel_order", self.ARGUMENTS, allow_input_required=True)
+            return await self.send(client, None, None)
 
         # The user is never reached: the rounds are driven by hand.
         asked = with_client(server, "2026-07-28", User(), go)
@@ -265,16 +264,21 @@ class TheStateIsSealed(WithDatabase):
         (key,) = asked.input_requests.keys()
         return key, asked.request_state
 
+    async def send(self, client, responses, state, arguments=None):
+        """One round of cancel_order by hand: its result, or the MCPError (a JSON-RPC
+        error) it got."""
+        try:
+            return await client.session.call_tool(
+                "cancel_order", arguments or self.ARGUMENTS,
+                input_responses=responses, request_state=state, allow_input_required=True)
+        except MCPError as error:
+            return error
+
     def retry(self, server, responses, state, arguments=None):
-        """The retry's result, or the MCPError (a JSON-RPC error) it got."""
+        """The retry's result, or the MCPError it got, on a connection of its own."""
 
         async def go(client):
-            try:
-                return await client.session.call_tool(
-                    "cancel_order", arguments or self.ARGUMENTS,
-                    input_responses=responses, request_state=state, allow_input_required=True)
-            except MCPError as error:
-                return error
+            return await self.send(client, responses, state, arguments)
 
         return with_client(server, "2026-07-28", User(), go)
 
@@ -293,12 +297,7 @@ class TheStateIsSealed(WithDatabase):
         # remembered by the process that spent it (replicas share a `UsedStates`).
         async def go(client):
             async def send(responses, state, arguments=None):
-                try:
-                    return await client.session.call_tool(
-                        "cancel_order", arguments or self.ARGUMENTS,
-                        input_responses=responses, request_state=state, allow_input_required=True)
-                except MCPError as error:
-                    return error
+                return await self.send(client, responses, state, arguments)
 
             asked = await send(None, None)
             (key,) = asked.input_requests.keys()

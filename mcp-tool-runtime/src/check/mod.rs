@@ -303,6 +303,7 @@ impl<'a> Checker<'a> {
 
     /// Runs `f` with values echoed as hidden: for fields marked sensitive.
     pub(crate) fn sensitive<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.hide();
         self.sensitive += 1;
         let out = f(self);
         self.sensitive -= 1;
@@ -310,11 +311,15 @@ impl<'a> Checker<'a> {
     }
 
     /// Records that the value being checked is sensitive (a field or a type marked so,
-    /// a misspelt name of one): the echo of the arguments hides it. Kept through a
-    /// [trial](Checker::trial): a form not taken still hides what it would have.
+    /// a misspelt name of one): the echo of the arguments hides it. [`Checker::sensitive`]
+    /// records where it runs. Kept through a [trial](Checker::trial): a form not taken
+    /// still hides what it would have.
     pub(crate) fn hide(&mut self) {
-        if !self.is_sensitive() {
-            let at = self.location();
+        if self.is_sensitive() {
+            return;
+        }
+        let at = self.location();
+        if self.hidden.last() != Some(&at) {
             self.hidden.push(at);
         }
     }

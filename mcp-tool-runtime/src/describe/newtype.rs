@@ -62,7 +62,6 @@ impl Newtype {
             typed
         };
         if self.sensitive {
-            cx.hide();
             cx.sensitive(check)
         } else {
             check(cx)

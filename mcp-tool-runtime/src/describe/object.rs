@@ -226,7 +226,6 @@ impl ToolSpec {
             }
         };
         if field.sensitive {
-            cx.hide();
             cx.sensitive(check);
         } else {
             check(cx);
@@ -321,6 +320,13 @@ impl ToolSpec {
         let near = suggest::nearest(key, known());
         // The names are listed with the first unknown name that is not a slip of one.
         let first = near.is_some() || cx.first_listing(self.name);
+        let expectation = if cx.is_root() {
+            format!("is not an argument of {}", cx.tool().unwrap_or(self.name))
+        } else {
+            "is not a property of this object".to_owned()
+        };
+        // Everything below is about the value under this name.
+        let mark = cx.enter_key(key);
         let detail = match near {
             Some(near) => {
                 let mut detail = String::new();
@@ -361,12 +367,6 @@ impl ToolSpec {
         } else {
             Value::from("a name listed in an earlier violation")
         };
-        let expectation = if cx.is_root() {
-            format!("is not an argument of {}", cx.tool().unwrap_or(self.name))
-        } else {
-            "is not a property of this object".to_owned()
-        };
-        let mark = cx.enter_key(key);
         let report = Report {
             rule: Cow::Borrowed("unknown"),
             expectation: Cow::Owned(expectation),
@@ -377,7 +377,6 @@ impl ToolSpec {
         };
         // A misspelt sensitive field carries a sensitive value.
         if near.is_some_and(|n| self.is_sensitive(n)) {
-            cx.hide();
             cx.sensitive(|cx| cx.report(report));
         } else {
             cx.report(report);
