@@ -350,12 +350,9 @@ impl<'a> Checker<'a> {
                 "It is required: send {expected}, not null."
             )))
         };
-        let mut expectation = String::with_capacity(8 + expected.len());
-        expectation.push_str("must be ");
-        expectation.push_str(expected);
         self.report(Report {
             rule: Cow::Borrowed("type"),
-            expectation: Cow::Owned(expectation),
+            expectation: Cow::Owned(crate::text::expectation(&["must be ", expected])),
             expected: Value::String(expected.to_owned()),
             received: Some(value),
             detail,
@@ -371,7 +368,6 @@ impl<'a> Checker<'a> {
             return;
         }
         let path = self.path();
-        let expectation = report.expectation.trim_end_matches('.');
         let short = match report.received {
             Some(value) if !self.is_sensitive() => Some(echo::truncate(value, echo::RECEIVED)),
             _ => None,
@@ -382,14 +378,25 @@ impl<'a> Checker<'a> {
             Some(_) => 64,
             None => 48,
         };
-        let mut message = String::with_capacity(
-            expectation.len()
-                + 8
-                + received_len
-                + report.detail.as_ref().map_or(0, |d| d.len() + 1)
-                + report.hint.map_or(0, |h| h.len() + 1),
-        );
-        message.push_str(expectation);
+        let rest = 8
+            + received_len
+            + report.detail.as_ref().map_or(0, |d| d.len() + 1)
+            + report.hint.map_or(0, |h| h.len() + 1);
+        // A rule's own expectation is written with room for the rest (see
+        // `text::expectation`): the message goes on in it.
+        let mut message = match report.expectation {
+            Cow::Owned(mut text) => {
+                text.truncate(text.trim_end_matches('.').len());
+                text.reserve(rest);
+                text
+            }
+            Cow::Borrowed(text) => {
+                let text = text.trim_end_matches('.');
+                let mut message = String::with_capacity(text.len() + rest);
+                message.push_str(text);
+                message
+            }
+        };
         let received = match report.received {
             None => None,
             Some(value) if self.is_sensitive() => {

@@ -3,6 +3,7 @@
 //! sensitive hidden.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
@@ -250,14 +251,19 @@ impl ToolSpec {
             return false;
         }
         let mut names = self.by_name().iter().copied().peekable();
+        // One comparison per step: names before this key are fields not sent; a name
+        // after it, a key no field has.
         for (key, value) in map {
-            // Names before this key are fields not sent; a name after it, a key no field has.
-            while names
-                .next_if(|&i| self.fields[i].name < key.as_str())
-                .is_some()
-            {}
-            if let Some(i) = names.next_if(|&i| self.fields[i].name == key) {
-                slots[i] = Some(value);
+            while let Some(&i) = names.peek() {
+                let order = self.fields[i].name.cmp(key.as_str());
+                if order == Ordering::Greater {
+                    break;
+                }
+                names.next();
+                if order == Ordering::Equal {
+                    slots[i] = Some(value);
+                    break;
+                }
             }
         }
         true

@@ -2,12 +2,14 @@
 //! in the checker's `Context`. No JSON Schema keyword can say "after today": the
 //! description says it, and the format's shape is the schema's `pattern` where it has one.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::strftime::{self, ISO_DATE};
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
-use crate::text::concat;
+use crate::text::{self, concat};
 
 /// `future_date(format = "...")` or `past_date(format = "...")`.
 #[derive(Debug)]
@@ -73,40 +75,57 @@ impl RuleKind for Date {
         } else {
             "past_date"
         };
-        let human = strftime::human_format(self.format);
-        let today_text = strftime::format_date(self.format, today);
         let (word, side) = if self.future {
             ("future", "after")
         } else {
             ("past", "before")
         };
-        let expected = Value::String(concat(&[
-            "a date ",
-            side,
-            " ",
-            &today_text,
-            " (",
-            &human,
-            ")",
-        ]));
-        let current = concat(&["Current date is ", &today_text, "."]);
-        let failure = match parsed {
-            // Written as the format says, yet no day of the calendar (2026-02-30).
-            None if strftime::has_shape(self.format, written) => {
-                Failure::new(rule, "must be a real date", expected).with_detail(concat(&[
-                    "There is no such day in the calendar. ",
-                    &current,
-                ]))
-            }
-            None => Failure::new(rule, concat(&["must be a date written ", &human]), expected)
-                .with_detail(current),
-            Some(_) => Failure::new(
-                rule,
-                concat(&["must be a date in the ", word, ", as ", &human]),
-                expected,
-            )
-            .with_detail(current),
+        // "a date after 30/11/2026 (dd/mm/yyyy)": the date and the format are written
+        // once, here, and the other texts take them from it.
+        let mut expected = String::with_capacity(32 + 3 * self.format.len());
+        expected.push_str("a date ");
+        expected.push_str(side);
+        expected.push(' ');
+        let today_at = expected.len();
+        strftime::push_date(&mut expected, self.format, today);
+        let today_text = today_at..expected.len();
+        expected.push_str(" (");
+        let human_at = expected.len();
+        strftime::push_human_format(&mut expected, self.format);
+        let human = human_at..expected.len();
+        expected.push(')');
+        let current = |before: &str| {
+            concat(&[
+                before,
+                "Current date is ",
+                &expected[today_text.clone()],
+                ".",
+            ])
         };
+        let (expectation, detail) = match parsed {
+            // Written as the format says, yet no day of the calendar (2026-02-30).
+            None if strftime::has_shape(self.format, written) => (
+                Cow::Borrowed("must be a real date"),
+                current("There is no such day in the calendar. "),
+            ),
+            None => (
+                Cow::Owned(text::expectation(&[
+                    "must be a date written ",
+                    &expected[human],
+                ])),
+                current(""),
+            ),
+            Some(_) => (
+                Cow::Owned(text::expectation(&[
+                    "must be a date in the ",
+                    word,
+                    ", as ",
+                    &expected[human],
+                ])),
+                current(""),
+            ),
+        };
+        let failure = Failure::new(rule, expectation, Value::String(expected)).with_detail(detail);
         Some(failure)
     }
 }

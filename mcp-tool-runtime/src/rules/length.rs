@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number;
-use crate::text::concat;
+use crate::text::expectation;
 
 /// `length(min = 1, max = 100)` or `length(equal = 3)`.
 #[derive(Debug)]
@@ -55,7 +55,7 @@ impl RuleKind for Length {
         let bad = min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m);
         bad.then(|| {
             let text = self.text(unit);
-            let failure = Failure::new("length", concat(&["must have ", &text]), text.into());
+            let failure = Failure::new("length", expectation(&["must have ", &text]), text.into());
             // The length of a secret is a clue to it. An array's count is said already
             // where what came is described.
             if !cx.is_sensitive() && value.is_string() {

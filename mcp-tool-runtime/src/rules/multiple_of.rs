@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number::Num;
-use crate::text::concat;
+use crate::text::expectation;
 
 /// How far from a whole number the quotient of a value by a fractional factor may be,
 /// relative to the quotient (and at least this much absolutely).
@@ -51,7 +51,7 @@ impl RuleKind for MultipleOf {
             let factor = self.factor.to_string();
             Failure::new(
                 "multiple_of",
-                concat(&["must be a multiple of ", &factor]),
+                expectation(&["must be a multiple of ", &factor]),
                 self.factor.to_json(),
             )
         })

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
-use crate::text::{push_quoted_list, suggest};
+use crate::text::{MESSAGE_ROOM, push_quoted_list, suggest};
 
 /// `enum = ["a", "b"]` or `enum = CONSTANT`: the string is one of `values`.
 #[derive(Debug)]
@@ -38,8 +38,9 @@ impl RuleKind for OneOf {
 /// The failure of a whitelist, with the nearest allowed value when there is one. Also
 /// what a value outside a Rust enum's names gets.
 pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
-    let mut expectation =
-        String::with_capacity(16 + values.iter().map(|v| v.len() + 4).sum::<usize>());
+    let mut expectation = String::with_capacity(
+        16 + values.iter().map(|v| v.len() + 4).sum::<usize>() + MESSAGE_ROOM,
+    );
     expectation.push_str("must be one of ");
     push_quoted_list(&mut expectation, values.iter().copied());
     let mut failure = Failure::new(

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::number::Num;
-use crate::text::concat;
+use crate::text::expectation;
 
 /// `range(min = 1, max = 9)`, `range(exclusive_min = 0)`, ...
 #[derive(Debug)]
@@ -66,7 +66,7 @@ impl RuleKind for Range {
         });
         (low || high).then(|| {
             let text = self.text();
-            Failure::new("range", concat(&["must be ", &text]), text.into())
+            Failure::new("range", expectation(&["must be ", &text]), text.into())
         })
     }
 }

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::{Failure, JsonType, RuleKind};
 use crate::check::Checker;
 use crate::pattern::Pattern;
-use crate::text::concat;
+use crate::text::expectation;
 
 /// `regex = r"..."`: the string matches `pattern`, which the derive has checked means
 /// the same in ECMA-262 (the dialect of JSON Schema's `pattern`) as in Rust's `regex`.
@@ -35,7 +35,7 @@ impl RuleKind for Regex {
             Ok(true) => None,
             Ok(false) => Some(Failure::new(
                 "regex",
-                concat(&["must match the pattern ", source]),
+                expectation(&["must match the pattern ", source]),
                 source.into(),
             )),
             Err(e) => Some(Failure::new(

@@ -88,12 +88,23 @@ fn parse_numeric(format: &str, input: &str) -> Option<Option<Date>> {
 
 /// `date` written in `format`.
 pub fn format_date(format: &str, date: Date) -> String {
+    let mut out = String::with_capacity(format.len() + 4);
+    push_date(&mut out, format, date);
+    out
+}
+
+/// `date` written in `format` at the end of `out`.
+pub(crate) fn push_date(out: &mut String, format: &str, date: Date) {
+    let start = out.len();
+    let by_jiff = |out: &mut String| {
+        out.truncate(start);
+        out.push_str(&format_with_jiff(format, date));
+    };
     if !crate::fast::on(FastPath::Dates) {
-        return format_with_jiff(format, date);
+        return by_jiff(out);
     }
     // The numeric directives by hand, as `parse` reads them; anything else, jiff.
     let bytes = format.as_bytes();
-    let mut out = String::with_capacity(format.len() + 4);
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -104,17 +115,17 @@ pub fn format_date(format: &str, date: Date) -> String {
                     .then(|| i32::from(date.year()));
                 let (month, day) = (i32::from(date.month()), i32::from(date.day()));
                 match (bytes.get(i + 1), year) {
-                    (Some(b'd'), _) => push_padded(&mut out, day, 2),
-                    (Some(b'm'), _) => push_padded(&mut out, month, 2),
-                    (Some(b'Y'), Some(year)) => push_padded(&mut out, year, 4),
+                    (Some(b'd'), _) => push_padded(out, day, 2),
+                    (Some(b'm'), _) => push_padded(out, month, 2),
+                    (Some(b'Y'), Some(year)) => push_padded(out, year, 4),
                     (Some(b'F'), Some(year)) => {
-                        push_padded(&mut out, year, 4);
+                        push_padded(out, year, 4);
                         out.push('-');
-                        push_padded(&mut out, month, 2);
+                        push_padded(out, month, 2);
                         out.push('-');
-                        push_padded(&mut out, day, 2);
+                        push_padded(out, day, 2);
                     }
-                    _ => return format_with_jiff(format, date),
+                    _ => return by_jiff(out),
                 }
                 i += 2;
             }
@@ -122,10 +133,9 @@ pub fn format_date(format: &str, date: Date) -> String {
                 out.push(char::from(b));
                 i += 1;
             }
-            _ => return format_with_jiff(format, date),
+            _ => return by_jiff(out),
         }
     }
-    out
 }
 
 fn format_with_jiff(format: &str, date: Date) -> String {
@@ -218,6 +228,12 @@ pub fn has_shape(format: &str, input: &str) -> bool {
 /// The format as a person writes it: `%d/%m/%Y` is `dd/mm/yyyy`.
 pub fn human_format(format: &str) -> String {
     let mut out = String::with_capacity(2 * format.len());
+    push_human_format(&mut out, format);
+    out
+}
+
+/// [`human_format`] at the end of `out`.
+pub(crate) fn push_human_format(out: &mut String, format: &str) {
     let mut chars = format.chars();
     while let Some(c) = chars.next() {
         if c != '%' {
@@ -242,7 +258,6 @@ pub fn human_format(format: &str) -> String {
             _ => "?",
         });
     }
-    out
 }
 
 #[cfg(test)]

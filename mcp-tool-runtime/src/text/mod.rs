@@ -28,7 +28,21 @@ pub(crate) fn push_quoted_list<'a>(out: &mut String, items: impl IntoIterator<It
 
 /// The parts, end to end, in one allocation.
 pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    concat_with_room(parts, 0)
+}
+
+/// Room after a rule's expectation ("must be ...") for the rest of its violation's
+/// message ("; got ...", the detail, the hint): the message is written on in the same
+/// buffer, so that it is the only allocation of the text.
+pub(crate) const MESSAGE_ROOM: usize = 80;
+
+/// A rule's expectation made of `parts`, with [`MESSAGE_ROOM`] after it.
+pub(crate) fn expectation(parts: &[&str]) -> String {
+    concat_with_room(parts, MESSAGE_ROOM)
+}
+
+fn concat_with_room(parts: &[&str], room: usize) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + room);
     for part in parts {
         out.push_str(part);
     }
