@@ -4,12 +4,13 @@
 //! the item it repeats. A set (`HashSet`, `BTreeSet`) is checked the same way without
 //! the rule, since serde would silently fold its repeats into one.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::{Failure, JsonType, Rule, RuleKind};
 use crate::check::Checker;
+use crate::number::Num;
 
 /// `unique`.
 #[derive(Debug)]
@@ -68,20 +69,18 @@ fn repeat(earlier: usize) -> Failure {
     .with_detail("Remove the repeated item.")
 }
 
-/// For each item equal to an earlier one: its index and the earlier one's.
+/// For each item equal to an earlier one: its index and the earlier one's, by index.
+/// The items are sorted (their indices) by an order in which JSON Schema's equal values
+/// are next to one another: each run of equal items repeats its first. No item is
+/// copied or written out.
 pub(crate) fn repeats(items: &[Value]) -> Vec<(usize, usize)> {
-    let mut first: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_unstable_by(|&a, &b| compare(&items[a], &items[b]).then(a.cmp(&b)));
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let mut key = String::new();
-        canonical(item, &mut key);
-        match first.get(&key) {
-            Some(&earlier) => out.push((i, earlier)),
-            None => {
-                first.insert(key, i);
-            }
-        }
+    for run in order.chunk_by(|&a, &b| compare(&items[a], &items[b]).is_eq()) {
+        out.extend(run[1..].iter().map(|&i| (i, run[0])));
     }
+    out.sort_unstable();
     out
 }
 
@@ -99,44 +98,62 @@ pub(crate) fn report_repeats(
     }
 }
 
-/// One text per value that JSON Schema's equality makes equal.
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => out.push_str(&i.to_string()),
-            (_, Some(u), _) => out.push_str(&u.to_string()),
-            // An integral float is that integer: 3.0 is 3.
-            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e19 => {
-                out.push_str(&(f as i128).to_string());
-            }
-            _ => out.push_str(&n.to_string()),
-        },
-        Value::String(s) => {
-            out.push('"');
-            out.push_str(&s.replace('\\', "\\\\").replace('"', "\\\""));
-            out.push('"');
+/// A total order of JSON values in which the values JSON Schema's equality makes equal
+/// (numbers by value, objects whatever the order of their keys) compare equal.
+fn compare(a: &Value, b: &Value) -> Ordering {
+    fn rank(value: &Value) -> u8 {
+        match value {
+            Value::Null => 0,
+            Value::Bool(_) => 1,
+            Value::Number(_) => 2,
+            Value::String(_) => 3,
+            Value::Array(_) => 4,
+            Value::Object(_) => 5,
         }
-        Value::Array(items) => {
-            out.push('[');
-            for item in items {
-                canonical(item, out);
-                out.push(',');
-            }
-            out.push(']');
+    }
+    match (a, b) {
+        (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+        (Value::Number(a), Value::Number(b)) => number(a).cmp_num(number(b)),
+        (Value::String(a), Value::String(b)) => a.cmp(b),
+        (Value::Array(a), Value::Array(b)) => a
+            .iter()
+            .zip(b)
+            .map(|(a, b)| compare(a, b))
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.len().cmp(&b.len())),
+        (Value::Object(a), Value::Object(b)) => {
+            let (a, b) = (sorted(a), sorted(b));
+            a.iter()
+                .zip(&b)
+                .map(|((ka, va), (kb, vb))| ka.cmp(kb).then_with(|| compare(va, vb)))
+                .find(|o| o.is_ne())
+                .unwrap_or_else(|| a.len().cmp(&b.len()))
         }
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_unstable();
-            out.push('{');
-            for key in keys {
-                canonical(&Value::String(key.clone()), out);
-                out.push(':');
-                canonical(&map[key], out);
-                out.push(',');
-            }
-            out.push('}');
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+/// The members of `map` in key order: a build with serde_json's `preserve_order` keeps
+/// maps in the order their keys came.
+fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut members: Vec<(&String, &Value)> = map.iter().collect();
+    members.sort_unstable_by_key(|(key, _)| *key);
+    members
+}
+
+/// A JSON number to compare exactly: an integral float is that integer (`3.0` is `3`,
+/// `-0.0` is `0`).
+fn number(n: &Number) -> Num {
+    if let Some(i) = n.as_i64() {
+        Num::Int(i128::from(i))
+    } else if let Some(u) = n.as_u64() {
+        Num::Int(i128::from(u))
+    } else {
+        match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e38 => Num::Int(f as i128),
+            Some(f) => Num::Float(f),
+            None => Num::Float(f64::NAN),
         }
-        other => out.push_str(&other.to_string()),
     }
 }
 
@@ -160,5 +177,38 @@ mod tests {
             json!(0),
         ];
         assert_eq!(repeats(&items), [(1, 0), (4, 3), (9, 8)]);
+    }
+
+    #[test]
+    fn near_values_are_not_equal() {
+        let items = [
+            json!([1, 2]),
+            json!([1, 2, 3]),
+            json!(9007199254740993u64),
+            json!(9007199254740992.0),
+            json!(true),
+            json!(1),
+            json!({"a": 1}),
+            json!({"a": 1, "b": 2}),
+            json!({"b": 1}),
+            json!(""),
+            json!([]),
+            json!({}),
+            json!(0.5),
+            json!(false),
+        ];
+        assert_eq!(repeats(&items), []);
+    }
+
+    #[test]
+    fn each_repeat_names_the_first_of_its_value() {
+        let items: Vec<Value> = (0..100_000)
+            .map(|i| json!(format!("id-{}", i % 50_000)))
+            .collect();
+        let found = repeats(&items);
+        assert_eq!(found.len(), 50_000);
+        assert!(found.iter().all(|&(i, earlier)| i == earlier + 50_000));
+        let thrice = [json!("x"), json!(2), json!("x"), json!(2.0), json!("x")];
+        assert_eq!(repeats(&thrice), [(2, 0), (3, 1), (4, 0)]);
     }
 }
