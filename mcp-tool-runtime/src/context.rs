@@ -98,8 +98,8 @@ fn local_today() -> Date {
     use std::cell::Cell;
     use std::time::{Duration, SystemTime};
     thread_local! {
-        /// The date, and the span of time since the epoch it holds for.
-        static TODAY: Cell<Option<(Duration, Duration, Date)>> = const { Cell::new(None) };
+        /// The date, and the span of the system clock it holds for.
+        static TODAY: Cell<Option<(SystemTime, SystemTime, Date)>> = const { Cell::new(None) };
     }
     if !crate::fast::on(crate::fast::FastPath::Today) {
         return jiff::Timestamp::now()
@@ -107,8 +107,8 @@ fn local_today() -> Date {
             .date();
     }
     // The system clock as is: no conversion on the path every call takes.
-    let since_epoch = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH);
-    if let (Ok(now), Some((from, until, date))) = (since_epoch, TODAY.get())
+    let now = SystemTime::now();
+    if let Some((from, until, date)) = TODAY.get()
         && from <= now
         && now < until
     {
@@ -123,10 +123,12 @@ fn local_today() -> Date {
         .and_then(|z| z.start_of_day())
         .map(|z| z.timestamp());
     let minute = now.checked_add(jiff::SignedDuration::from_secs(60));
-    let since =
-        |t: jiff::Timestamp| Duration::try_from(t.duration_since(jiff::Timestamp::UNIX_EPOCH)).ok();
+    let system = |t: jiff::Timestamp| {
+        let since = Duration::try_from(t.duration_since(jiff::Timestamp::UNIX_EPOCH)).ok()?;
+        SystemTime::UNIX_EPOCH.checked_add(since)
+    };
     if let (Ok(from), Ok(midnight), Ok(minute)) = (from, midnight, minute)
-        && let (Some(from), Some(until)) = (since(from), since(midnight.min(minute)))
+        && let (Some(from), Some(until)) = (system(from), system(midnight.min(minute)))
     {
         TODAY.set(Some((from, until, date)));
     }
