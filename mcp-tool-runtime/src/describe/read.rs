@@ -39,8 +39,8 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
     ) -> Result<T, ToolError> {
-        self.read(tool, arguments, context, profile, false)
-            .map(|(read, _)| read)
+        let (arguments, _) = self.checked(tool, arguments, context, profile, false)?;
+        self.deserialize(tool, arguments)
     }
 
     /// [`ToolSpec::from_arguments_as`], repairing known client mistakes first where
@@ -54,6 +54,21 @@ impl ToolSpec {
         profile: SchemaProfile,
         repair: bool,
     ) -> Result<(T, Vec<Repair>), ToolError> {
+        let (arguments, repairs) = self.checked(tool, arguments, context, profile, repair)?;
+        Ok((self.deserialize(tool, arguments)?, repairs))
+    }
+
+    /// Checks `arguments`; if they pass, makes them what serde reads (the repairs put in
+    /// place, integral floats as integers, `null`s meaning "left out" taken out). The
+    /// same for every tool: only [`ToolSpec::deserialize`] is of `T`.
+    fn checked(
+        &'static self,
+        tool: &str,
+        arguments: Value,
+        context: &Context,
+        profile: SchemaProfile,
+        repair: bool,
+    ) -> Result<(Value, Vec<Repair>), ToolError> {
         let mut arguments = match arguments {
             Value::Object(_) => arguments,
             Value::Null => Value::Object(Map::new()),
@@ -96,25 +111,35 @@ impl ToolSpec {
         for at in &checked.absent_nulls {
             at.remove(&mut arguments);
         }
-        T::deserialize(arguments)
-            .map_err(|e| {
-                // The checks passed and serde still refused: a type whose Deserialize does
-                // more than its schema says. Say what serde said. The arguments went to
-                // serde and are not kept.
-                let violation = Violation {
-                    path: String::new(),
-                    rule: Cow::Borrowed("type"),
-                    message: format!("could not be read: {e}."),
-                    expected: Value::String("arguments matching the input schema".into()),
-                    received: None,
-                };
-                let checked = Checked {
-                    violations: vec![violation],
-                    ..Checked::default()
-                };
-                self.invalid(tool, checked, Value::Null)
-            })
-            .map(|read| (read, repairs))
+        Ok((arguments, repairs))
+    }
+
+    /// Reads checked arguments into `T`.
+    fn deserialize<T: McpTool>(
+        &'static self,
+        tool: &str,
+        arguments: Value,
+    ) -> Result<T, ToolError> {
+        T::deserialize(arguments).map_err(|e| self.unread(tool, &e))
+    }
+
+    /// The checks passed and serde still refused: a type whose Deserialize does more
+    /// than its schema says. Says what serde said. The arguments went to serde and are
+    /// not kept.
+    #[cold]
+    fn unread(&'static self, tool: &str, error: &dyn std::fmt::Display) -> ToolError {
+        let violation = Violation {
+            path: String::new(),
+            rule: Cow::Borrowed("type"),
+            message: format!("could not be read: {error}."),
+            expected: Value::String("arguments matching the input schema".into()),
+            received: None,
+        };
+        let checked = Checked {
+            violations: vec![violation],
+            ..Checked::default()
+        };
+        self.invalid(tool, checked, Value::Null)
     }
 
     fn invalid(&'static self, tool: &str, checked: Checked, arguments: Value) -> ToolError {
