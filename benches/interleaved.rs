@@ -72,7 +72,8 @@ const CONTENDERS: [Contender; 13] = [
 ];
 
 /// Calls per batch, and rounds: each round times one batch of every contender, in an
-/// order that turns from round to round.
+/// order shuffled anew each round, so that no contender always follows the same one (a
+/// contender after another that ran the same code finds it warm).
 const BATCH: usize = 64;
 const ROUNDS: usize = 400;
 
@@ -94,9 +95,11 @@ fn main() {
         }
         let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(ROUNDS); CONTENDERS.len()];
         let mut copies: Vec<Value> = Vec::with_capacity(BATCH);
-        for round in 0..ROUNDS {
-            for turn in 0..CONTENDERS.len() {
-                let i = (round + turn) % CONTENDERS.len();
+        let mut order: Vec<usize> = (0..CONTENDERS.len()).collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..ROUNDS {
+            shuffle(&mut order, &mut seed);
+            for &i in &order {
                 let (_, off, run) = CONTENDERS[i];
                 only_off(off);
                 copies.extend(std::iter::repeat_n(&args, BATCH).cloned());
@@ -118,6 +121,16 @@ fn main() {
                 ns / jsonschema
             );
         }
+    }
+}
+
+/// Fisher-Yates with xorshift64: the same orders on every run.
+fn shuffle(order: &mut [usize], seed: &mut u64) {
+    for i in (1..order.len()).rev() {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        order.swap(i, (*seed % (i as u64 + 1)) as usize);
     }
 }
 
