@@ -1,7 +1,7 @@
-//! What a tool asks of its user, checked: the `{field}`s of `#[mcp_tool(confirm)]`
+//! What a tool asks of its user, vetted: the `{field}`s of `#[mcp_tool(confirm)]`
 //! name fields that may be shown, and `#[validate(ask)]` stands on a tool's own field
-//! that may be asked for. (Whether the field's type fits a form is the compiler's
-//! check, through the `Askable` trait.)
+//! that may be asked for. (Whether the field's type fits a form the compiler vets,
+//! through the `Askable` trait.)
 
 use syn::LitStr;
 
@@ -121,7 +121,7 @@ fn pieces<R>(lit: &LitStr, fields: &[Field<'_, R>], errors: &mut Errors) -> Opti
 
 /// Refuses `ask` where it cannot be asked: on a sensitive or flattened field, and on a
 /// field of anything but a tool's own struct.
-pub fn check_asks<R>(body: &Body<'_, R>, derive: Derive, errors: &mut Errors) {
+pub fn vet_asks<R>(body: &Body<'_, R>, derive: Derive, errors: &mut Errors) {
     match body {
         Body::Struct(fields) if derive == Derive::Tool => {
             for field in fields {

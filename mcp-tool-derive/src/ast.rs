@@ -1,7 +1,7 @@
 //! Reading a type: serde's reading of its container, our container attributes, its
 //! name and description; what it is made of is `shapes.rs`'s, its fields `fields.rs`'s.
 //! What cannot be read (a union, generics, serde attributes no schema can say) is
-//! refused here; what the author wrote is checked after, in `check.rs`.
+//! refused here; what the author wrote is vetted after, in `vet.rs`.
 
 use proc_macro2::{Ident, Span};
 use serde_derive_internals::{Ctxt, ast as serde_ast, attr as serde_attr};
@@ -73,7 +73,7 @@ fn reject_generics(input: &DeriveInput, what: &str, errors: &mut Errors) {
 
 /// Reads a struct or an enum with data for `derive`: what it is as serde reads it, each
 /// rule as written; `None` (with the errors recorded) where it cannot be read. What the
-/// author wrote is checked next, by `check.rs`.
+/// author wrote is vetted next, by `vet.rs`.
 pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Option<Read<'a>> {
     let what = derive.name();
     if let syn::Data::Union(_) = &input.data {
@@ -86,7 +86,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
     reject_generics(input, what, errors);
     let attrs = container_attrs(&input.attrs, errors, derive);
     let container = serde_container(input, errors)?;
-    check_serde_container(&container.attrs, input, derive, errors);
+    vet_serde_container(&container.attrs, input, derive, errors);
     let body = crate::shapes::body(input, &container, derive, errors)?;
     let tool = Tool {
         ident: &input.ident,
@@ -183,7 +183,7 @@ impl<'a> Enum<'a> {
     }
 }
 
-fn check_serde_container(
+fn vet_serde_container(
     attrs: &serde_attr::Container,
     input: &DeriveInput,
     derive: Derive,

@@ -42,7 +42,7 @@ pub fn fields<'a>(
             }
             continue;
         }
-        check_serde_field(field, errors);
+        vet_serde_field(field, errors);
         let flatten = field.attrs.flatten();
         if let (true, Some(rule)) = (flatten, rules.own.first().or(rules.items.first())) {
             errors.at(
@@ -112,7 +112,7 @@ pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option
     Some(name)
 }
 
-fn check_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
+fn vet_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
     let original = field.original;
     let span_of = || {
         original

@@ -5,18 +5,17 @@
 //! Three phases, in this order for every type. Read: `attr.rs` and `schemars.rs` (the
 //! attributes), `fields.rs`, `shapes.rs` and `ast.rs` (the type through serde's own
 //! reading of `#[serde(...)]`, refusing what cannot be read), into `model.rs` (the type
-//! as the client sees it, its rules as written). Check: `check.rs` (what the author
+//! as the client sees it, its rules as written). Vet: `vet.rs` (what the author
 //! wrote: the tool's name, contradictions, `asking.rs` for what is asked of the user,
 //! each rule's literals). Expand: `expand/` (the data and trait impls the runtime turns
 //! into a schema and checks). A rule takes part in all three from one module of
-//! `rules/`: its keys and how each is read, its checks, its expansion; the table is built
+//! `rules/`: its keys and how each is read, its vetting, its expansion; the table is built
 //! from the modules. Under them all: `ctxt.rs` (the errors), `meta.rs` (reading one key),
 //! `tokens.rs` (small generated pieces).
 
 mod asking;
 mod ast;
 mod attr;
-mod check;
 mod ctxt;
 mod expand;
 mod fields;
@@ -26,6 +25,7 @@ mod rules;
 mod schemars;
 mod shapes;
 mod tokens;
+mod vet;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
@@ -44,12 +44,12 @@ pub fn derive_argument(input: TokenStream) -> TokenStream {
     derive(&input, model::Derive::Argument).into()
 }
 
-/// Read, check, expand. On any error, the errors and impls whose bodies never run, so
+/// Read, vet, expand. On any error, the errors and impls whose bodies never run, so
 /// that a misuse is one error and not one more at every use of the type.
 fn derive(input: &DeriveInput, derive: model::Derive) -> proc_macro2::TokenStream {
     let mut errors = ctxt::Errors::default();
     let tool =
-        ast::read(input, derive, &mut errors).map(|read| check::tool(read, derive, &mut errors));
+        ast::read(input, derive, &mut errors).map(|read| vet::tool(read, derive, &mut errors));
     match (errors.finish(()), tool) {
         (Ok(()), Some(tool)) => match derive {
             model::Derive::Tool => expand::tool(&tool),
@@ -115,7 +115,7 @@ mod tests {
         };
         let mut errors = crate::ctxt::Errors::default();
         let read = crate::ast::read(&input, crate::model::Derive::Tool, &mut errors);
-        let tool = crate::check::tool(
+        let tool = crate::vet::tool(
             read.expect("valid input"),
             crate::model::Derive::Tool,
             &mut errors,

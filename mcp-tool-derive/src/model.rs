@@ -1,7 +1,7 @@
 //! The model between the phases: the type as the client sees it (serde's names,
 //! defaults, skips and shape). Reading (`ast.rs`, `shapes.rs`, `fields.rs`) builds it
-//! with each rule as written (`R` = [`Parsed`]); checking (`check.rs`) checks what the
-//! author wrote and gives it with each rule checked (`R` = [`Rule`]); `expand/` writes
+//! with each rule as written (`R` = [`Parsed`]); vetting (`vet.rs`) examines what the
+//! author wrote and gives it with each rule vetted (`R` = [`Rule`]); `expand/` writes
 //! that out.
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -125,8 +125,8 @@ pub struct Field<'a, R = Rule> {
     pub items_span: Option<Span>,
 }
 
-/// A type as read, before what its author wrote is checked: its rules as written, and
-/// the attributes the checks read.
+/// A type as read, before what its author wrote is vetted: its rules as written, and
+/// the attributes the vetting reads.
 pub struct Read<'a> {
     pub tool: Tool<'a, Parsed>,
     /// `#[mcp_tool(name = "...")]`, if given.

@@ -43,7 +43,7 @@ impl RuleKind for Custom {
         },
     ];
 
-    fn check(written: Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(written: Written, span: Span, errors: &mut Errors) -> Option<Self> {
         let Some(function) = written.function else {
             errors.at(
                 span,

@@ -1,5 +1,5 @@
 //! `future_date` and `past_date`: a date after (or before) today, in a strftime format
-//! that names a whole date, checked at compile time. Without a format the field's type
+//! that names a whole date, vetted at compile time. Without a format the field's type
 //! says how its date is written (a string is yyyy-mm-dd; `chrono`'s and `jiff`'s dates
 //! are their own).
 
@@ -43,7 +43,7 @@ impl<const FUTURE: bool> RuleKind for Date<FUTURE> {
         )]
     };
 
-    fn check(format: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(format: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
         let text = format
             .as_ref()
             .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);
@@ -88,7 +88,7 @@ impl<const FUTURE: bool> RuleKind for Date<FUTURE> {
     }
 }
 
-/// Checks a strftime format for a date rule: known directives only, and a whole date
+/// Vets a strftime format for a date rule: known directives only, and a whole date
 /// (year, month and day, or year and day of the year), no time of day.
 fn date_format(format: &str) -> Result<(), String> {
     let (mut year, mut month, mut day, mut yday) = (false, false, false, false);

@@ -18,7 +18,7 @@ macro_rules! formats {
             const BARE: bool = true;
             const USAGE: &'static str = $name;
 
-            fn check((): (), _: Span, _: &mut Errors) -> Option<Self> {
+            fn vet((): (), _: Span, _: &mut Errors) -> Option<Self> {
                 Some($ty)
             }
 

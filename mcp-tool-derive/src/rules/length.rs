@@ -49,7 +49,7 @@ impl RuleKind for Length {
         },
     ];
 
-    fn check(l: Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(l: Written, span: Span, errors: &mut Errors) -> Option<Self> {
         let (min, max) = match (l.equal, l.min, l.max) {
             (Some((n, _)), None, None) => (Some(n), Some(n)),
             (Some((_, s)), _, _) => {

@@ -1,8 +1,8 @@
 //! The rules of `#[validate(...)]`, one module each, holding everything the derive does
-//! with the rule: its keys and how each is read, the checks of its literals, and what it
+//! with the rule: its keys and how each is read, the vetting of its literals, and what it
 //! expands to (the data of the runtime's rule of the same name, in the runtime's file of
 //! the same name). This file is the pipeline they plug into, in three steps: a rule is
-//! read ([`parse`]: a [`Parsed`]), its literals checked ([`check`]: a [`Rule`]), then
+//! read ([`parse`]: a [`Parsed`]), its literals vetted ([`vet`]: a [`Rule`]), then
 //! written out ([`Rule::expand`], [`Rule::assertion`]).
 //!
 //! The table, [`RULES`], is built from the modules: a rule lists a key only together
@@ -46,10 +46,11 @@ pub const RULES: &[Def] = &[
     Def::of::<custom::Custom>(),
 ];
 
-/// One rule: how it is written, read, checked and expanded. The type is the rule with
-/// its literals checked.
+/// One rule: how it is written, read, vetted and expanded. The type is the rule with
+/// its literals vetted. (The derive vets what the author wrote; the runtime's rule of
+/// the same name checks values.)
 pub trait RuleKind: Sized + 'static {
-    /// The rule as read, before its literals are checked: a slot for each key.
+    /// The rule as read, before its literals are vetted: a slot for each key.
     type Written: Default;
     /// Its name in `#[validate(...)]`.
     const NAME: &'static str;
@@ -66,9 +67,9 @@ pub trait RuleKind: Sized + 'static {
     /// The rules this one contradicts on the same value, and what to say.
     const EXCLUDES: &'static [(&'static str, &'static str)] = &[];
 
-    /// The rule with its literals checked; `None`, with the error recorded, when one is
+    /// The rule with its literals vetted; `None`, with the error recorded, when one is
     /// wrong. `span` is the rule's name.
-    fn check(written: Self::Written, span: Span, errors: &mut Errors) -> Option<Self>;
+    fn vet(written: Self::Written, span: Span, errors: &mut Errors) -> Option<Self>;
 
     /// The runtime's marker trait of the types the rule applies to (`TextRule`), if it
     /// asks anything of its type: asserted at the rule, so that a type it does not fit
@@ -118,11 +119,11 @@ impl Def {
     }
 }
 
-/// A rule as written, before its literals are checked.
+/// A rule as written, before its literals are vetted.
 pub struct Parsed {
     pub def: &'static Def,
     pub span: Span,
-    written: Box<dyn Unchecked>,
+    written: Box<dyn Unvetted>,
     message: Option<LitStr>,
     hint: Option<LitStr>,
 }
@@ -147,36 +148,36 @@ impl Parsed {
     }
 }
 
-/// A rule with its literals checked.
+/// A rule with its literals vetted.
 pub struct Rule {
     pub def: &'static Def,
     pub span: Span,
-    kind: Box<dyn Checked>,
+    kind: Box<dyn Vetted>,
     message: Option<LitStr>,
     hint: Option<LitStr>,
 }
 
-/// A rule as written, of any kind: what checking it takes.
-trait Unchecked {
-    fn check(self: Box<Self>, span: Span, errors: &mut Errors) -> Option<Box<dyn Checked>>;
+/// A rule as written, of any kind: what vetting it takes.
+trait Unvetted {
+    fn vet(self: Box<Self>, span: Span, errors: &mut Errors) -> Option<Box<dyn Vetted>>;
 }
 
 struct Pending<R: RuleKind>(R::Written);
 
-impl<R: RuleKind> Unchecked for Pending<R> {
-    fn check(self: Box<Self>, span: Span, errors: &mut Errors) -> Option<Box<dyn Checked>> {
-        R::check(self.0, span, errors).map(|rule| Box::new(rule) as Box<dyn Checked>)
+impl<R: RuleKind> Unvetted for Pending<R> {
+    fn vet(self: Box<Self>, span: Span, errors: &mut Errors) -> Option<Box<dyn Vetted>> {
+        R::vet(self.0, span, errors).map(|rule| Box::new(rule) as Box<dyn Vetted>)
     }
 }
 
-/// A checked rule of any kind: what expanding it takes.
-trait Checked {
+/// A vetted rule of any kind: what expanding it takes.
+trait Vetted {
     fn marker(&self) -> Option<&'static str>;
     fn expand(&self, target: &Target) -> TokenStream;
     fn assert(&self, target: &Target) -> TokenStream;
 }
 
-impl<R: RuleKind> Checked for R {
+impl<R: RuleKind> Vetted for R {
     fn marker(&self) -> Option<&'static str> {
         RuleKind::marker(self)
     }
@@ -334,13 +335,13 @@ fn read_key<R: RuleKind>(
     }
 }
 
-/// Each rule with its literals checked, the wrong ones reported and left out, and the
+/// Each rule with its literals vetted, the wrong ones reported and left out, and the
 /// rules that contradict each other reported.
-pub fn check(rules: Vec<Parsed>, errors: &mut Errors) -> Vec<Rule> {
+pub fn vet(rules: Vec<Parsed>, errors: &mut Errors) -> Vec<Rule> {
     let rules: Vec<Rule> = rules
         .into_iter()
         .filter_map(|parsed| {
-            let kind = parsed.written.check(parsed.span, errors)?;
+            let kind = parsed.written.vet(parsed.span, errors)?;
             Some(Rule {
                 def: parsed.def,
                 span: parsed.span,

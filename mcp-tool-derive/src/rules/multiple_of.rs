@@ -23,7 +23,7 @@ impl RuleKind for MultipleOf {
         },
     }];
 
-    fn check(factor: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(factor: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
         match factor {
             Some(Bound { value, .. }) if value.as_f64() > 0.0 => Some(MultipleOf(value)),
             Some(Bound { span, .. }) => {

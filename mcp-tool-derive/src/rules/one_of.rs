@@ -1,6 +1,6 @@
 //! `enum`: a string among a whitelist, listed in the attribute or named by a constant
-//! (`enum = CABINS`, a `&[&str]` the server shares with its own code). A list is checked
-//! here; a constant is checked at compile time by assertions on its value.
+//! (`enum = CABINS`, a `&[&str]` the server shares with its own code). A list is vetted
+//! here; a constant is vetted at compile time by assertions on its value.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -45,7 +45,7 @@ impl RuleKind for OneOf {
         },
     }];
 
-    fn check(values: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(values: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
         match values.unwrap_or(Values::List(Vec::new(), span)) {
             Values::List(list, list_span) => {
                 if list.is_empty() {

@@ -57,7 +57,7 @@ impl RuleKind for Range {
         },
     ];
 
-    fn check(r: Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(r: Written, span: Span, errors: &mut Errors) -> Option<Self> {
         let min = side(r.min, r.exclusive_min, "min", errors)?;
         let max = side(r.max, r.exclusive_max, "max", errors)?;
         if min.is_none() && max.is_none() {

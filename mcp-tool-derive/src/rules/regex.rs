@@ -34,7 +34,7 @@ impl RuleKind for Regex {
         },
     }];
 
-    fn check(written: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
+    fn vet(written: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
         let source = written.unwrap_or_else(|| LitStr::new("", span));
         match regex(&source.value()) {
             Ok(runtime) => Some(Regex { source, runtime }),
@@ -77,7 +77,7 @@ pub fn written(pattern: LitStr, span: Span) -> Parsed {
 /// terminators, Rust's only `\n`.
 const ECMA_DOT: &str = r"[^\n\r\u{2028}\u{2029}]";
 
-/// Checks a regex for validity in Rust and for meaning the same in ECMA-262, the
+/// Vets a regex for validity in Rust and for meaning the same in ECMA-262, the
 /// dialect of JSON Schema's `pattern`; returns the pattern the runtime compiles.
 pub fn regex(source: &str) -> Result<String, String> {
     if let Err(e) = regex_syntax::Parser::new().parse(source) {

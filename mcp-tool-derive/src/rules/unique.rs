@@ -17,7 +17,7 @@ impl RuleKind for Unique {
     const BARE: bool = true;
     const USAGE: &'static str = "unique";
 
-    fn check((): (), _: Span, _: &mut Errors) -> Option<Self> {
+    fn vet((): (), _: Span, _: &mut Errors) -> Option<Self> {
         Some(Unique)
     }
 

@@ -1,14 +1,15 @@
-//! The second phase: what the author wrote, checked on the type as read. Each rule's
+//! The second phase: what the author wrote, vetted on the type as read. Each rule's
 //! literals (by its own module in `rules/`, which also refuses rules that contradict
 //! each other), the tool's name, settings that contradict serde's, and what the tool
 //! asks of its user (`asking.rs`). Every error is collected; the type comes out with its
-//! rules checked, for `expand/` to write out.
+//! rules vetted, for `expand/` to write out. (The derive vets what the author wrote;
+//! the runtime checks values.)
 
 use crate::ctxt::Errors;
 use crate::model::{Body, Derive, Field, Inner, Read, Tool, Variant, VariantShape};
 use crate::rules::{self, Parsed, Rule};
 
-/// The type `read` for `derive`, checked.
+/// The type `read` for `derive`, vetted.
 pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a> {
     let Read {
         tool,
@@ -35,7 +36,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
             "`allow_unknown_fields` contradicts #[serde(deny_unknown_fields)]: serde would reject what the schema allows",
         );
     }
-    crate::asking::check_asks(&tool.body, derive, errors);
+    crate::asking::vet_asks(&tool.body, derive, errors);
     let confirm =
         crate::asking::confirm(confirm.as_ref(), unconfirmed.as_ref(), &tool.body, errors);
     Tool {
@@ -93,8 +94,8 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
     fields
         .into_iter()
         .map(|field| Field {
-            own: rules::check(field.own, errors),
-            items: rules::check(field.items, errors),
+            own: rules::vet(field.own, errors),
+            items: rules::vet(field.items, errors),
             wire: field.wire,
             member: field.member,
             ask: field.ask,
@@ -117,8 +118,8 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
 fn inner<'a>(inner: Inner<'a, Parsed>, errors: &mut Errors) -> Inner<'a, Rule> {
     Inner {
         ty: inner.ty,
-        own: rules::check(inner.own, errors),
-        items: rules::check(inner.items, errors),
+        own: rules::vet(inner.own, errors),
+        items: rules::vet(inner.items, errors),
         items_span: inner.items_span,
         sensitive: inner.sensitive,
     }
