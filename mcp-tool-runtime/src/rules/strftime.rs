@@ -416,4 +416,15 @@ mod tests {
             "30/11/2026"
         );
     }
+
+    #[test]
+    fn a_date_is_written_after_what_the_text_has_already() {
+        // By hand, and by jiff for a format with a name in it (`%B`).
+        let date = Date::new(2026, 11, 30).unwrap();
+        for (format, written) in [("%d/%m/%Y", "30/11/2026"), ("%d %B %Y", "30 November 2026")] {
+            let mut text = String::from("a date after ");
+            push_date(&mut text, format, date);
+            assert_eq!(text, format!("a date after {written}"));
+        }
+    }
 }
