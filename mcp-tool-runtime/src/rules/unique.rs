@@ -122,19 +122,30 @@ fn compare(a: &Value, b: &Value) -> Ordering {
             .find(|o| o.is_ne())
             .unwrap_or_else(|| a.len().cmp(&b.len())),
         (Value::Object(a), Value::Object(b)) => {
-            let (a, b) = (sorted(a), sorted(b));
-            a.iter()
-                .zip(&b)
-                .map(|((ka, va), (kb, vb))| ka.cmp(kb).then_with(|| compare(va, vb)))
-                .find(|o| o.is_ne())
-                .unwrap_or_else(|| a.len().cmp(&b.len()))
+            // Maps iterate in key order, unless serde_json's `preserve_order` keeps the
+            // order their keys came in: then they are sorted first.
+            let found = if a.keys().is_sorted() && b.keys().is_sorted() {
+                first_difference(a.iter(), b.iter())
+            } else {
+                first_difference(sorted(a).into_iter(), sorted(b).into_iter())
+            };
+            found.unwrap_or_else(|| a.len().cmp(&b.len()))
         }
         _ => rank(a).cmp(&rank(b)),
     }
 }
 
-/// The members of `map` in key order: a build with serde_json's `preserve_order` keeps
-/// maps in the order their keys came.
+/// How the first members that differ compare, key then value, if any do.
+fn first_difference<'a>(
+    a: impl Iterator<Item = (&'a String, &'a Value)>,
+    b: impl Iterator<Item = (&'a String, &'a Value)>,
+) -> Option<Ordering> {
+    a.zip(b)
+        .map(|((ka, va), (kb, vb))| ka.cmp(kb).then_with(|| compare(va, vb)))
+        .find(|o| o.is_ne())
+}
+
+/// The members of `map` in key order.
 fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
     let mut members: Vec<(&String, &Value)> = map.iter().collect();
     members.sort_unstable_by_key(|(key, _)| *key);
