@@ -113,7 +113,14 @@ fn compare(a: &Value, b: &Value) -> Ordering {
     }
     match (a, b) {
         (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
-        (Value::Number(a), Value::Number(b)) => number(a).cmp_num(number(b)),
+        // A number no f64 holds (serde_json's `arbitrary_precision`: 1e400) is not
+        // compared by value: it comes after every other, and by its text among them.
+        (Value::Number(a), Value::Number(b)) => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x.cmp_num(y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => a.to_string().cmp(&b.to_string()),
+        },
         (Value::String(a), Value::String(b)) => a.cmp(b),
         (Value::Array(a), Value::Array(b)) => a
             .iter()
@@ -153,17 +160,17 @@ fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
 }
 
 /// A JSON number to compare exactly: an integral float is that integer (`3.0` is `3`,
-/// `-0.0` is `0`).
-fn number(n: &Number) -> Num {
+/// `-0.0` is `0`). `None` for a number no finite f64 holds.
+fn number(n: &Number) -> Option<Num> {
     if let Some(i) = n.as_i64() {
-        Num::Int(i128::from(i))
+        Some(Num::Int(i128::from(i)))
     } else if let Some(u) = n.as_u64() {
-        Num::Int(i128::from(u))
+        Some(Num::Int(i128::from(u)))
     } else {
         match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e38 => Num::Int(f as i128),
-            Some(f) => Num::Float(f),
-            None => Num::Float(f64::NAN),
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e38 => Some(Num::Int(f as i128)),
+            Some(f) if f.is_finite() => Some(Num::Float(f)),
+            _ => None,
         }
     }
 }
@@ -221,5 +228,51 @@ mod tests {
         assert!(found.iter().all(|&(i, earlier)| i == earlier + 50_000));
         let thrice = [json!("x"), json!(2), json!("x"), json!(2.0), json!("x")];
         assert_eq!(repeats(&thrice), [(2, 0), (3, 1), (4, 0)]);
+    }
+
+    #[test]
+    fn the_order_is_total() {
+        // Sorting with an order that is not total may panic: every pair is antisymmetric
+        // and every triple transitive, across the representations of numbers too.
+        let values = [
+            json!(null),
+            json!(false),
+            json!(true),
+            json!(0),
+            json!(-0.0),
+            json!(0.5),
+            json!(-0.5),
+            json!(1),
+            json!(1.0),
+            json!(i64::MIN),
+            json!(i64::MAX),
+            json!(u64::MAX),
+            json!(18446744073709551615.0),
+            json!(9007199254740993u64),
+            json!(9007199254740992.0),
+            json!(1e300),
+            json!(-1e300),
+            json!(""),
+            json!("a"),
+            json!("b"),
+            json!([]),
+            json!([1]),
+            json!([1.0, 2]),
+            json!([1, 2, 3]),
+            json!({}),
+            json!({"a": 1}),
+            json!({"a": 1.0, "b": 2}),
+            json!({"b": 0}),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(compare(a, b), compare(b, a).reverse(), "{a} and {b}");
+                for c in &values {
+                    if compare(a, b).is_le() && compare(b, c).is_le() {
+                        assert!(compare(a, c).is_le(), "{a} <= {b} <= {c}");
+                    }
+                }
+            }
+        }
     }
 }
