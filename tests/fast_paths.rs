@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use workload::BookFlight;
 
-/// Patterns for each engine (a fixed run, a small DFA, `regex` alone), dates in a
+/// Patterns for each engine (a fixed run, `regex` for the rest), dates in a
 /// numeric format and in one with month names, and many fields for the slots.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]

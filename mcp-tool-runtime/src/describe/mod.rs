@@ -90,6 +90,8 @@ pub(crate) struct Plan {
     by_name: Box<[usize]>,
     /// Each field's schema in a few words, for "is required but was not sent".
     summaries: Box<[String]>,
+    /// Every name a field takes, flattened structs' included, in declaration order.
+    names: Box<[&'static str]>,
     /// The names the object lists, when it is an enum's root: every form's properties.
     root_names: Box<[&'static str]>,
     /// The struct holds itself, directly or through others: found by the build.

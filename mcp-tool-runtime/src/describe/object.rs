@@ -204,7 +204,12 @@ impl ToolSpec {
     }
 
     /// Every name a field takes, flattened structs' included, in declaration order.
-    pub(crate) fn names(&'static self) -> Vec<&'static str> {
+    pub(crate) fn names(&'static self) -> &'static [&'static str] {
+        &self.plan().names
+    }
+
+    /// [`ToolSpec::names`], collected for the plan.
+    pub(super) fn collect_names(&'static self) -> Box<[&'static str]> {
         let mut out = Vec::with_capacity(self.fields.len());
         for f in self.fields {
             match (f.flatten, (f.ty.object)()) {
@@ -213,7 +218,7 @@ impl ToolSpec {
                 (true, None) => {}
             }
         }
-        out
+        out.into_boxed_slice()
     }
 
     /// Checks the value sent for `field`, at its path.
@@ -306,7 +311,8 @@ impl ToolSpec {
             // Counted only: no suggestion to compute for the 100 000th unknown name,
             // unless it may be a slip of a sensitive one, whose value stays hidden.
             if self.has_sensitive()
-                && suggest::nearest(key, self.names()).is_some_and(|n| self.is_sensitive(n))
+                && suggest::nearest(key, self.names().iter().copied())
+                    .is_some_and(|n| self.is_sensitive(n))
             {
                 let mark = cx.enter_key(key);
                 cx.hide();

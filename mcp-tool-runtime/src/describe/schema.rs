@@ -22,42 +22,40 @@ impl ToolSpec {
     #[cold]
     #[inline(never)]
     fn build_plan(&'static self) -> Plan {
-        {
-            let mut walk = Walk::new();
-            let schema = Value::Object(walk.building(self.id(), |walk| self.build_schema(walk)));
-            let recursive =
-                walk.recurs(self.id()) || self.union.is_some_and(|u| walk.recurs(u.id()));
-            let property = |name: &str| schema.get("properties")?.get(name)?.as_object();
-            let summaries = self
-                .fields
-                .iter()
-                .map(|f| property(f.name).map_or_else(|| "a value".to_owned(), summarize))
-                .collect();
-            let mut by_name: Vec<usize> = (0..self.fields.len()).collect();
-            by_name.sort_by_key(|&i| self.fields[i].name);
-            let root_names = match self.union {
-                Some(union) => union.root_names(&schema),
-                None => Box::default(),
-            };
-            let [_, rest @ ..] = SchemaProfile::ALL;
-            let profiles = rest.map(|profile| profile.adapt(&schema));
-            let tool = Tool {
-                name: self.name.into(),
-                title: self.title.map(Into::into),
-                description: self.description.map(Into::into),
-                input_schema: schema.clone(),
-                output_schema: None,
-                annotations: self.annotations,
-            };
-            Plan {
-                schema,
-                profiles,
-                tool,
-                by_name: by_name.into_boxed_slice(),
-                summaries,
-                root_names,
-                recursive,
-            }
+        let mut walk = Walk::new();
+        let schema = Value::Object(walk.building(self.id(), |walk| self.build_schema(walk)));
+        let recursive = walk.recurs(self.id()) || self.union.is_some_and(|u| walk.recurs(u.id()));
+        let property = |name: &str| schema.get("properties")?.get(name)?.as_object();
+        let summaries = self
+            .fields
+            .iter()
+            .map(|f| property(f.name).map_or_else(|| "a value".to_owned(), summarize))
+            .collect();
+        let mut by_name: Vec<usize> = (0..self.fields.len()).collect();
+        by_name.sort_by_key(|&i| self.fields[i].name);
+        let root_names = match self.union {
+            Some(union) => union.root_names(&schema),
+            None => Box::default(),
+        };
+        let [_, rest @ ..] = SchemaProfile::ALL;
+        let profiles = rest.map(|profile| profile.adapt(&schema));
+        let tool = Tool {
+            name: self.name.into(),
+            title: self.title.map(Into::into),
+            description: self.description.map(Into::into),
+            input_schema: schema.clone(),
+            output_schema: None,
+            annotations: self.annotations,
+        };
+        Plan {
+            schema,
+            profiles,
+            tool,
+            by_name: by_name.into_boxed_slice(),
+            summaries,
+            names: self.collect_names(),
+            root_names,
+            recursive,
         }
     }
 

@@ -104,12 +104,12 @@ pub(crate) fn array(
     Value::Array(out)
 }
 
-/// An object cut to `limits`, each kept property echoed by `property` one level down.
 /// "1 item", "2 items".
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// An object cut to `limits`, each kept property echoed by `property` one level down.
 pub(crate) fn object(
     map: &Map<String, Value>,
     limits: Limits,

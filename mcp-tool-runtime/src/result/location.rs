@@ -24,6 +24,11 @@ impl Location {
         Location(segments)
     }
 
+    /// The steps, outermost first.
+    pub(crate) fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
     /// How many steps down it is.
     pub(crate) fn depth(&self) -> usize {
         self.0.len()
@@ -60,13 +65,6 @@ fn follow<'v>(segments: &[Segment], root: &'v mut Value) -> Option<&'v mut Value
             (Segment::Index(i), Value::Array(items)) => items.get_mut(*i),
             _ => None,
         })
-}
-
-impl Location {
-    /// The steps, outermost first.
-    pub(crate) fn segments(&self) -> &[Segment] {
-        &self.0
-    }
 }
 
 impl Segment {
