@@ -8,8 +8,8 @@ use std::time::Duration;
 use mcp_tool::http::HttpServer;
 use mcp_tool::{McpTool, ToolError, Toolbox};
 use serde::Deserialize;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 
 /// Say hello.
 #[derive(McpTool, Deserialize, Debug)]
@@ -21,73 +21,18 @@ async fn hello(args: Hello) -> Result<serde_json::Value, ToolError> {
     Ok(serde_json::json!({ "greeting": format!("Hello, {}!", args.name) }))
 }
 
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+#[path = "support/raw_http.rs"]
+mod raw_http;
+use raw_http::{INITIALIZE, header, post, read_head, start};
 
-/// Starts `server` on a loopback port; returns its port and the sender that stops it.
-async fn start(
-    server: HttpServer,
-) -> (
-    u16,
-    tokio::sync::oneshot::Sender<()>,
-    tokio::task::JoinHandle<()>,
-) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let tools = Toolbox::new().tool(hello);
-    let serving = tokio::spawn(async move {
-        server
-            .serve_until(tools, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-    });
-    (port, stop, serving)
-}
-
-/// Sends a POST of `body` with `host` and `origin`; returns the status code and the
-/// response's headers, leaving the connection open in the returned reader.
-async fn post(
-    port: u16,
-    host: &str,
-    origin: Option<&str>,
-    extra: &str,
-    body: &str,
-) -> (u16, Vec<String>, BufReader<TcpStream>) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    let origin = origin
-        .map(|o| format!("Origin: {o}\r\n"))
-        .unwrap_or_default();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{origin}{extra}Content-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    read_head(stream).await
-}
-
-async fn read_head(stream: TcpStream) -> (u16, Vec<String>, BufReader<TcpStream>) {
-    let mut reader = BufReader::new(stream);
-    let mut status = String::new();
-    reader.read_line(&mut status).await.unwrap();
-    let code = status.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let mut headers = Vec::new();
-    loop {
-        let mut line = String::new();
-        reader.read_line(&mut line).await.unwrap();
-        if line.trim().is_empty() {
-            break;
-        }
-        headers.push(line.trim().to_owned());
-    }
-    (code, headers, reader)
+fn hello_tools() -> Toolbox {
+    Toolbox::new().tool(hello)
 }
 
 #[tokio::test]
 async fn a_foreign_origin_or_host_is_refused_and_loopback_is_answered() {
-    let (port, stop, serving) = start(HttpServer::new()).await;
+    let serving = start(HttpServer::new(), hello_tools()).await;
+    let port = serving.port;
     let local = format!("127.0.0.1:{port}");
     let evil = Some("http://evil.example.com");
     let cases = [
@@ -106,8 +51,7 @@ async fn a_foreign_origin_or_host_is_refused_and_loopback_is_answered() {
         let (code, _, _) = post(port, host, origin, "", INITIALIZE).await;
         assert_eq!(code, expected, "{what}");
     }
-    stop.send(()).unwrap();
-    serving.await.unwrap();
+    serving.stop().await;
 }
 
 #[tokio::test]
@@ -115,7 +59,8 @@ async fn allowed_hosts_and_origins_are_answered() {
     let server = HttpServer::new()
         .allow_host("mcp.example.com")
         .allow_origin("https://app.example.com");
-    let (port, stop, serving) = start(server).await;
+    let serving = start(server, hello_tools()).await;
+    let port = serving.port;
     let (code, _, _) = post(
         port,
         "mcp.example.com",
@@ -134,24 +79,17 @@ async fn allowed_hosts_and_origins_are_answered() {
     )
     .await;
     assert_eq!(code, 403);
-    stop.send(()).unwrap();
-    serving.await.unwrap();
+    serving.stop().await;
 }
 
 #[tokio::test]
 async fn stopping_with_an_event_stream_open_returns() {
-    let (port, stop, serving) = start(HttpServer::new()).await;
+    let serving = start(HttpServer::new(), hello_tools()).await;
+    let port = serving.port;
     let local = format!("127.0.0.1:{port}");
     let (code, headers, _init) = post(port, &local, None, "", INITIALIZE).await;
     assert_eq!(code, 200);
-    let session = headers
-        .iter()
-        .find_map(|h| {
-            h.to_ascii_lowercase()
-                .strip_prefix("mcp-session-id:")
-                .map(|_| h.split_once(':').unwrap().1.trim().to_owned())
-        })
-        .expect("a session");
+    let session = header(&headers, "mcp-session-id").expect("a session");
     let notified = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
     let (code, _, _) = post(
         port,
@@ -168,13 +106,11 @@ async fn stopping_with_an_event_stream_open_returns() {
         "GET /mcp HTTP/1.1\r\nHost: {local}\r\nAccept: text/event-stream\r\n{notified}\r\n"
     );
     stream.write_all(get.as_bytes()).await.unwrap();
-    let (code, _, _open) = read_head(stream).await;
+    let (code, _, _open) = read_head(tokio::io::BufReader::new(stream)).await;
     assert_eq!(code, 200, "the event stream");
-    stop.send(()).unwrap();
-    tokio::time::timeout(Duration::from_secs(10), serving)
+    tokio::time::timeout(Duration::from_secs(10), serving.stop())
         .await
-        .expect("serving returns with a stream open")
-        .unwrap();
+        .expect("serving returns with a stream open");
 }
 
 #[path = "support/shelf.rs"]
@@ -226,17 +162,8 @@ async fn stateless(
 
 #[tokio::test]
 async fn a_2026_peer_gets_a_list_result_as_the_value_itself() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(async move {
-        HttpServer::new()
-            .serve_until(Toolbox::new().tool(shelf), listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-    });
+    let serving = start(HttpServer::new(), Toolbox::new().tool(shelf)).await;
+    let port = serving.port;
     let listed = stateless(port, "2026-07-28", "tools/list", serde_json::json!({})).await;
     let schema = &listed["result"]["tools"][0]["outputSchema"];
     let called = stateless(
@@ -254,6 +181,5 @@ async fn a_2026_peer_gets_a_list_result_as_the_value_itself() {
     );
     let judge = jsonschema::validator_for(schema).unwrap();
     assert!(judge.is_valid(structured), "{structured} against {schema}");
-    stop.send(()).unwrap();
-    serving.await.unwrap();
+    serving.stop().await;
 }

@@ -6,7 +6,7 @@ use std::error::Error;
 use std::net::SocketAddr;
 
 use mcp_tool::{SchemaProfile, StateKey, Toolbox};
-use rmcp::{ServerHandler, ServiceExt};
+use rmcp::ServerHandler;
 
 /// Where the example's tools go.
 pub enum Mode {
@@ -121,11 +121,10 @@ pub fn state_key<S: Send + Sync + 'static>(tools: Toolbox<S>) -> Toolbox<S> {
     }
 }
 
-/// Serves `handler` over MCP stdio until the client leaves.
+/// Serves `handler` over MCP stdio until the client leaves, every request answered.
 pub async fn stdio<H: ServerHandler>(handler: H) -> Result<(), Box<dyn Error>> {
     // Logs go to stderr, never stdout: stdout is the protocol's.
-    let server = handler.serve(rmcp::transport::stdio()).await?;
-    server.waiting().await?;
+    mcp_tool::stdio::serve(handler).await?;
     Ok(())
 }
 

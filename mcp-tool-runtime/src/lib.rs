@@ -34,6 +34,8 @@ pub use serve::call::Handler;
 pub use serve::http;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
+#[cfg(feature = "rmcp")]
+pub use serve::stdio;
 pub use serve::toolbox::{CallError, Toolbox};
 
 /// The [`Argument`] trait, the marker traits that say which rules a type takes (the

@@ -8,6 +8,8 @@ mod adapter;
 pub(crate) mod call;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "rmcp")]
+mod jsonrpc;
 #[cfg(feature = "tracing")]
 mod observe;
 pub(crate) mod output;
@@ -17,4 +19,6 @@ mod peer;
 pub mod rmcp;
 #[cfg(feature = "rmcp")]
 mod router;
+#[cfg(feature = "rmcp")]
+pub mod stdio;
 pub(crate) mod toolbox;

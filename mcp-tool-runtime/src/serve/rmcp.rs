@@ -22,7 +22,10 @@
 //! }
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let server = Toolbox::new().tool(greet).serve(rmcp::transport::stdio()).await?;
+//! let server = Toolbox::new().tool(greet).serve(mcp_tool::stdio::Stdio::new(
+//!     tokio::io::stdin(),
+//!     tokio::io::stdout(),
+//! )).await?;
 //! server.waiting().await?;
 //! # Ok(()) }
 //! ```

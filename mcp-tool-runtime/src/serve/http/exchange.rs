@@ -1,0 +1,186 @@
+//! One HTTP request to the MCP endpoint, from its body to rmcp's answer: the body read
+//! whole within its time and size, handed to rmcp's Streamable HTTP service, and a body
+//! rmcp could not read as a JSON-RPC message answered the way JSON-RPC says (rmcp
+//! answers it with 415 and a line of plain text, which no client shows as an error).
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::{Request, Response, StatusCode, header};
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::Value;
+
+use super::Limits;
+use super::conn::Started;
+use crate::serve::jsonrpc;
+
+/// The service behind rmcp's transport, type-erased: the exchange does not depend on
+/// the handler's type.
+type Handle = dyn Fn(
+        Request<Full<Bytes>>,
+    ) -> Pin<Box<dyn Future<Output = Response<BoxBody<Bytes, Infallible>>> + Send>>
+    + Send
+    + Sync;
+
+/// What answers the requests of every connection.
+pub(super) struct Exchange {
+    handle: Box<Handle>,
+    path: String,
+    limits: Limits,
+}
+
+impl Exchange {
+    pub fn new<H: rmcp::ServerHandler>(
+        service: StreamableHttpService<Arc<H>, LocalSessionManager>,
+        path: String,
+        limits: Limits,
+    ) -> Self {
+        let service = Arc::new(service);
+        Exchange {
+            handle: Box::new(move |request| {
+                let service = Arc::clone(&service);
+                Box::pin(async move { service.handle(request).await })
+            }),
+            path,
+            limits,
+        }
+    }
+
+    /// The response to `request`, its body holding `started` until it is sent whole.
+    pub async fn answer(
+        self: Arc<Self>,
+        request: Request<Incoming>,
+        started: Started,
+    ) -> Result<Response<Tracked>, Infallible> {
+        let response = self.respond(request).await;
+        Ok(response.map(|body| Tracked {
+            body,
+            _started: started,
+        }))
+    }
+
+    async fn respond(&self, request: Request<Incoming>) -> Response<BoxBody<Bytes, Infallible>> {
+        if request.uri().path() != self.path {
+            return plain(
+                StatusCode::NOT_FOUND,
+                format!("Not Found: MCP is served at {}", self.path),
+            );
+        }
+        let (parts, body) = request.into_parts();
+        let limit = self.limits.max_body;
+        let read = Limited::new(body, limit).collect();
+        let body = match tokio::time::timeout(self.limits.body_timeout, read).await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(e)) if e.is::<LengthLimitError>() => {
+                let message = format!(
+                    "Invalid Request: the body has more than {limit} bytes, the most this server reads. It was not read; send a smaller one."
+                );
+                return refusal(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    jsonrpc::INVALID_REQUEST,
+                    &message,
+                );
+            }
+            Ok(Err(e)) => {
+                let message = format!("Invalid Request: the body could not be read ({e}).");
+                return refusal(StatusCode::BAD_REQUEST, jsonrpc::INVALID_REQUEST, &message);
+            }
+            Err(_) => {
+                let message = format!(
+                    "Invalid Request: the body did not arrive whole within {} seconds.",
+                    self.limits.body_timeout.as_secs_f64()
+                );
+                return refusal(
+                    StatusCode::REQUEST_TIMEOUT,
+                    jsonrpc::INVALID_REQUEST,
+                    &message,
+                );
+            }
+        };
+        let kept = body.clone();
+        let is_json = is_json(&parts.headers);
+        let response = (self.handle)(Request::from_parts(parts, Full::new(body))).await;
+        // rmcp answers 415 to a body of the right Content-Type that it cannot read as a
+        // message (and to a wrong Content-Type, which is a 415 indeed).
+        if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+            && is_json
+            && let Err(e) = serde_json::from_slice::<ClientJsonRpcMessage>(&kept)
+        {
+            return json(
+                StatusCode::BAD_REQUEST,
+                &jsonrpc::unreadable(&kept, &e.to_string()),
+            );
+        }
+        response
+    }
+}
+
+fn is_json(headers: &hyper::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// A JSON-RPC error (`id` null) with `status`, and the connection closed after it: its
+/// request was not read whole.
+fn refusal(status: StatusCode, code: i64, message: &str) -> Response<BoxBody<Bytes, Infallible>> {
+    let mut response = json(status, &jsonrpc::error(Value::Null, code, message));
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+fn json(status: StatusCode, body: &Value) -> Response<BoxBody<Bytes, Infallible>> {
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+fn plain(status: StatusCode, text: String) -> Response<BoxBody<Bytes, Infallible>> {
+    let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// A response's body, which keeps its request under way until it is sent whole or
+/// dropped: an open event stream keeps its connection busy, never idle.
+pub(super) struct Tracked {
+    body: BoxBody<Bytes, Infallible>,
+    _started: Started,
+}
+
+impl Body for Tracked {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}

@@ -1,0 +1,279 @@
+//! Serving over MCP Streamable HTTP (feature `http`), safe by default: rmcp's transport
+//! under axum, with the `Host` and `Origin` of every request limited to loopback unless
+//! allowed. The spec's transport section says a server MUST validate `Origin` and answer
+//! 403 to a present, invalid one: without it, any web page the user opens can call a
+//! server on their machine (DNS rebinding). rmcp checks `Host` by default but leaves the
+//! `Origin` list empty, which turns that check off; here both are on.
+
+mod conn;
+mod exchange;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use conn::House;
+use exchange::Exchange;
+
+/// The hosts a loopback server answers to (with or without a port).
+const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1", "[::1]"];
+
+/// The origins a loopback server answers to, on any port.
+const LOOPBACK_ORIGINS: &[&str] = &[
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
+/// How long open event streams and requests under way get to end once shutdown begins.
+const DRAIN: Duration = Duration::from_secs(5);
+
+/// The JSON-RPC code (implementation-defined server error) of the answer to a
+/// connection past the bound when none can make room.
+const BUSY: i64 = -32000;
+
+/// A Streamable HTTP server for one MCP handler (a [`Toolbox`](crate::Toolbox), or an
+/// rmcp `#[tool_router]` server) at `/mcp`.
+///
+/// By default only loopback `Host`s and `Origin`s are answered; any other gets 403,
+/// whatever address the server is bound to. A server reached under another name, or
+/// called from a web page, names them:
+///
+/// ```no_run
+/// # async fn run(tools: mcp_tool::Toolbox) -> std::io::Result<()> {
+/// mcp_tool::http::HttpServer::new()
+///     .allow_host("mcp.example.com")
+///     .allow_origin("https://app.example.com")
+///     .serve(tools, "0.0.0.0:8080")
+///     .await
+/// # }
+/// ```
+///
+/// A request without `Origin` (not from a browser) is answered as its `Host` allows.
+///
+/// # Limits
+///
+/// A client cannot hold the server's capacity by being slow or idle. Each limit has a
+/// setter; the defaults:
+///
+/// | limit | default | past it |
+/// |---|---|---|
+/// | [`header_timeout`](HttpServer::header_timeout): a request's head, from its first byte (a new connection's first request, from the connection's opening) | 10 s | the connection is closed |
+/// | [`body_timeout`](HttpServer::body_timeout): a request's body, from its head | 30 s | 408, a JSON-RPC error, the connection closed |
+/// | [`idle_timeout`](HttpServer::idle_timeout): a kept-alive connection with no request under way | 60 s | the connection is closed |
+/// | [`max_connections`](HttpServer::max_connections): connections open at once | 512 | the connection idle the longest is closed to make room; if every one is answering, 503 with a JSON-RPC error |
+/// | [`max_body`](HttpServer::max_body): a request's body | 4 MiB | 413, a JSON-RPC error, the connection closed |
+///
+/// An open event stream (a response still being sent) is not idle, and no timeout
+/// ends it. Each connection has `TCP_NODELAY` set: answers are sent at once, not held
+/// back for the client's acknowledgement. A body that is not JSON gets 400 with a
+/// JSON-RPC parse error (-32700, `id` null); JSON that is no JSON-RPC message, 400 with
+/// an invalid request (-32600).
+///
+/// Serving stops at Ctrl-C (or the future given to [`HttpServer::serve_until`]): no new
+/// connection is taken, each open one finishes the request it is answering, open event
+/// streams are ended, and `serve` returns (after at most five seconds).
+#[derive(Debug, Clone)]
+pub struct HttpServer {
+    hosts: Vec<String>,
+    origins: Vec<String>,
+    path: String,
+    limits: Limits,
+}
+
+/// How long a client may take and how much it may hold (see [`HttpServer`]).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    header_timeout: Duration,
+    body_timeout: Duration,
+    idle_timeout: Duration,
+    max_connections: usize,
+    max_body: usize,
+}
+
+impl Default for HttpServer {
+    fn default() -> Self {
+        HttpServer::new()
+    }
+}
+
+impl HttpServer {
+    /// A server at `/mcp` that answers loopback hosts and origins only, with the
+    /// default limits.
+    pub fn new() -> Self {
+        HttpServer {
+            hosts: LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).collect(),
+            origins: LOOPBACK_ORIGINS.iter().map(|o| (*o).to_owned()).collect(),
+            path: "/mcp".to_owned(),
+            limits: Limits {
+                header_timeout: Duration::from_secs(10),
+                body_timeout: Duration::from_secs(30),
+                idle_timeout: Duration::from_secs(60),
+                max_connections: 512,
+                max_body: 4 * 1024 * 1024,
+            },
+        }
+    }
+
+    /// Also answers requests whose `Host` is `host` (a name, or `name:port`).
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.hosts.push(host.into());
+        self
+    }
+
+    /// Also answers requests from pages of `origin`: a scheme, a host and a port
+    /// (`https://app.example.com`, `http://localhost:*` for any port).
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origins.push(origin.into());
+        self
+    }
+
+    /// Serves at `path` instead of `/mcp`.
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// How long a request's head may take to arrive, from its first byte, or for a new
+    /// connection's first request, from the opening (default 10 seconds).
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_timeout = timeout;
+        self
+    }
+
+    /// How long a request's body may take to arrive, once its head has (default 30
+    /// seconds).
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.body_timeout = timeout;
+        self
+    }
+
+    /// How long a kept-alive connection may stay open with no request under way
+    /// (default 60 seconds).
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.idle_timeout = timeout;
+        self
+    }
+
+    /// How many connections may be open at once (default 512; at least 1). Keep it
+    /// below the process's limit of open files (`ulimit -n`).
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.limits.max_connections = max.max(1);
+        self
+    }
+
+    /// The largest request body read, in bytes (default 4 MiB).
+    pub fn max_body(mut self, bytes: usize) -> Self {
+        self.limits.max_body = bytes;
+        self
+    }
+
+    /// Serves `handler` at `addr` until Ctrl-C.
+    pub async fn serve<H>(self, handler: H, addr: impl tokio::net::ToSocketAddrs) -> io::Result<()>
+    where
+        H: ServerHandler,
+    {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_until(handler, listener, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+    }
+
+    /// Serves `handler` on `listener` until `shutdown` completes.
+    pub async fn serve_until<H>(
+        self,
+        handler: H,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> io::Result<()>
+    where
+        H: ServerHandler,
+    {
+        let stop = CancellationToken::new();
+        let config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(self.hosts.clone())
+            .with_allowed_origins(self.origins.clone())
+            .with_max_request_body_bytes(self.limits.max_body)
+            .with_cancellation_token(stop.child_token());
+        let handler = Arc::new(handler);
+        let service = StreamableHttpService::new(
+            move || Ok(Arc::clone(&handler)),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        let exchange = Arc::new(Exchange::new(service, self.path.clone(), self.limits));
+        let house = House::new(self.limits);
+        let local = listener.local_addr()?;
+        log_start(local, &self);
+        let mut shutdown = pin!(shutdown);
+        loop {
+            tokio::select! {
+                () = &mut shutdown => break,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => house.admit(stream, Arc::clone(&exchange)),
+                    Err(e) => refused_accept(&e).await,
+                },
+            }
+        }
+        drop(listener);
+        // Each connection finishes the request it is answering; open event streams end.
+        house.close();
+        stop.cancel();
+        // A client that holds its stream or its request past that does not keep the
+        // process alive.
+        let _ = tokio::time::timeout(DRAIN, house.emptied()).await;
+        Ok(())
+    }
+}
+
+/// After a failed `accept`: a connection that went away before it was taken is
+/// nothing; out of file descriptors or memory, wait a moment, since retrying at once
+/// would fail again and spin.
+async fn refused_accept(error: &io::Error) {
+    use io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    if matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    ) {
+        return;
+    }
+    eprintln!("mcp-tool: accepting a connection failed ({error}); trying again in 100 ms");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+fn log_start(local: SocketAddr, server: &HttpServer) {
+    eprintln!(
+        "serving MCP over Streamable HTTP at http://{local}{}; answering the hosts {} and the origins {}",
+        server.path,
+        server.hosts.join(", "),
+        server.origins.join(", "),
+    );
+    if local.ip().is_unspecified() {
+        eprintln!(
+            "note: bound to {}, but only the hosts and origins above are answered (403 for others): \
+             add them with HttpServer::allow_host and allow_origin",
+            local.ip()
+        );
+    }
+}
+
+/// Serves `handler` over Streamable HTTP at `http://addr/mcp` until Ctrl-C, answering
+/// loopback hosts and origins only: [`HttpServer::new`]`.serve(handler, addr)`.
+pub async fn serve<H: ServerHandler>(
+    handler: H,
+    addr: impl tokio::net::ToSocketAddrs,
+) -> io::Result<()> {
+    HttpServer::new().serve(handler, addr).await
+}

@@ -1,0 +1,233 @@
+//! MCP over stdio as `mcp_tool::stdio` serves it: every line gets an answer (a line
+//! that is not JSON, JSON that is no message, a line too long, an id still in use),
+//! every request read is answered before serving ends at the end of the input, and
+//! reading pauses while too many answers are pending.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use mcp_tool::stdio::Stdio;
+use mcp_tool::{McpTool, ToolError, Toolbox};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::Semaphore;
+
+/// Say hello.
+#[derive(McpTool, Deserialize, Debug)]
+struct Hello {
+    name: String,
+}
+
+/// Wait until the test lets the call end.
+#[derive(McpTool, Deserialize, Debug)]
+struct Hold {}
+
+struct Gate {
+    open: Semaphore,
+    started: AtomicUsize,
+}
+
+async fn hello(_: Arc<Gate>, args: Hello) -> Result<String, ToolError> {
+    Ok(format!("Hello, {}!", args.name))
+}
+
+async fn hold(gate: Arc<Gate>, _: Hold) -> Result<String, ToolError> {
+    gate.started.fetch_add(1, Ordering::SeqCst);
+    let _pass = gate
+        .open
+        .acquire()
+        .await
+        .map_err(|_| ToolError::transient("closed"))?;
+    Ok("released".into())
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// A server on an in-memory pipe: the client's writing end, its reading end (lines),
+/// and the server's task, which ends when serving does.
+struct Served {
+    input: DuplexStream,
+    output: tokio::io::Lines<BufReader<DuplexStream>>,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+    gate: Arc<Gate>,
+}
+
+async fn serve(
+    transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
+) -> Served {
+    let (input, server_in) = tokio::io::duplex(64 * 1024);
+    let (server_out, output) = tokio::io::duplex(64 * 1024);
+    let gate = Arc::new(Gate {
+        open: Semaphore::new(0),
+        started: AtomicUsize::new(0),
+    });
+    let tools = Toolbox::with_shared_state(Arc::clone(&gate))
+        .tool(hello)
+        .tool(hold);
+    let stdio = transport(server_in, server_out);
+    let serving = tokio::spawn(stdio.serve(tools));
+    let mut served = Served {
+        input,
+        output: BufReader::new(output).lines(),
+        serving,
+        gate,
+    };
+    served.send(INITIALIZE).await;
+    let initialized = served.answer().await;
+    assert_eq!(initialized["id"], 0, "{initialized}");
+    served.send(INITIALIZED).await;
+    served
+}
+
+impl Served {
+    async fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes()).await;
+    }
+
+    async fn send_bytes(&mut self, line: &[u8]) {
+        self.input.write_all(line).await.unwrap();
+        self.input.write_all(b"\n").await.unwrap();
+    }
+
+    async fn answer(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.output.next_line())
+            .await
+            .expect("an answer in time")
+            .unwrap()
+            .expect("a line");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+fn call(id: u64, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn every_line_is_answered_even_one_that_is_no_request() {
+    let mut served = serve(|i, o| Stdio::new(i, o).max_line(32 * 1024)).await;
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let too_long = format!(
+        r#"{{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{{"name":"hello","arguments":{{"name":"{}"}}}}}}"#,
+        "x".repeat(40_000)
+    );
+    let cases: Vec<(&str, Vec<u8>, i64, Value)> = vec![
+        (
+            "invalid UTF-8",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}".to_vec(),
+            -32700,
+            Value::Null,
+        ),
+        (
+            "a lone surrogate",
+            br#"{"jsonrpc":"2.0","id":2,"method":"\ud800"}"#.to_vec(),
+            -32700,
+            Value::Null,
+        ),
+        ("nested 10 000 deep", deep.into_bytes(), -32700, Value::Null),
+        ("not JSON", b"hello?".to_vec(), -32700, Value::Null),
+        (
+            "no method",
+            br#"{"jsonrpc":"2.0","id":3}"#.to_vec(),
+            -32600,
+            json!(3),
+        ),
+        ("too long", too_long.into_bytes(), -32600, json!("long")),
+    ];
+    for (what, line, code, id) in cases {
+        served.send_bytes(&line).await;
+        let answer = served.answer().await;
+        assert_eq!(answer["error"]["code"], code, "{what}: {answer}");
+        assert_eq!(answer["id"], id, "{what}: {answer}");
+    }
+    // Blank lines are no messages, and get nothing; the server goes on.
+    served.send("").await;
+    served.send(&call(9, "hello", json!({"name": "Ada"}))).await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 9, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "Hello, Ada!");
+}
+
+#[tokio::test]
+async fn an_id_still_in_use_is_refused_and_the_first_request_answered() {
+    let mut served = serve(Stdio::new).await;
+    served.send(&call(5, "hold", json!({}))).await;
+    served.send(&call(5, "hello", json!({"name": "Bo"}))).await;
+    let refused = served.answer().await;
+    assert_eq!(refused["id"], 5);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    served.gate.open.add_permits(1);
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 5);
+    assert_eq!(answer["result"]["content"][0]["text"], "released");
+}
+
+#[tokio::test]
+async fn at_the_end_of_the_input_every_request_read_is_answered() {
+    let served = serve(Stdio::new).await;
+    let calls = 2000;
+    let held = 10;
+    let mut sent = String::new();
+    for id in 1..=calls {
+        sent.push_str(&call(id, "hello", json!({"name": format!("n{id}")})));
+        sent.push('\n');
+    }
+    for id in calls + 1..=calls + held {
+        sent.push_str(&call(id, "hold", json!({})));
+        sent.push('\n');
+    }
+    let Served {
+        mut input,
+        mut output,
+        serving,
+        gate,
+    } = served;
+    // Written and closed while the answers are read (the pipe holds 64 KiB each
+    // way); the last calls are still running when the input has ended.
+    let writing = tokio::spawn(async move {
+        input.write_all(sent.as_bytes()).await.unwrap();
+        input.shutdown().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        gate.open.add_permits(held as usize);
+    });
+    let mut answered = std::collections::BTreeSet::new();
+    while let Some(line) = output.next_line().await.unwrap() {
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        answered.insert(answer["id"].as_u64().unwrap());
+    }
+    writing.await.unwrap();
+    serving.await.unwrap().unwrap();
+    assert_eq!(
+        answered.len() as u64,
+        calls + held,
+        "every request answered"
+    );
+}
+
+#[tokio::test]
+async fn reading_pauses_while_too_many_answers_are_pending() {
+    let mut served = serve(|i, o| Stdio::new(i, o).max_pending(4)).await;
+    for id in 1..=50 {
+        served.send(&call(id, "hold", json!({}))).await;
+    }
+    // Four calls are under way, and no more is read while they wait.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(served.gate.started.load(Ordering::SeqCst), 4);
+    served.gate.open.add_permits(50);
+    let mut answered = 0;
+    while answered < 50 {
+        let answer = served.answer().await;
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "released",
+            "{answer}"
+        );
+        answered += 1;
+    }
+    assert_eq!(served.gate.started.load(Ordering::SeqCst), 50);
+}
