@@ -293,8 +293,8 @@ class TheStateIsSealed(WithDatabase):
         return {key: {"action": "accept", "content": {}}}
 
     def check_tampering(self, server):
-        # One connection, so one server process over stdio too: a state spent is
-        # remembered by the process that spent it (replicas share a `UsedStates`).
+        # One connection, so one server process over stdio too: a round that ran is
+        # remembered by the process that ran it (replicas share a `UsedStates`).
         async def go(client):
             async def send(responses, state, arguments=None):
                 return await self.send(client, responses, state, arguments)
@@ -315,13 +315,18 @@ class TheStateIsSealed(WithDatabase):
 
         forged, other, mismatched, done, replayed = with_client(server, "2026-07-28", User(), go)
         for error, words in [(forged, "not one this server sealed"), (other, "another call"),
-                             (mismatched, "do not answer"), (replayed, "used already")]:
+                             (mismatched, "do not answer")]:
             self.assertIsInstance(error, MCPError, words)
             self.assertEqual(error.code, -32602)
             self.assertIn(words, error.message)
             self.assertIn("The call was not run", error.message)
         self.assertFalse(done.is_error, text(done))
         self.assertEqual(done.structured_content["status"], "CANCELLED")
+        # The confirmed round sent again (as after a dropped connection): its first
+        # answer again, not a second cancellation (which would be refused: the order is
+        # cancelled already) and not "not run".
+        self.assertFalse(replayed.is_error, text(replayed))
+        self.assertEqual(replayed.structured_content, done.structured_content)
 
     def test_tampering_by_hand_over_stdio(self):
         self.check_tampering(stdio("orders", "--db", self.db))

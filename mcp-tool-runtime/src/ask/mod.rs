@@ -26,11 +26,28 @@
 //! | no answer within the call (2025-11-25: the client failed, the connection closed, or the state's lifetime passed) | a `transient` error, retryable: "The user could not be asked (...)" |
 //! | no retry (2026-07-28) | nothing runs; a retry after the state's lifetime (10 minutes unless [`Toolbox::state_lifetime`](crate::Toolbox::state_lifetime)) gets a `transient` error that says the question expired |
 //! | a client that cannot ask | `ask`: the validation error, as without it; `confirm`: a `permission` error saying the user must confirm (or the call runs, with `unconfirmed = "run"`); a handler's [`Ask`]: [`Unanswered::cannot_ask`] |
-//! | a `requestState` changed, sealed by another key, for another tool or other arguments, answered by other keys, or sent a second time | a JSON-RPC error, invalid params (-32602): the call is not run |
+//! | a `requestState` changed, sealed by another key, for another tool or other arguments, or answered by other keys | a JSON-RPC error, invalid params (-32602): the call is not run |
+//! | a `requestState` sent again, after its round ran (the connection dropped before the answer came) | the round's first answer, again: the round runs once |
+//! | a `requestState` sent again while its round runs | a `transient` error: it is running, and the same request a little later gets its answer |
 //!
 //! The state is signed, not encrypted: it carries the user's answers so far, which the
 //! client has seen already, and never a `sensitive` value (those are never asked).
-//! A state is spent by its first retry; [`UsedStates`] says how replicas share that.
+//!
+//! # A round runs at most once
+//!
+//! The first retry that brings a round's answers claims the round, and what the call
+//! answers is kept (for the state's lifetime, and as long again) as the round's
+//! answer. A client whose connection dropped after it sent the retry, and sends it
+//! again, gets that answer: the user confirmed one cancellation, and one is done. This
+//! holds in one process with the toolbox's own [`UsedHere`]; replicas behind a load
+//! balancer share a store that implements [`UsedStates`], or each knows only the rounds
+//! it ran, and a retry sent to another replica runs the round again. A handler whose
+//! work must never be done twice, whatever the store, checks an idempotency key of its
+//! own where the work is done (a unique order of the operation in the database, say).
+//!
+//! Under 2025-11-25 the question is answered within the call, and there is no state to
+//! send again: a call sent again is a new call, and asks its user again. The side
+//! effects are as many as the confirmations the user gave.
 
 pub(crate) mod form;
 mod seal;
@@ -45,8 +62,8 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
-pub use seal::{ShortKey, StateKey, UsedHere, UsedStates};
-pub(crate) use session::{Session, Step};
+pub use seal::{Claim, ShortKey, StateKey, UsedHere, UsedStates};
+pub(crate) use session::{Begun, Session, Step};
 
 use crate::result::ToolError;
 
@@ -94,6 +111,33 @@ pub enum Answer {
     Complete(crate::result::CallToolResult),
     /// The user must answer first (protocol 2026-07-28).
     InputRequired(InputRequired),
+}
+
+impl Answer {
+    /// The answer as JSON text, as a [`UsedStates`] store keeps it.
+    pub(crate) fn to_json(&self) -> String {
+        let value = match self {
+            Answer::Complete(result) => result.to_value(),
+            Answer::InputRequired(asked) => asked.to_value(),
+        };
+        value.to_string()
+    }
+
+    /// The answer a store kept, read back.
+    pub(crate) fn from_json(json: &str) -> Option<Answer> {
+        let mut value: Value = serde_json::from_str(json).ok()?;
+        if value.get("resultType").and_then(Value::as_str) == Some("input_required") {
+            let Value::Object(input_requests) = value.get_mut("inputRequests")?.take() else {
+                return None;
+            };
+            let request_state = value.get("requestState")?.as_str()?.to_owned();
+            return Some(Answer::InputRequired(InputRequired {
+                input_requests,
+                request_state,
+            }));
+        }
+        serde_json::from_value(value).ok().map(Answer::Complete)
+    }
 }
 
 /// An `InputRequiredResult`: the requests for the client to fulfil, by key, and the

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::seal::{self, StateKey};
+use super::seal::{self, Claim, StateKey};
 use super::{Answer, Elicit, InputRequired, Reach, Refusal, Sealing, Unanswered};
 use crate::result::ToolError;
 
@@ -120,17 +120,20 @@ struct State {
 impl Session {
     /// A call's session: fresh, or where the sealed `request_state` of a retry left
     /// it, with the retry's answers in. A state that was changed, belongs to another
-    /// call, was spent already or is answered by other keys is a malformed request;
-    /// one that expired is a transient error. `may_ask` says whether the tool or its
-    /// handler asks anything: if not, a fresh call is not bound to its arguments.
+    /// call or is answered by other keys is a malformed request. A retry claims its
+    /// round: a round claimed before is not run again (its answer is given again, or,
+    /// while it runs, a transient error), and one whose state expired ends with a
+    /// transient error. `may_ask` says whether the tool or its handler asks anything:
+    /// if not, a fresh call is not bound to its arguments.
     pub fn start(
         tool: &'static str,
         arguments: &Value,
         reach: Reach,
         sealing: &Arc<Sealing>,
         may_ask: bool,
-    ) -> Result<Session, ToolError> {
+    ) -> Begun {
         let mut progress = Progress::default();
+        let mut claimed = None;
         let way = match reach {
             Reach::Nobody => Way::Nobody,
             Reach::Live(elicit) => Way::Live(elicit),
@@ -144,28 +147,45 @@ impl Session {
                 }
                 match request_state {
                     Some(sealed) => {
-                        progress = resume(sealed, sealing, progress)?;
-                        answer(&mut progress, input_responses.unwrap_or_default())?;
-                        spend(&progress, sealing)?;
+                        let opened = open(sealed, sealing, progress).and_then(|mut progress| {
+                            answer(&mut progress, input_responses.unwrap_or_default())?;
+                            Ok(progress)
+                        });
+                        progress = match opened {
+                            Ok(progress) => progress,
+                            Err(malformed) => return Begun::Stop(malformed, None),
+                        };
+                        let round = match Claimed::claim(&progress, sealing) {
+                            Ok(round) => round,
+                            Err(before) => return before,
+                        };
+                        if let Some(expired) = expired(&progress, sealing) {
+                            return Begun::Stop(expired, Some(round));
+                        }
+                        claimed = Some(round);
                     }
                     None if input_responses.is_some() => {
-                        return Err(malformed(
-                            "The inputResponses came without the requestState they answer.",
-                        ));
+                        return Begun::Stop(
+                            malformed(
+                                "The inputResponses came without the requestState they answer.",
+                            ),
+                            None,
+                        );
                     }
                     None => {}
                 }
                 Way::Rounds
             }
         };
-        Ok(Session(Arc::new(Inner {
+        let session = Session(Arc::new(Inner {
             way,
             sealing: Arc::clone(sealing),
             state: Mutex::new(State {
                 progress,
                 ..State::default()
             }),
-        })))
+        }));
+        Begun::Go(session, claimed)
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -430,8 +450,8 @@ fn malformed(message: &str) -> ToolError {
 }
 
 /// The progress a retry's `requestState` carries, checked: sealed by this server, for
-/// this call, not expired, not spent.
-fn resume(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, ToolError> {
+/// this call.
+fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, ToolError> {
     let key: &StateKey = sealing.key()?;
     let progress: Progress = key
         .open(&sealed)
@@ -444,25 +464,102 @@ fn resume(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress
             "The requestState sent back belongs to another call: another tool, or other arguments.",
         ));
     }
-    if seal::time_of(progress.expires) < std::time::SystemTime::now() {
-        let minutes = sealing.lifetime.as_secs().div_ceil(60);
-        return Err(ToolError::transient(format!(
-            "The question to the user expired before the answer came back (a question is good for {minutes} minutes). Nothing was done."
-        ))
-        .with_hint("Call the tool again to ask again."));
-    }
     Ok(progress)
 }
 
-/// Spends the state: no retry can use it again.
-fn spend(progress: &Progress, sealing: &Sealing) -> Result<(), ToolError> {
-    let id = format!("{}/{}", progress.call, progress.round);
-    if !sealing.used.first_use(&id, seal::time_of(progress.expires)) {
-        return Err(malformed(
-            "The requestState sent back was used already: each is good for one retry.",
-        ));
+/// The error of a state whose question was not answered in time, if it was not.
+fn expired(progress: &Progress, sealing: &Sealing) -> Option<ToolError> {
+    if seal::time_of(progress.expires) >= std::time::SystemTime::now() {
+        return None;
     }
-    Ok(())
+    let minutes = sealing.lifetime.as_secs().div_ceil(60);
+    Some(
+        ToolError::transient(format!(
+            "The question to the user expired before the answer came back (a question is good for {minutes} minutes). Nothing was done with this answer."
+        ))
+        .with_hint("Call the tool again, without requestState, to ask again."),
+    )
+}
+
+/// How a call that resumes a round begins.
+pub(crate) enum Begun {
+    /// It goes on in this session, having claimed its round if it resumes one.
+    Go(Session, Option<Claimed>),
+    /// It ends with this error: a malformed request (nothing claimed), or, for a
+    /// claimed round, an error that is the round's answer.
+    Stop(ToolError, Option<Claimed>),
+    /// The round ran before: its first answer, given again.
+    Replay(Answer),
+}
+
+/// A round of a call, claimed by this request: whatever the call ends with is kept as
+/// the round's answer, for a client that sends the same state again.
+pub(crate) struct Claimed {
+    id: String,
+    keep_until: std::time::SystemTime,
+    sealing: Arc<Sealing>,
+    kept: bool,
+}
+
+impl Claimed {
+    /// Claims the round `progress` resumes; if it was claimed before, how the call
+    /// ends instead.
+    fn claim(progress: &Progress, sealing: &Arc<Sealing>) -> Result<Claimed, Begun> {
+        let id = format!("{}/{}", progress.call, progress.round);
+        // Kept past the state's own expiry: a client whose connection dropped just
+        // before it may send the state again a little after.
+        let keep_until = seal::time_of(progress.expires) + sealing.lifetime;
+        match sealing.used.claim(&id, keep_until) {
+            Claim::First => Ok(Claimed {
+                id,
+                keep_until,
+                sealing: Arc::clone(sealing),
+                kept: false,
+            }),
+            Claim::Running => Err(Begun::Stop(
+                ToolError::transient(
+                    "This call is running now, from an earlier request with the same requestState (sent again after a connection dropped?). It runs once.",
+                )
+                .with_hint("Call again with the same requestState and inputResponses in a few seconds to get its answer.")
+                .retry_after(std::time::Duration::from_secs(2)),
+                None,
+            )),
+            Claim::Answered(answer) => Err(match Answer::from_json(&answer) {
+                Some(answer) => Begun::Replay(answer),
+                None => Begun::Stop(
+                    ToolError::transient(
+                        "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
+                    )
+                    .may_have_taken_effect(),
+                    None,
+                ),
+            }),
+        }
+    }
+
+    /// Keeps `answer` as the round's.
+    pub fn keep(mut self, answer: &Answer) {
+        self.kept = true;
+        let json = answer.to_json();
+        self.sealing.used.keep(&self.id, json, self.keep_until);
+    }
+}
+
+impl Drop for Claimed {
+    /// A round whose call ended with no answer (its future dropped while the handler
+    /// ran) may have done its work: a request that sends its state again is told so.
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        let interrupted = ToolError::transient(
+            "An earlier request with the same requestState was cut off while this call ran: it may have taken effect.",
+        )
+        .may_have_taken_effect()
+        .into_call_result();
+        let json = Answer::Complete(interrupted).to_json();
+        self.sealing.used.keep(&self.id, json, self.keep_until);
+    }
 }
 
 /// Takes the retry's answers to the questions the state says were put.

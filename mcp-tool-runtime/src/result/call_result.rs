@@ -1,23 +1,34 @@
 //! The result of `tools/call` as MCP puts it on the wire.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The result of `tools/call`, as MCP puts it on the wire.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult {
     /// What many clients hand the model: for an error, everything actionable.
     pub content: Vec<Content>,
     /// The same, as data.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub structured_content: Option<Value>,
     /// True for a tool execution error.
+    #[serde(default)]
     pub is_error: bool,
     /// `_meta`: what this crate says of the call beside its result, under keys of its
     /// own (`mcp-tool/repairs`: the client mistakes repaired before the checks).
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Map<String, Value>>,
+}
+
+/// A member that is present, read as `Some` even when it is `null` (a tool's result
+/// may be JSON's null itself).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 /// The `_meta` key under which the repairs of a call are listed.
@@ -83,7 +94,7 @@ pub(crate) fn json_text(value: &Value) -> String {
 }
 
 /// One content block of a [`CallToolResult`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Content {
     /// A text block.

@@ -12,7 +12,7 @@ use std::task::{Poll, ready};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::ask::{Answer, Ask, Reach, Sealing, Session, Step};
+use crate::ask::{Answer, Ask, Begun, Reach, Sealing, Session, Step};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::asking::{AskField, Asking, Unconfirmed};
@@ -31,7 +31,8 @@ pub(crate) struct Setup {
 }
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
-/// malformed request.
+/// malformed request. A call that resumes a round of questions claims the round: it
+/// runs once, and whatever it answers is kept as the round's answer.
 pub(crate) async fn call<S, T, M, H>(
     handler: Arc<H>,
     state: Arc<S>,
@@ -51,25 +52,55 @@ where
         Value::Null => Value::Object(Map::new()),
         arguments => T::echo(arguments, echo::ARGUMENTS),
     };
-    let error = match run::<S, T, M, H>(handler, state, arguments, setup, shape).await {
-        Ok(answer) => return Ok(answer),
+    let may_ask = T::spec().asking.is_some() || H::ASKS;
+    let reach = setup.reach;
+    let (outcome, claimed) =
+        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
+            Begun::Replay(answer) => return Ok(answer),
+            Begun::Stop(error, claimed) => (Err(error), claimed),
+            Begun::Go(session, claimed) => {
+                let setup = Ready {
+                    context: setup.context,
+                    profile: setup.profile,
+                    repair: setup.repair,
+                };
+                let outcome =
+                    run::<S, T, M, H>(handler, state, arguments, session, setup, shape).await;
+                (outcome, claimed)
+            }
+        };
+    let answer = match outcome {
+        Ok(answer) => answer,
         Err(error) if error.is_malformed_request() => return Err(error),
-        Err(error) => error,
+        Err(error) => {
+            // A handler's error that does not say which call failed gets this one.
+            let error = if error.has_call() {
+                error
+            } else {
+                error.for_call(T::NAME, shown)
+            };
+            Answer::Complete(error.into_call_result())
+        }
     };
-    // A handler's error that does not say which call failed gets this one.
-    let error = if error.has_call() {
-        error
-    } else {
-        error.for_call(T::NAME, shown)
-    };
-    Ok(Answer::Complete(error.into_call_result()))
+    if let Some(claimed) = claimed {
+        claimed.keep(&answer);
+    }
+    Ok(answer)
+}
+
+/// What the checks and the handler are run with.
+struct Ready {
+    context: Context,
+    profile: SchemaProfile,
+    repair: bool,
 }
 
 async fn run<S, T, M, H>(
     handler: Arc<H>,
     state: Arc<S>,
     mut arguments: Value,
-    setup: Setup,
+    session: Session,
+    setup: Ready,
     shape: OutputShape,
 ) -> Result<Answer, ToolError>
 where
@@ -79,8 +110,6 @@ where
     H::Output: Serialize,
 {
     let spec = T::spec();
-    let may_ask = spec.asking.is_some() || H::ASKS;
-    let session = Session::start(T::NAME, &arguments, setup.reach, &setup.sealing, may_ask)?;
     if let Some(refused) = session.refused() {
         return Err(refused);
     }
