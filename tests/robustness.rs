@@ -43,6 +43,26 @@ fn a_ten_megabyte_string_is_echoed_short() {
 }
 
 #[test]
+fn a_ten_megabyte_name_is_echoed_short() {
+    let name = "k".repeat(10_000_000);
+    let mut args = base();
+    args[name.as_str()] = json!(1);
+    // Unknown at the root, and inside a nested object.
+    args["legs"] = json!([{ name.as_str(): "x", "fromCode": "CDG" }]);
+    let result = call(args);
+    assert_eq!(result["isError"], true);
+    assert!(size(&result) < 8_000, "{} bytes", size(&result));
+    let violations = result["structuredContent"]["violations"]
+        .as_array()
+        .unwrap();
+    let root = format!("/{}…", "k".repeat(200));
+    assert!(
+        violations.iter().any(|v| v["path"] == root.as_str()),
+        "{violations:?}"
+    );
+}
+
+#[test]
 fn a_hundred_thousand_unknown_properties_are_counted_not_listed() {
     let mut args = base().as_object().unwrap().clone();
     for i in 0..100_000 {

@@ -231,3 +231,26 @@ async fn reading_pauses_while_too_many_answers_are_pending() {
     }
     assert_eq!(served.gate.started.load(Ordering::SeqCst), 50);
 }
+
+#[tokio::test]
+async fn a_ten_megabyte_name_gets_a_small_answer() {
+    let served = serve(Stdio::new).await;
+    let name = "k".repeat(10_000_000);
+    let line = call(7, "hello", json!({ "name": "Ada", name.as_str(): 1 }));
+    // Written while the answer is read: the pipe holds 64 KiB.
+    let Served {
+        mut input,
+        mut output,
+        ..
+    } = served;
+    let writing = tokio::spawn(async move {
+        input.write_all(line.as_bytes()).await.unwrap();
+        input.write_all(b"\n").await.unwrap();
+    });
+    let answer = output.next_line().await.unwrap().unwrap();
+    assert!(answer.len() < 4_000, "{} bytes", answer.len());
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 7);
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    writing.await.unwrap();
+}

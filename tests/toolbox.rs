@@ -263,6 +263,15 @@ fn only_an_unknown_tool_or_a_malformed_request_is_a_protocol_error() {
     let missing = block_on(tools.call("lookup", Value::Null)).unwrap();
     assert!(missing.is_error);
 
+    // So is the name of a malformed request's tool (any name: its arguments are
+    // refused before the name is looked up).
+    let error = block_on(tools.call_request(json!({"name": long, "arguments": [1]}))).unwrap_err();
+    assert!(
+        error.message().len() < 1_000,
+        "{} bytes",
+        error.message().len()
+    );
+
     for params in [json!({}), json!({"name": 1}), json!([]), json!(null)] {
         let error = block_on(tools.call_request(params.clone())).unwrap_err();
         assert!(

@@ -88,8 +88,25 @@ impl Steps {
     }
 }
 
-/// A name as a JSON pointer segment: `~` as `~0`, `/` as `~1`.
+/// How many characters of a name a path shows: a name is the client's to choose, and a
+/// 10 MB one must not come back whole (in the path, and in the text that names it).
+const NAME_SHOWN: usize = crate::result::echo::ARGUMENTS.chars;
+
+/// A name as a JSON pointer segment, cut short past [`NAME_SHOWN`] characters (with
+/// "…"): `~` as `~0`, `/` as `~1`.
 pub(super) fn push_escaped(pointer: &mut String, name: &str) {
+    let name = match name.char_indices().nth(NAME_SHOWN) {
+        Some((cut, _)) => {
+            push_whole(pointer, &name[..cut]);
+            pointer.push('…');
+            return;
+        }
+        None => name,
+    };
+    push_whole(pointer, name);
+}
+
+fn push_whole(pointer: &mut String, name: &str) {
     if name.bytes().any(|b| b == b'~' || b == b'/') {
         pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
     } else {

@@ -159,8 +159,13 @@ impl ToolSpec {
     }
 }
 
-/// What a request whose `arguments` are not an object (nor absent) is told.
+/// What a request whose `arguments` are not an object (nor absent) is told: the tool's
+/// name as sent (cut short; it need not be a tool's), and what came.
 pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
+    let tool = match tool.char_indices().nth(echo::RECEIVED.chars) {
+        Some((cut, _)) => format!("{}…", &tool[..cut]),
+        None => tool.to_owned(),
+    };
     format!(
         "{tool}: `arguments` must be a JSON object; got {}.",
         echo::json_type(arguments)
