@@ -48,7 +48,11 @@ fn listed<T>(result: Result<T, Vec<(String, String)>>) -> usize {
 }
 
 /// A workload: its name, its three inputs, and its contenders.
-type Workload = (&'static str, [(&'static str, Value); 3], &'static [Contender]);
+type Workload = (
+    &'static str,
+    [(&'static str, Value); 3],
+    &'static [Contender],
+);
 
 /// This crate's contender for the tool `T`.
 fn mcp_tool_of<T: McpTool>(args: Value) -> usize {

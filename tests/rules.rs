@@ -306,16 +306,40 @@ fn integer_types_bound_themselves() {
     ok::<Bare>(json!({"small": 255, "big": u64::MAX, "signed": i64::MIN}));
     fails::<Bare>(json!({"small": 256}), "/small", "type");
     fails::<Bare>(json!({"big": -1}), "/big", "type");
-    // 2^64 written as a float is one past u64::MAX.
-    fails::<Bare>(json!({"big": 18446744073709551616.0}), "/big", "type");
+    // 2^64 written as a float is one past u64::MAX. A 64-bit type's bound past what
+    // every JSON reader holds exactly is stated in the description, not as a keyword,
+    // and its violation says so by its rule.
+    fails::<Bare>(
+        json!({"big": 18446744073709551616.0}),
+        "/big",
+        "integer_range",
+    );
     fails::<Bare>(
         json!({"signed": 9223372036854775808_u64}),
         "/signed",
-        "type",
+        "integer_range",
     );
     let schema = Bare::input_schema();
     assert_eq!(inner(&schema["properties"]["small"])["maximum"], 255);
-    assert_eq!(inner(&schema["properties"]["big"])["maximum"], u64::MAX);
+    let big = inner(&schema["properties"]["big"]);
+    assert_eq!(big["minimum"], 0);
+    assert_eq!(big.get("maximum"), None, "{big}");
+    assert!(
+        schema["properties"]["big"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("At most 18446744073709551615."),
+        "{big}"
+    );
+    let signed = inner(&schema["properties"]["signed"]);
+    assert_eq!(signed.get("minimum"), None, "{signed}");
+    assert!(
+        schema["properties"]["signed"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("An integer from -9223372036854775808 to 9223372036854775807."),
+        "{signed}"
+    );
 }
 
 #[derive(McpTool, Deserialize, Debug)]

@@ -83,7 +83,7 @@ pub struct Everything {
 }
 
 /// The rules the runtime may enforce beyond the schema: stated in descriptions.
-pub const BEYOND_SCHEMA: &[&str] = &["future_date", "past_date", "not_blank"];
+pub const BEYOND_SCHEMA: &[&str] = &["future_date", "past_date", "not_blank", "integer_range"];
 
 /// A toolbox serving `Everything` as the tool `everything`, with "today" fixed at
 /// 30/11/2026; its handler answers `{"ok": true}`.

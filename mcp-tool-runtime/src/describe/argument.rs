@@ -209,6 +209,14 @@ impl Argument for bool {
     }
 }
 
+/// The largest integer every JSON reader holds exactly (2^53 - 1, JavaScript's
+/// `Number.MAX_SAFE_INTEGER`). A 64-bit type's full range is not advertised as a number
+/// past it: llama.cpp's grammar converter reads `maximum: 18446744073709551615` as -1
+/// (the model may then write only 0 to 9) and throws on both bounds of an `i64`, and a
+/// JavaScript client cannot write such a number exactly. Such a bound is said in the
+/// description instead, and enforced as said.
+pub(crate) const EXACT: i128 = (1 << 53) - 1;
+
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Argument for $t {
@@ -219,11 +227,7 @@ macro_rules! integers {
             }
 
             fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
-                let mut schema = typed("integer");
-                schema.insert("minimum".into(), json!(<$t>::MIN));
-                schema.insert("maximum".into(), json!(<$t>::MAX));
-                rules::apply_schema(rules.own, JsonType::Number, &mut schema);
-                schema
+                integer_schema(rules, <$t>::MIN as i128, <$t>::MAX as i128)
             }
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
@@ -234,6 +238,36 @@ macro_rules! integers {
 }
 
 integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// The schema of an integer type of range `min..=max`: each bound a keyword where every
+/// reader holds it exactly, else a sentence of the description (unless a rule gave that
+/// side a keyword of its own).
+fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
+    let mut schema = typed("integer");
+    for (key, bound) in [("minimum", min), ("maximum", max)] {
+        if bound.abs() <= EXACT {
+            schema.insert(key.into(), json!(bound as i64));
+        }
+    }
+    rules::apply_schema(rules.own, JsonType::Number, &mut schema);
+    let said = |key: &str, bound: i128| bound.abs() <= EXACT || schema.contains_key(key);
+    let (low, high) = (said("minimum", min), said("maximum", max));
+    let note = match (low, high) {
+        (true, true) => None,
+        (false, false) => Some(format!("An integer from {min} to {max}.")),
+        (true, false) => Some(format!("At most {max}.")),
+        (false, true) => Some(format!("At least {min}.")),
+    };
+    if let Some(note) = note {
+        let mut text = match schema.remove("description") {
+            Some(Value::String(s)) => s,
+            _ => String::new(),
+        };
+        crate::text::push_sentence(&mut text, &note);
+        schema.insert("description".into(), text.into());
+    }
+    schema
+}
 
 fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
     let Value::Number(n) = value else {
@@ -257,7 +291,28 @@ fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, m
             let before = cx.count();
             rules::check(rules.own, value, cx);
             if cx.count() == before {
-                cx.type_mismatch(&format!("an integer from {min} to {max}"), value);
+                let expected = format!("an integer from {min} to {max}");
+                // The side it is past: said by a keyword, or in the description.
+                let below = n.as_i64().map_or_else(
+                    || n.as_f64().is_some_and(|f| f < 0.0),
+                    |i| i128::from(i) < min,
+                );
+                let bound = if below { min } else { max };
+                if bound.abs() <= EXACT {
+                    cx.type_mismatch(&expected, value);
+                } else {
+                    // The bound the description states, no keyword.
+                    cx.report(crate::check::Report {
+                        rule: std::borrow::Cow::Borrowed("integer_range"),
+                        expectation: std::borrow::Cow::Owned(crate::text::expectation(&[
+                            "must be ", &expected,
+                        ])),
+                        expected: Value::String(expected.clone()),
+                        received: Some(value),
+                        detail: None,
+                        hint: None,
+                    });
+                }
             }
             false
         }
