@@ -10,7 +10,7 @@
 use std::error::Error;
 
 use mcp_tool::ask::{Answer, Reach};
-use mcp_tool::{Context, SchemaProfile, Toolbox};
+use mcp_tool::{Context, Toolbox};
 use serde_json::{Value, json};
 
 #[path = "common/flight.rs"]
@@ -20,12 +20,11 @@ mod serve;
 
 use flight::book_flight;
 
-fn toolbox(profile: SchemaProfile) -> Toolbox {
+fn toolbox(command: &serve::CommandLine) -> Toolbox {
     let tools = Toolbox::new()
         .named("book-flight", env!("CARGO_PKG_VERSION"))
-        .schema_profile(profile)
         .tool(book_flight);
-    serve::state_key(tools)
+    serve::state_key(serve::profiled(tools, command))
 }
 
 fn print(title: &str, value: &Value) {
@@ -42,14 +41,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let command = serve::command_line("book_flight", &[]);
     let profile = command.profile;
     match command.mode {
-        serve::Mode::Stdio => return serve::stdio(toolbox(profile)).await,
-        serve::Mode::Http(addr) => return serve::http(toolbox(profile), addr).await,
+        serve::Mode::Stdio => return serve::stdio(toolbox(&command)).await,
+        serve::Mode::Http(addr) => return serve::http(toolbox(&command), addr).await,
         serve::Mode::Demo => {}
     }
 
     // Fixed so that the output is the same every day; a server uses the system clock
     // (the default) or Context::in_time_zone("Europe/Paris").
-    let tools = toolbox(profile).in_context(Context::on(2026, 11, 30)?);
+    let tools = toolbox(&command).in_context(Context::on(2026, 11, 30)?);
 
     print("tools/list entry", &serde_json::to_value(tools.list())?[0]);
 

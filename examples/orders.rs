@@ -548,8 +548,8 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     let command = serve::command_line("orders", &[("--db", "PATH"), ("--customer", "ID")]);
-    let (mode, profile) = (command.mode, command.profile);
-    let [db, customer] = <[Option<String>; 2]>::try_from(command.values).expect("two flags");
+    let [db, customer] =
+        <[Option<String>; 2]>::try_from(command.values.clone()).expect("two flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
     let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
         let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
@@ -558,16 +558,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .unwrap_or_else(|| default_db.display().to_string());
         let desk = Desk::open(&path, &customer)?;
         eprintln!("orders: serving customer {customer} from {path}");
-        Ok(toolbox(desk).schema_profile(profile))
+        Ok(serve::profiled(toolbox(desk), &command))
     };
-    match mode {
+    match command.mode {
         serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
         serve::Mode::Http(addr) => return serve::http(serve_desk()?, addr).await,
         serve::Mode::Demo => {}
     }
 
     // The printed demo works on a fresh database in memory, with a user who says yes.
-    let tools = toolbox(Desk::open(":memory:", &customer)?).schema_profile(profile);
+    let tools = serve::profiled(toolbox(Desk::open(":memory:", &customer)?), &command);
     for (name, arguments) in demo_calls() {
         println!("== {name} {arguments}");
         let result: Value = match call_asking(&tools, name, arguments, User::Agrees(true)).await {

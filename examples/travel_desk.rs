@@ -13,7 +13,7 @@ use mcp_tool::rmcp::Parameters; // was: rmcp::handler::server::wrapper::Paramete
 use mcp_tool::{McpTool, SchemaProfile, ToolError};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Json;
-use rmcp::model::{CustomRequest, CustomResult};
+use rmcp::model::{CustomRequest, CustomResult, ListToolsResult, PaginatedRequestParams};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
@@ -68,14 +68,28 @@ struct TravelDesk {
     tool_router: ToolRouter<Self>,
     /// The form its schemas are advertised in.
     profile: SchemaProfile,
+    /// Each client gets its family's form (`--schema-profile auto`).
+    from_client: bool,
 }
 
 #[tool_router]
 impl TravelDesk {
-    fn new(profile: SchemaProfile) -> Self {
+    fn new(profile: SchemaProfile, from_client: bool) -> Self {
         TravelDesk {
             tool_router: Self::tool_router(),
             profile,
+            from_client,
+        }
+    }
+
+    /// The router as this desk serves it: the argument errors' structuredContent kept,
+    /// the schemas in the profile asked for.
+    fn served(&self) -> mcp_tool::rmcp::Structured<'_, Self> {
+        let router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile);
+        if self.from_client {
+            router.with_profile_from_client()
+        } else {
+            router
         }
     }
 
@@ -132,8 +146,20 @@ impl TravelDesk {
 
 // `structured` keeps the structuredContent of argument errors, which rmcp's own router
 // drops; without it (`#[tool_handler]` alone) the text still lists every violation.
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]
+#[tool_handler(router = self.served())]
 impl ServerHandler for TravelDesk {
+    // Written here, not by `#[tool_handler]`, so that the list is in the profile of the
+    // client of this request.
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, rmcp::ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            self.served().list_for(&context),
+        ))
+    }
+
     // rmcp reads a tools/call whose arguments are not an object as a request of an
     // unknown method (-32601); this answers it as a malformed request (-32602).
     async fn on_custom_request(
@@ -148,7 +174,7 @@ impl ServerHandler for TravelDesk {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let command = serve::command_line("travel_desk", &[]);
-    let desk = TravelDesk::new(command.profile);
+    let desk = TravelDesk::new(command.profile, command.from_client);
     match command.mode {
         serve::Mode::Http(addr) => serve::http(desk, addr).await,
         // A server in rmcp's style has no printed session: it serves over stdio.
@@ -172,7 +198,7 @@ mod tests {
     async fn every_result_matches_the_advertised_output_schema() {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         tokio::spawn(async move {
-            let running = TravelDesk::new(SchemaProfile::Portable)
+            let running = TravelDesk::new(SchemaProfile::Portable, false)
                 .serve(server_io)
                 .await
                 .unwrap();

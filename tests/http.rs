@@ -125,11 +125,22 @@ async fn stateless(
     method: &str,
     params: serde_json::Value,
 ) -> serde_json::Value {
+    stateless_from(port, "raw", version, method, params).await
+}
+
+/// [`stateless`] from a client named `client` in the request's `_meta`.
+async fn stateless_from(
+    port: u16,
+    client: &str,
+    version: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> serde_json::Value {
     let mut params = params.clone();
     params["_meta"] = serde_json::json!({
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"},
     });
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
         .to_string();
@@ -181,5 +192,71 @@ async fn a_2026_peer_gets_a_list_result_as_the_value_itself() {
     );
     let judge = jsonschema::validator_for(schema).unwrap();
     assert!(judge.is_valid(structured), "{structured} against {schema}");
+    serving.stop().await;
+}
+
+/// Reserve seats, maybe.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)] // `note` is read by the derive and serde
+struct Reserve {
+    seats: u8,
+    note: Option<String>,
+}
+
+async fn reserve(args: Reserve) -> Result<String, ToolError> {
+    Ok(format!("{} seats", args.seats))
+}
+
+#[tokio::test]
+async fn a_stateless_request_gets_the_profile_of_the_client_its_meta_names() {
+    let tools = Toolbox::new().schema_profile_from_client().tool(reserve);
+    let serving = start(HttpServer::new(), tools).await;
+    let schema_for =
+        |listed: serde_json::Value| listed["result"]["tools"][0]["inputSchema"].clone();
+    // OpenAI's strict form: every property required, the optional one nullable.
+    let openai = schema_for(
+        stateless_from(
+            serving.port,
+            "openai-mcp",
+            "2026-07-28",
+            "tools/list",
+            serde_json::json!({}),
+        )
+        .await,
+    );
+    assert_eq!(
+        openai,
+        mcp_tool::SchemaProfile::OpenAi.adapt(Reserve::input_schema())
+    );
+    let mut required: Vec<&str> = openai["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    required.sort_unstable();
+    assert_eq!(required, ["note", "seats"], "{openai}");
+    // A client of no known family: the portable schema.
+    let portable = schema_for(
+        stateless_from(
+            serving.port,
+            "some-agent",
+            "2026-07-28",
+            "tools/list",
+            serde_json::json!({}),
+        )
+        .await,
+    );
+    assert_eq!(&portable, Reserve::input_schema());
+    // The call of the OpenAI client reads its null as "left out", as its schema says.
+    let called = stateless_from(
+        serving.port,
+        "openai-mcp",
+        "2026-07-28",
+        "tools/call",
+        serde_json::json!({"name": "reserve", "arguments": {"seats": 2, "note": null}}),
+    )
+    .await;
+    assert_eq!(called["result"]["isError"], false, "{called}");
     serving.stop().await;
 }

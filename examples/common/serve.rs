@@ -9,6 +9,7 @@ use mcp_tool::{SchemaProfile, StateKey, Toolbox};
 use rmcp::ServerHandler;
 
 /// Where the example's tools go.
+#[derive(Clone, Copy)]
 pub enum Mode {
     /// Print a session to stdout (the default).
     Demo,
@@ -24,6 +25,10 @@ pub struct CommandLine {
     pub mode: Mode,
     /// The form of the advertised schemas (`--schema-profile`, default `portable`).
     pub profile: SchemaProfile,
+    /// `--schema-profile auto`: each client gets its family's profile, read from the
+    /// request (else the session); a client of no known family gets `portable`.
+    #[allow(dead_code)] // read by the examples that serve
+    pub from_client: bool,
     /// The values of the example's own flags, in their order.
     #[allow(dead_code)] // read by the examples that have flags of their own
     pub values: Vec<Option<String>>,
@@ -36,7 +41,7 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
     let usage = || {
         let mut text = format!(
             "usage: cargo run --example {example} -- [--stdio | --http ADDR] \
-             [--schema-profile portable|openai|gemini|anthropic]"
+             [--schema-profile auto|portable|openai|gemini|anthropic]"
         );
         for (flag, value) in flags {
             text.push_str(&format!(" [{flag} {value}]"));
@@ -47,6 +52,7 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
             "\n  --http ADDR            serve over MCP Streamable HTTP at http://ADDR/mcp",
             " (ADDR such as 127.0.0.1:8080)",
             "\n  --schema-profile NAME  advertise the schemas in the form a client family takes",
+            "\n                         (auto: the form of each client's family, by its clientInfo)",
             "\n  MCP_TOOL_STATE_KEY     (environment) the key, 32 bytes or more, that seals the",
             "\n                         state of a call waiting for its user: the same on every replica",
         ));
@@ -58,6 +64,7 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
     };
     let mut mode = None;
     let mut profile = SchemaProfile::Portable;
+    let mut from_client = false;
     let mut values = vec![None; flags.len()];
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -77,9 +84,10 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
                 }
             }
             "--schema-profile" => {
-                profile = value_of("--schema-profile")
-                    .parse()
-                    .unwrap_or_else(|e| fail(format!("{e}")));
+                match value_of("--schema-profile").as_str() {
+                    "auto" => from_client = true,
+                    name => profile = name.parse().unwrap_or_else(|e| fail(format!("{e}"))),
+                }
                 continue;
             }
             "-h" | "--help" => {
@@ -101,7 +109,19 @@ pub fn command_line(example: &str, flags: &[(&str, &str)]) -> CommandLine {
     CommandLine {
         mode: mode.unwrap_or(Mode::Demo),
         profile,
+        from_client,
         values,
+    }
+}
+
+/// `tools` advertising its schemas as the command line says.
+#[allow(dead_code)] // travel_desk serves an rmcp router, not a Toolbox
+pub fn profiled<S: Send + Sync + 'static>(tools: Toolbox<S>, command: &CommandLine) -> Toolbox<S> {
+    let tools = tools.schema_profile(command.profile);
+    if command.from_client {
+        tools.schema_profile_from_client()
+    } else {
+        tools
     }
 }
 

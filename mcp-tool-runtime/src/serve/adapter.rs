@@ -170,12 +170,11 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     }
 }
 
-/// The name the client gave itself in `initialize` (`clientInfo.name`).
-fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
-    context
-        .peer
-        .peer_info()
-        .map(|info| info.client_info.name.clone())
+/// The name the client gives itself: in this request's `_meta` (a 2026-07-28 client
+/// sends its `clientInfo` with every request, and a stateless request has no session
+/// to read it from), else in the session's `initialize`.
+pub(super) fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context.client_info().map(|info| info.name)
 }
 
 /// The answer to a request that rmcp could not read as any request it knows: for a

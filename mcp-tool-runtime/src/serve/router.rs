@@ -9,6 +9,7 @@ use rmcp::ErrorData;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
 use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
+use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object};
@@ -154,6 +155,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
     Structured {
         router,
         profile: SchemaProfile::Portable,
+        from_client: false,
         repair: true,
     }
 }
@@ -163,6 +165,8 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
 pub struct Structured<'r, S> {
     router: &'r ToolRouter<S>,
     profile: SchemaProfile,
+    /// A client that names a family gets that family's profile.
+    from_client: bool,
     repair: bool,
 }
 
@@ -173,6 +177,59 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
         self.profile = profile;
         self
+    }
+
+    /// Gives a client that names a family in its `clientInfo` (in the request's `_meta`,
+    /// else in the session's `initialize`) the profile that family needs
+    /// ([`SchemaProfile::for_client`]); other clients get the one of
+    /// [`Structured::with_profile`]. rmcp's generated `list_tools` cannot see the
+    /// client: write it with [`Structured::list_for`].
+    ///
+    /// ```
+    /// # use mcp_tool::rmcp::Parameters;
+    /// # use mcp_tool::{McpTool, ToolError};
+    /// # use rmcp::handler::server::tool::ToolRouter;
+    /// # use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    /// use rmcp::model::{ListToolsResult, PaginatedRequestParams};
+    /// use rmcp::service::{RequestContext, RoleServer};
+    /// # /// Say hello.
+    /// # #[derive(McpTool, serde::Deserialize)]
+    /// # struct Greet { name: String }
+    /// # #[derive(Clone)]
+    /// # struct Desk { tool_router: ToolRouter<Self> }
+    /// # #[tool_router]
+    /// # impl Desk {
+    /// #     #[tool(description = "Say hello")]
+    /// #     async fn greet(&self, Parameters(a): Parameters<Greet>) -> Result<String, ToolError> {
+    /// #         Ok(a.name)
+    /// #     }
+    /// # }
+    ///
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile_from_client())]
+    /// impl ServerHandler for Desk {
+    ///     async fn list_tools(
+    ///         &self,
+    ///         _: Option<PaginatedRequestParams>,
+    ///         context: RequestContext<RoleServer>,
+    ///     ) -> Result<ListToolsResult, rmcp::ErrorData> {
+    ///         let tools = mcp_tool::rmcp::structured(&self.tool_router).with_profile_from_client();
+    ///         Ok(ListToolsResult::with_all_items(tools.list_for(&context)))
+    ///     }
+    /// }
+    /// ```
+    pub fn with_profile_from_client(mut self) -> Self {
+        self.from_client = true;
+        self
+    }
+
+    /// The profile of the client of `context`.
+    fn profile_of(&self, context: &RequestContext<RoleServer>) -> SchemaProfile {
+        if !self.from_client {
+            return self.profile;
+        }
+        super::adapter::client_name(context)
+            .and_then(|name| SchemaProfile::for_client(&name))
+            .unwrap_or(self.profile)
     }
 
     /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
@@ -194,7 +251,8 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         };
         // For `Parameters`, which reads the arguments as the profile's schema says, and
         // repairs what it is asked to.
-        context.request_context.extensions.insert(self.profile);
+        let profile = self.profile_of(&context.request_context);
+        context.request_context.extensions.insert(profile);
         context
             .request_context
             .extensions
@@ -266,11 +324,21 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     /// `structuredContent` would not match it, which the MCP Inspector reports as a
     /// failed call.
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
+        self.list_in(self.profile)
+    }
+
+    /// [`Structured::list_all`] for the client of `context`, in its profile (see
+    /// [`Structured::with_profile_from_client`]).
+    pub fn list_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
+        self.list_in(self.profile_of(context))
+    }
+
+    fn list_in(&self, profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
         let mut tools = self.router.list_all();
         for tool in &mut tools {
-            if self.profile != SchemaProfile::Portable {
+            if profile != SchemaProfile::Portable {
                 let schema = Value::Object((*tool.input_schema).clone());
-                tool.input_schema = Arc::new(as_object(&self.profile.adapt(&schema)));
+                tool.input_schema = Arc::new(as_object(&profile.adapt(&schema)));
             }
             if let Some(schema) = tool.output_schema.take() {
                 let schema =
