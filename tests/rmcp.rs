@@ -198,6 +198,20 @@ impl<const STRUCTURED: bool> Desk<STRUCTURED> {
         Ok(args.name)
     }
 
+    /// Fails as the storage layer of a real server does: `?` on an error nobody sorted.
+    #[tool(
+        description = "Remove an entity.",
+        annotations(destructive_hint = true)
+    )]
+    async fn remove(&self, Parameters(args): Parameters<Greet>) -> Result<String, ToolError> {
+        let failed: Result<(), std::io::Error> = Err(std::io::Error::other(format!(
+            "DELETE FROM entities WHERE name = '{}': one or both entities do not exist",
+            args.name
+        )));
+        failed?;
+        Ok(args.name)
+    }
+
     #[tool(description = "Always busy.")]
     async fn busy(&self, Parameters(_): Parameters<Explode>) -> Result<String, ToolError> {
         Err(ToolError::transient("Busy.")
@@ -618,4 +632,35 @@ async fn an_rmcp_method_that_needs_the_users_confirmation_is_refused_not_run() {
         "permission"
     );
     assert!(!DELETED.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn an_unsorted_error_of_a_method_never_invites_a_retry_and_keeps_its_call() {
+    for (client, structured) in [
+        (connect(Desk::<false>::new()).await, false),
+        (connect(Desk::<true>::new()).await, true),
+    ] {
+        let failed = call(&client, "remove", json!({"name": "Ada", "times": 1})).await;
+        assert_eq!(failed.is_error, Some(true));
+        let text = text(&failed);
+        assert!(!text.contains("DELETE"), "{text}");
+        assert!(!text.contains("may succeed"), "{text}");
+        let content = failed.structured_content.unwrap();
+        assert_eq!(content["isRetryable"], false);
+        if structured {
+            // Under `structured`, the error names the call and what was sent.
+            assert!(
+                text.starts_with("remove failed with an unexpected error"),
+                "{text}"
+            );
+            assert!(text.contains("check whether it did"), "{text}");
+            assert_eq!(content["attempted_query"]["tool"], "remove");
+            assert_eq!(content["attempted_query"]["arguments"]["name"], "Ada");
+        } else {
+            assert!(
+                text.starts_with("The tool failed with an unexpected error"),
+                "{text}"
+            );
+        }
+    }
 }

@@ -541,3 +541,64 @@ fn a_list_result_is_structured_content_under_result_and_matches_its_schema() {
         assert!(judge.is_valid(&result["structuredContent"]), "{result}");
     }
 }
+
+/// Deletes, and fails as a storage layer does.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(destructive)]
+struct Purge {
+    name: String,
+}
+
+/// Reads, and fails as a storage layer does.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(read_only)]
+struct Inspect {
+    name: String,
+}
+
+fn storage(name: &str) -> Result<(), std::io::Error> {
+    Err(std::io::Error::other(format!(
+        "SELECT * FROM entities WHERE name = '{name}': no such table"
+    )))
+}
+
+async fn purge(args: Purge) -> Result<(), ToolError> {
+    storage(&args.name)?;
+    Ok(())
+}
+
+async fn inspect(args: Inspect) -> Result<(), ToolError> {
+    storage(&args.name)?;
+    Ok(())
+}
+
+#[test]
+fn an_error_no_handler_sorted_is_safe_by_default() {
+    let tools = Toolbox::new().tool(purge).tool(inspect);
+    let purged = block_on(tools.call("purge", json!({"name": "Lyon"}))).unwrap();
+    let text = purged.text();
+    assert!(
+        text.starts_with("purge failed with an unexpected error"),
+        "{text}"
+    );
+    assert!(
+        text.contains("check whether it did before calling it again"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("SELECT") && !text.contains("may succeed"),
+        "{text}"
+    );
+    let structured = purged.structured_content.unwrap();
+    assert_eq!(structured["isRetryable"], false);
+    assert_eq!(structured["attempted_query"]["arguments"]["name"], "Lyon");
+
+    let peeked = block_on(tools.call("inspect", json!({"name": "Lyon"}))).unwrap();
+    assert!(!peeked.text().contains("took effect"), "{}", peeked.text());
+    assert_eq!(peeked.structured_content.unwrap()["isRetryable"], false);
+
+    // The author may show the chain to the model.
+    let shown = Toolbox::new().show_unexpected_errors(true).tool(inspect);
+    let peeked = block_on(shown.call("inspect", json!({"name": "Lyon"}))).unwrap();
+    assert!(peeked.text().contains("no such table"), "{}", peeked.text());
+}

@@ -202,3 +202,45 @@ async fn a_call_that_waits_for_its_user_is_an_event_of_its_own() {
     assert_eq!(event["asked"], "mcp-tool/confirm");
     assert!(!format!("{event:?}").contains("ada@example.com"));
 }
+
+/// Reads a file that is not there.
+#[derive(McpTool, Deserialize, Debug)]
+struct ReadNote {
+    path: String,
+}
+
+async fn read_note(args: ReadNote) -> Result<String, ToolError> {
+    Ok(std::fs::read_to_string(&args.path)?)
+}
+
+#[tokio::test]
+async fn an_unexpected_error_is_logged_with_its_type_and_chain() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let tools = Toolbox::new().tool(read_note);
+    let result = tools
+        .call("read_note", json!({"path": "/no/such/dir/note.txt"}))
+        .await
+        .unwrap();
+    assert!(!result.text().contains("No such file"), "{}", result.text());
+    let events = captured.ours();
+    let logged = events
+        .iter()
+        .find(|e| e.get("exception.message").is_some())
+        .expect("an event with the error");
+    assert_eq!(logged["level"], "ERROR");
+    assert_eq!(logged["tool"], "read_note");
+    // OpenTelemetry's error.type: the error's type, low in cardinality.
+    assert_eq!(logged["error.type"], "std::io::error::Error");
+    assert!(
+        logged["exception.message"].contains("No such file"),
+        "{logged:?}"
+    );
+    // The call's own event follows, an error result as every other.
+    assert!(
+        events
+            .iter()
+            .any(|e| e.get("outcome").map(String::as_str) == Some("error"))
+    );
+}

@@ -361,14 +361,16 @@ impl Unanswered {
 
 impl fmt::Display for Unanswered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(ToolError::from(self.clone()).message())
+        f.write_str(self.clone().into_tool_error().message())
     }
 }
 
 impl std::error::Error for Unanswered {}
 
-impl From<Unanswered> for ToolError {
-    fn from(unanswered: Unanswered) -> Self {
+impl Unanswered {
+    /// What the model is told (with `?`, through `From` for every error).
+    pub(crate) fn into_tool_error(self) -> ToolError {
+        let unanswered = self;
         let question = &unanswered.question;
         match unanswered.refusal {
             Refusal::Declined => ToolError::permission(format!(

@@ -237,6 +237,12 @@ pub fn reject_malformed_call(request: CustomRequest) -> Result<CustomResult, Err
 /// `structuredContent`, so an rmcp `#[tool]` method can return `Result<T, ToolError>`.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        Ok(to_rmcp_result(self.into_call_result()).into())
+        // Under `structured`, the call it answers is known; else "The tool".
+        let called = super::router::CALLED.try_with(Clone::clone).ok();
+        let error = match called {
+            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected),
+            None => self.settled("The tool", crate::describe::Annotations::NONE, false),
+        };
+        Ok(to_rmcp_result(error.into_call_result()).into())
     }
 }

@@ -28,6 +28,9 @@ pub(crate) struct Setup {
     pub repair: bool,
     pub reach: Reach,
     pub sealing: Arc<Sealing>,
+    /// An unexpected error's chain is shown to the model (see
+    /// `Toolbox::show_unexpected_errors`).
+    pub show_unexpected: bool,
 }
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
@@ -53,6 +56,7 @@ where
         arguments => T::echo(arguments, echo::ARGUMENTS),
     };
     let may_ask = T::spec().asking.is_some() || H::ASKS;
+    let show_unexpected = setup.show_unexpected;
     let reach = setup.reach;
     let (outcome, claimed) =
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
@@ -73,6 +77,7 @@ where
         Ok(answer) => answer,
         Err(error) if error.is_malformed_request() => return Err(error),
         Err(error) => {
+            let error = error.settled(T::NAME, T::spec().annotations, show_unexpected);
             // A handler's error that does not say which call failed gets this one.
             let error = if error.has_call() {
                 error

@@ -71,6 +71,12 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
                     T::echo(&arguments, crate::result::echo::ARGUMENTS),
                 )
             });
+        // What `attempted_query` shows if the method fails, for `structured` to put in.
+        if let Some(log) = &log
+            && let Ok(mut log) = log.0.lock()
+        {
+            log.shown = Some(T::echo(&arguments, crate::result::echo::ARGUMENTS));
+        }
         match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
             Ok(_) if let Some(refused) = unconfirmed => Err(extraction_error(refused)),
             Ok((args, repairs)) => {
@@ -78,7 +84,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
                 if let (Some(log), false) = (log, repairs.is_empty())
                     && let Ok(mut log) = log.0.lock()
                 {
-                    log.extend(repairs);
+                    log.repairs.extend(repairs);
                 }
                 Ok(Parameters(args))
             }
@@ -95,9 +101,29 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
 #[derive(Debug, Clone, Copy)]
 struct RepairSetting(bool);
 
-/// The repairs [`Parameters`] made in one call, for [`structured`] to say in `_meta`.
+/// What [`Parameters`] learned in one call, for [`structured`]: the repairs it made (said
+/// in `_meta`) and the arguments as `attempted_query` shows them.
 #[derive(Debug, Clone, Default)]
-struct RepairLog(Arc<std::sync::Mutex<Vec<crate::result::Repair>>>);
+struct RepairLog(Arc<std::sync::Mutex<Logged>>);
+
+#[derive(Debug, Default)]
+struct Logged {
+    repairs: Vec<crate::result::Repair>,
+    shown: Option<Value>,
+}
+
+/// The call a method runs in, for the `ToolError` it returns (which rmcp turns into a
+/// result through `IntoCallToolResult`, knowing nothing of the call).
+#[derive(Debug, Clone)]
+pub(super) struct Called {
+    pub tool: String,
+    pub annotations: crate::describe::Annotations,
+    pub show_unexpected: bool,
+}
+
+tokio::task_local! {
+    pub(super) static CALLED: Called;
+}
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it; [`structured`] restores the full result carried in `data`.
@@ -157,6 +183,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         profile: SchemaProfile::Portable,
         from_client: false,
         repair: true,
+        show_unexpected: false,
     }
 }
 
@@ -168,6 +195,7 @@ pub struct Structured<'r, S> {
     /// A client that names a family gets that family's profile.
     from_client: bool,
     repair: bool,
+    show_unexpected: bool,
 }
 
 impl<S: Send + Sync + 'static> Structured<'_, S> {
@@ -222,6 +250,14 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         self
     }
 
+    /// Whether the model reads what went wrong in an error a method did not sort (see
+    /// [`Toolbox::show_unexpected_errors`](crate::Toolbox::show_unexpected_errors);
+    /// the default: `false`).
+    pub fn show_unexpected_errors(mut self, on: bool) -> Self {
+        self.show_unexpected = on;
+        self
+    }
+
     /// The profile of the client of `context`.
     fn profile_of(&self, context: &RequestContext<RoleServer>) -> SchemaProfile {
         if !self.from_client {
@@ -267,7 +303,20 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             super::observe::rejected(&tool, started, "unknown_tool", &error.message);
             return Err(error);
         };
-        let response = Self::answer(route, context, log).await;
+        let called = Called {
+            tool: context.name().to_owned(),
+            annotations: route
+                .attr
+                .annotations
+                .as_ref()
+                .map(annotations)
+                .unwrap_or(crate::describe::Annotations::NONE),
+            show_unexpected: self.show_unexpected,
+        };
+        let name = called.tool.clone();
+        let response = CALLED
+            .scope(called, Self::answer(route, context, log, name))
+            .await;
         #[cfg(feature = "tracing")]
         match &response {
             Ok(CallToolResponse::Complete(result)) => super::observe::answered(
@@ -294,10 +343,25 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         route: rmcp::handler::server::router::tool::ToolRoute<S>,
         context: ToolCallContext<'_, S>,
         log: RepairLog,
+        tool: String,
     ) -> Result<CallToolResponse, ErrorData> {
         match (route.call)(context).await {
             Ok(CallToolResponse::Complete(mut result)) => {
-                let repairs = log.0.lock().map(|r| r.clone()).unwrap_or_default();
+                let (repairs, shown) = log
+                    .0
+                    .lock()
+                    .map(|mut l| (std::mem::take(&mut l.repairs), l.shown.take()))
+                    .unwrap_or_default();
+                // A method's own error says which call failed, as a toolbox's does.
+                if result.is_error == Some(true)
+                    && let Some(Value::Object(structured)) = &mut result.structured_content
+                    && structured.get("attempted_query") == Some(&Value::Null)
+                {
+                    structured.insert(
+                        "attempted_query".into(),
+                        serde_json::json!({"tool": tool, "arguments": shown.unwrap_or(Value::Null)}),
+                    );
+                }
                 if !repairs.is_empty() {
                     let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
                     let meta = result.meta.get_or_insert_with(Default::default);
@@ -352,6 +416,16 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     /// One tool, as [`ToolRouter::get`].
     pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
         self.router.get(name)
+    }
+}
+
+/// rmcp's annotations of a tool as this crate's.
+fn annotations(a: &rmcp::model::ToolAnnotations) -> crate::describe::Annotations {
+    crate::describe::Annotations {
+        read_only_hint: a.read_only_hint,
+        destructive_hint: a.destructive_hint,
+        idempotent_hint: a.idempotent_hint,
+        open_world_hint: a.open_world_hint,
     }
 }
 

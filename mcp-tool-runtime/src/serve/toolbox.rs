@@ -117,6 +117,8 @@ pub struct Toolbox<S = ()> {
     repair: bool,
     /// How the state of calls waiting for their user is sealed and spent.
     sealing: Arc<Sealing>,
+    /// Whether an unexpected error's chain is shown to the model.
+    show_unexpected: bool,
     /// For each tool whose output is carried as `{"result": value}`: its output schema
     /// for peers of 2026-07-28 and later, which take the value itself.
     pub(crate) bare_outputs: HashMap<&'static str, Value>,
@@ -161,6 +163,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             profile_from_client: false,
             repair: true,
             sealing: Arc::new(Sealing::new()),
+            show_unexpected: false,
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
             index: HashMap::new(),
@@ -230,6 +233,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// ```
     pub fn repairs(mut self, on: bool) -> Self {
         self.repair = on;
+        self
+    }
+
+    /// Whether the model reads what went wrong in an error a handler did not sort
+    /// (what `?` makes of any error; see [`ToolError::unexpected`]): its chain of
+    /// messages, which may hold SQL, paths or other internals. The default, `false`,
+    /// keeps them in the server's log; a single error can be shown with
+    /// [`ToolError::with_cause_shown`].
+    pub fn show_unexpected_errors(mut self, on: bool) -> Self {
+        self.show_unexpected = on;
         self
     }
 
@@ -436,6 +449,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             repair: self.repair,
             reach,
             sealing: Arc::clone(&self.sealing),
+            show_unexpected: self.show_unexpected,
         };
         let result = self.routes[i](&self.state, arguments, setup)
             .await

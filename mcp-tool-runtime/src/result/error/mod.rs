@@ -1,6 +1,7 @@
 //! `ToolError`: a failed call as the model will read it, in text and as the wire
 //! contract's `structuredContent`.
 
+mod unexpected;
 mod written;
 
 use std::borrow::Cow;
@@ -55,6 +56,7 @@ impl fmt::Debug for ToolError {
             .field("retry_after", &inner.retry_after)
             .field("may_have_taken_effect", &inner.may_have_taken_effect)
             .field("malformed", &inner.malformed)
+            .field("unexpected", &inner.unexpected.is_some())
             .finish()
     }
 }
@@ -83,6 +85,8 @@ struct Inner {
     malformed: bool,
     /// Client mistakes repaired in the arguments before they were checked.
     repairs: Vec<crate::result::Repair>,
+    /// An error the handler did not sort: what the log learns of it.
+    unexpected: Option<Box<unexpected::Unexpected>>,
 }
 
 /// The arguments an error keeps, as they came. A value built in code can nest deeper
@@ -142,6 +146,7 @@ impl ToolError {
                 may_have_taken_effect: false,
                 malformed: false,
                 repairs: Vec::new(),
+                unexpected: None,
             }),
         }
     }
@@ -267,7 +272,9 @@ impl ToolError {
     /// transient errors, unless the call [may have taken
     /// effect](ToolError::may_have_taken_effect).
     pub fn is_retryable(&self) -> bool {
-        self.inner.category.is_retryable() && !self.inner.may_have_taken_effect
+        self.inner.category.is_retryable()
+            && !self.inner.may_have_taken_effect
+            && self.inner.unexpected.is_none()
     }
 
     /// The message the error was made with, or for invalid arguments the summary line

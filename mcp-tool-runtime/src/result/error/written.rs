@@ -217,6 +217,7 @@ impl ToolError {
                 may_have_taken_effect: inner.may_have_taken_effect,
                 malformed: inner.malformed,
                 repairs: inner.repairs.clone(),
+                unexpected: inner.unexpected.clone(),
             }),
         }
     }
@@ -234,7 +235,8 @@ impl fmt::Display for ToolError {
     }
 }
 
-impl std::error::Error for ToolError {}
+// Not `std::error::Error`: so that every error converts into a `ToolError` with `?`
+// (see `ToolError::unexpected`), as anyhow's error does.
 
 impl From<ToolError> for CallToolResult {
     fn from(err: ToolError) -> Self {
