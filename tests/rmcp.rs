@@ -212,6 +212,12 @@ impl<const STRUCTURED: bool> Desk<STRUCTURED> {
         Ok(args.name)
     }
 
+    /// A method that takes no arguments: no `Parameters` at all.
+    #[tool(description = "Read the whole graph.")]
+    async fn read_graph(&self) -> Result<String, ToolError> {
+        Ok("the whole graph".into())
+    }
+
     #[tool(description = "Always busy.")]
     async fn busy(&self, Parameters(_): Parameters<Explode>) -> Result<String, ToolError> {
         Err(ToolError::transient("Busy.")
@@ -663,4 +669,25 @@ async fn an_unsorted_error_of_a_method_never_invites_a_retry_and_keeps_its_call(
             );
         }
     }
+}
+
+#[tokio::test]
+async fn a_method_without_parameters_refuses_names_under_structured() {
+    let client = connect(Desk::<true>::new()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let listed = tools.iter().find(|t| t.name == "read_graph").unwrap();
+    let schema = Value::Object((*listed.input_schema).clone());
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["additionalProperties"], false, "{schema}");
+    // `{"depth": 2}` used to be ignored: the whole graph came back.
+    let refused = call(&client, "read_graph", json!({"depth": 2})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(paths(&refused), ["/depth"]);
+    let text = text(&refused);
+    assert!(
+        text.contains("depth: is not an argument of read_graph"),
+        "{text}"
+    );
+    let ok = call(&client, "read_graph", json!({})).await;
+    assert_eq!(ok.is_error, Some(false));
 }

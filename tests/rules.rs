@@ -712,11 +712,26 @@ fn null_for_a_field_with_a_default_says_to_leave_it_out_not_that_it_is_required(
 }
 
 #[test]
+fn a_missing_field_with_a_hint_is_told_the_hint_not_the_pattern() {
+    let err = check::<Worded>(json!({})).unwrap_err();
+    let message = &err.violations()[0].message;
+    assert!(
+        message.contains("Order IDs look like ORD-2026-00042"),
+        "{message}"
+    );
+    assert!(!message.contains("[0-9]"), "{message}");
+    // Without a hint, the pattern is what there is to say.
+    let err = check::<Code>(json!({})).unwrap_err();
+    assert!(err.violations()[0].message.contains("^[A-Z]{3}$"));
+}
+
+#[test]
 fn null_for_a_required_field_says_it_is_required() {
     let err = check::<Worded>(json!({"order_id": null})).unwrap_err();
+    // The field's hint speaks in every message about it, its type's too.
     assert_eq!(
         err.violations()[0].message,
-        "must be a string; got null. It is required: send a string, not null."
+        "must be a string; got null. It is required: send a string, not null. Order IDs look like ORD-2026-00042; check the ID with find_orders."
     );
     // Inside an optional object, its own required fields are still required, and its
     // optional ones take null.

@@ -60,6 +60,9 @@ pub struct Checker<'a> {
     /// The repairs made, each where it was made and with the value put in place of
     /// what came.
     repairs: Vec<(Location, Repair, Value)>,
+    /// The author's hint on the field being checked (its rules' first): said in every
+    /// message about the field, its type's too.
+    field_hint: Option<&'static str>,
 }
 
 /// What a finished check found.
@@ -119,6 +122,7 @@ impl<'a> Checker<'a> {
             absent_nulls: Vec::new(),
             repair: false,
             repairs: Vec::new(),
+            field_hint: None,
         }
     }
 
@@ -356,8 +360,24 @@ impl<'a> Checker<'a> {
             expected: Value::String(expected.to_owned()),
             received: Some(value),
             detail,
-            hint: None,
+            hint: self.field_hint,
         });
+    }
+
+    /// Checks with `hint` as the hint of the field being checked (see
+    /// [`Checker::field_hint`]); gives the one it replaced, for [`Checker::end_hint`].
+    pub(crate) fn begin_hint(&mut self, hint: Option<&'static str>) -> Option<&'static str> {
+        std::mem::replace(&mut self.field_hint, hint)
+    }
+
+    /// The author's hint on the field being checked, if it has one.
+    pub(crate) fn field_hint(&self) -> Option<&'static str> {
+        self.field_hint
+    }
+
+    /// Puts back the hint [`Checker::begin_hint`] replaced.
+    pub(crate) fn end_hint(&mut self, outer: Option<&'static str>) {
+        self.field_hint = outer;
     }
 
     /// Reports a violation at the current path.

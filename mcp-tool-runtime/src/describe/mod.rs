@@ -257,6 +257,13 @@ pub struct Tool {
     pub annotations: Annotations,
 }
 
+impl Field {
+    /// The author's hint for this field: the first its rules give.
+    pub(crate) fn hint(&self) -> Option<&'static str> {
+        self.rules.own.iter().find_map(|r| r.hint)
+    }
+}
+
 impl ToolSpec {
     /// This struct's identity for the checker: the address of its description.
     pub(crate) fn id(&'static self) -> SpecId {

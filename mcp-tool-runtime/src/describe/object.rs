@@ -224,6 +224,7 @@ impl ToolSpec {
     /// Checks the value sent for `field`, at its path.
     pub(crate) fn check_value(&self, field: &Field, value: &Value, cx: &mut Checker<'_>) {
         let mark = cx.enter_field(field.name);
+        let outer = cx.begin_hint(field.hint());
         let check = |cx: &mut Checker<'_>| {
             if field.required {
                 (field.ty.check)(value, field.rules, cx)
@@ -236,6 +237,7 @@ impl ToolSpec {
         } else {
             check(cx);
         }
+        cx.end_hint(outer);
         cx.leave(mark);
     }
 
@@ -284,6 +286,9 @@ impl ToolSpec {
         let field = &self.fields[index];
         let summary = self.summary(index);
         let mut detail = concat(&["Send ", summary, "."]);
+        if let Some(hint) = field.hint() {
+            crate::text::push_sentence(&mut detail, hint);
+        }
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
         let names = self.names();
@@ -440,8 +445,10 @@ impl ToolSpec {
     }
 }
 
-/// A property schema in a few words: "a string (Departure airport, IATA code.)".
-pub(super) fn summarize(schema: &Map<String, Value>) -> String {
+/// A property schema in a few words: "a string (Departure airport, IATA code.)". Its
+/// pattern is said unless the author's `hint` says it better: a raw regex is no
+/// advice.
+pub(super) fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> String {
     let mut out = match schema.get("enum").and_then(Value::as_array) {
         Some(values) => format!(
             "one of {}",
@@ -461,7 +468,9 @@ pub(super) fn summarize(schema: &Map<String, Value>) -> String {
             _ => "a value".to_owned(),
         },
     };
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
+        && with_pattern
+    {
         out.push_str(&format!(" matching {pattern}"));
     }
     if let Some(description) = schema.get("description").and_then(Value::as_str) {

@@ -61,7 +61,7 @@ impl ToolSpec {
     /// Checks `arguments`; if they pass, makes them what serde reads (the repairs put in
     /// place, integral floats as integers, `null`s meaning "left out" taken out). The
     /// same for every tool: only [`ToolSpec::deserialize`] is of `T`.
-    fn checked(
+    pub(crate) fn checked(
         &'static self,
         tool: &str,
         arguments: Value,

@@ -29,7 +29,12 @@ impl ToolSpec {
         let summaries = self
             .fields
             .iter()
-            .map(|f| property(f.name).map_or_else(|| "a value".to_owned(), summarize))
+            .map(|f| {
+                property(f.name).map_or_else(
+                    || "a value".to_owned(),
+                    |p| summarize(p, f.hint().is_none()),
+                )
+            })
             .collect();
         let mut by_name: Vec<usize> = (0..self.fields.len()).collect();
         by_name.sort_by_key(|&i| self.fields[i].name);

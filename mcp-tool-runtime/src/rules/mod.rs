@@ -181,7 +181,8 @@ impl Failure {
             expected: self.expected,
             received: Some(value),
             detail: self.detail,
-            hint,
+            // A rule without a hint of its own takes its field's.
+            hint: hint.or(cx.field_hint()),
         });
     }
 }

@@ -12,7 +12,7 @@ use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object};
+use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -303,6 +303,34 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             super::observe::rejected(&tool, started, "unknown_tool", &error.message);
             return Err(error);
         };
+        // A method without `Parameters` takes no arguments: a name sent anyway is
+        // refused as any tool refuses one, not silently ignored.
+        if takes_nothing(&route.attr.input_schema)
+            && let Some(arguments) = context.arguments.take()
+            && !arguments.is_empty()
+        {
+            let name = context.name().to_owned();
+            let arguments = Value::Object(arguments);
+            let checked = NO_ARGUMENTS.checked(
+                &name,
+                arguments,
+                &Context::now(),
+                self.profile_of(&context.request_context),
+                false,
+            );
+            if let Err(error) = checked {
+                let result = to_rmcp_result(error.into_call_result());
+                #[cfg(feature = "tracing")]
+                super::observe::answered(
+                    &tool,
+                    started,
+                    true,
+                    result.structured_content.as_ref(),
+                    None,
+                );
+                return Ok(result.into());
+            }
+        }
         let called = Called {
             tool: context.name().to_owned(),
             annotations: route
@@ -400,6 +428,11 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     fn list_in(&self, profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
         let mut tools = self.router.list_all();
         for tool in &mut tools {
+            if takes_nothing(&tool.input_schema) {
+                let mut schema = (*tool.input_schema).clone();
+                schema.insert("additionalProperties".into(), Value::Bool(false));
+                tool.input_schema = Arc::new(schema);
+            }
             if profile != SchemaProfile::Portable {
                 let schema = Value::Object((*tool.input_schema).clone());
                 tool.input_schema = Arc::new(as_object(&profile.adapt(&schema)));
@@ -417,6 +450,32 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
     pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
         self.router.get(name)
     }
+}
+
+/// The arguments of a method without `Parameters`: none.
+static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
+    name: "",
+    title: None,
+    description: None,
+    annotations: crate::describe::Annotations::NONE,
+    fields: &[],
+    allow_unknown_fields: false,
+    union: None,
+    asking: None,
+    cache: crate::describe::SpecCache::new(),
+};
+
+/// Whether a tool's input schema is rmcp's for a method without `Parameters`: an
+/// object with no properties, saying nothing of other names (rmcp then ignores any
+/// argument sent).
+fn takes_nothing(schema: &serde_json::Map<String, Value>) -> bool {
+    schema
+        .get("properties")
+        .is_none_or(|p| p.as_object().is_some_and(serde_json::Map::is_empty))
+        && !schema.contains_key("additionalProperties")
+        && !schema.contains_key("anyOf")
+        && !schema.contains_key("oneOf")
+        && !schema.contains_key("$ref")
 }
 
 /// rmcp's annotations of a tool as this crate's.
