@@ -175,3 +175,82 @@ fn the_runtime_and_every_profile_s_schema_agree() {
     assert!(verdicts.contains(&Verdict::BothAccept));
     assert!(verdicts.contains(&Verdict::BothReject));
 }
+
+/// A port above the reserved ones, read through a conversion that refuses the rest.
+#[derive(Argument, Deserialize, Debug, PartialEq)]
+#[serde(try_from = "u16")]
+struct ServicePort(u16);
+
+impl TryFrom<u16> for ServicePort {
+    type Error = String;
+    fn try_from(n: u16) -> Result<Self, String> {
+        if (1024..=65534).contains(&n) {
+            Ok(ServicePort(n))
+        } else {
+            Err(format!("port {n} is outside 1024..=65534"))
+        }
+    }
+}
+
+/// Listen on a port.
+#[derive(McpTool, Deserialize, Debug)]
+struct Listen {
+    port: ServicePort,
+    backup: Option<ServicePort>,
+}
+
+#[test]
+fn a_refused_conversion_is_reported_at_the_field_with_its_own_words() {
+    let error =
+        Listen::from_arguments_in(json!({"port": 80, "backup": 8080}), &today()).unwrap_err();
+    let violations = error.violations();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].path, "/port");
+    assert_eq!(violations[0].rule, "try_from");
+    assert!(
+        violations[0]
+            .message
+            .contains("port 80 is outside 1024..=65534"),
+        "{}",
+        violations[0].message
+    );
+    // A validation error, with the arguments kept.
+    let structured = error.structured_content();
+    assert_eq!(structured["errorCategory"], "validation");
+    assert_eq!(structured["attempted_query"]["arguments"]["port"], 80);
+    // The schema says the server may refuse more than it allows.
+    let port = &Listen::input_schema()["properties"]["port"];
+    assert!(
+        port["description"]
+            .as_str()
+            .unwrap()
+            .contains("may refuse some values"),
+        "{port}"
+    );
+    let ok = Listen::from_arguments_in(json!({"port": 8443}), &today()).unwrap();
+    assert_eq!(ok.port, ServicePort(8443));
+}
+
+#[test]
+fn a_conversion_s_refusals_are_the_only_runtime_rejections_beyond_every_profile() {
+    let port = || {
+        vec![
+            json!(80),
+            json!(1024),
+            json!(8080.0),
+            json!(65535),
+            json!(-1),
+            json!("x"),
+        ]
+    };
+    let candidates = [("port", port()), ("backup", port())];
+    let cases = combinations(&json!({"port": 8080}), &candidates);
+    let verdicts = hold::<Listen>(&cases, &today(), &["try_from"]).unwrap();
+    for verdict in [
+        Verdict::BothAccept,
+        Verdict::BothReject,
+        Verdict::RuntimeStricter,
+    ] {
+        assert!(verdicts.contains(&verdict), "{verdict:?}");
+    }
+}

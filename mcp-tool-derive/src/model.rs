@@ -74,6 +74,8 @@ pub struct Inner<'a, R = Rule> {
     pub items_span: Option<Span>,
     /// Never echoed: a newtype for a secret.
     pub sensitive: bool,
+    /// `#[serde(try_from = "T")]`: the type's conversion may refuse a value of `T`.
+    pub converts: bool,
 }
 
 /// serde's representation of an enum.

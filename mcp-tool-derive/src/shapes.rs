@@ -44,7 +44,8 @@ pub fn body<'a>(
         if derive == Derive::Tool {
             return None;
         }
-        let inner = newtype(Cow::Owned(ty.clone()), own, None, errors);
+        let mut inner = newtype(Cow::Owned(ty.clone()), own, None, errors);
+        inner.converts = serde.type_try_from().is_some();
         return Some(Body::Newtype(Box::new(inner)));
     }
     match &container.data {
@@ -167,6 +168,7 @@ fn newtype<'a>(
         items: rules.items,
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
+        converts: false,
     }
 }
 

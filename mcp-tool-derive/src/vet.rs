@@ -122,5 +122,6 @@ fn inner<'a>(inner: Inner<'a, Parsed>, errors: &mut Errors) -> Inner<'a, Rule> {
         items: rules::vet(inner.items, errors),
         items_span: inner.items_span,
         sensitive: inner.sensitive,
+        converts: inner.converts,
     }
 }

@@ -89,6 +89,12 @@ pub mod __private {
         serde_json::to_value(value).unwrap_or(Value::Null)
     }
 
+    /// Whether `value` converts into `T` (a newtype read through
+    /// `#[serde(try_from = "...")]`): the conversion's refusal, in its own words.
+    pub fn converts<T: serde::de::DeserializeOwned>(value: &Value) -> Result<(), String> {
+        T::deserialize(value).map(drop).map_err(|e| e.to_string())
+    }
+
     /// The value as `T`, for a custom rule's function; `None` for a value `T` cannot
     /// read, which the type check reported already.
     pub fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {

@@ -196,6 +196,13 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let description = opt_str(&tool.description);
             let title = opt_str(&tool.title);
             let sensitive = inner.sensitive;
+            // A conversion that may refuse a value: tried by the check, so that its
+            // refusal is reported at the value's own path.
+            let converts = if inner.converts {
+                quote!(::core::option::Option::Some(#p::converts::<#ident>))
+            } else {
+                quote!(::core::option::Option::None)
+            };
             let argument = argument_impl(
                 tool,
                 quote!(__NEWTYPE.schema(rules, walk)),
@@ -218,6 +225,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                     description: #description,
                     title: #title,
                     sensitive: #sensitive,
+                    converts: #converts,
                     ty: #p::ArgType::of::<#ty>(),
                     rules: #p::Rules {
                         own: &[#(#own),*],

@@ -63,6 +63,22 @@ pub struct Checker<'a> {
     /// The author's hint on the field being checked (its rules' first): said in every
     /// message about the field, its type's too.
     field_hint: Option<&'static str>,
+    /// The conversions to try once the arguments are as serde reads them.
+    conversions: Vec<Conversion>,
+}
+
+/// Reads a value as a newtype through its conversion: the refusal, in its own words.
+pub type Convert = fn(&Value) -> Result<(), String>;
+
+/// A newtype's conversion that may refuse its value (`#[serde(try_from)]`), to try on
+/// the value at `at` once the arguments are fixed up as serde reads them.
+#[derive(Debug)]
+pub(crate) struct Conversion {
+    pub at: Location,
+    pub path: String,
+    /// The value may be shown in the violation (it is not sensitive).
+    pub shown: bool,
+    pub convert: Convert,
 }
 
 /// What a finished check found.
@@ -82,6 +98,8 @@ pub(crate) struct Checked {
     pub absent_nulls: Vec<Location>,
     /// The repairs made, where, with the values to put in place.
     pub repairs: Vec<(Location, Repair, Value)>,
+    /// The conversions to try on the arguments as serde reads them.
+    pub conversions: Vec<Conversion>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -123,6 +141,7 @@ impl<'a> Checker<'a> {
             repair: false,
             repairs: Vec::new(),
             field_hint: None,
+            conversions: Vec::new(),
         }
     }
 
@@ -496,8 +515,20 @@ impl<'a> Checker<'a> {
     }
 
     /// What the check found.
+    /// Records `convert` for the value being checked, to try once the checks pass.
+    pub(crate) fn convert_later(&mut self, convert: Convert) {
+        let conversion = Conversion {
+            at: self.location(),
+            path: self.path(),
+            shown: !self.is_sensitive(),
+            convert,
+        };
+        self.conversions.push(conversion);
+    }
+
     pub(crate) fn finish(self) -> Checked {
         Checked {
+            conversions: self.conversions,
             violations: self.violations,
             fields: self.fields,
             hidden: self.hidden,

@@ -12,6 +12,9 @@ use crate::check::Checker;
 use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules};
 
+/// What the description says of a value read through a conversion that may refuse it.
+const CONVERTS: &str = "The server may refuse some values this schema allows, saying why.";
+
 /// A derived newtype.
 #[derive(Debug)]
 pub struct Newtype {
@@ -21,6 +24,9 @@ pub struct Newtype {
     pub title: Option<&'static str>,
     /// `#[validate(sensitive)]`: its values are never echoed.
     pub sensitive: bool,
+    /// `#[serde(try_from = "T")]`: reads a value as the newtype, so that a refusal of
+    /// the conversion is known where the value is (see `__private::converts`).
+    pub converts: Option<crate::check::Convert>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.
@@ -48,6 +54,14 @@ impl Newtype {
             _ => rules::JsonType::Other,
         };
         rules::apply_schema(rules.own, kind, &mut schema);
+        if self.converts.is_some() {
+            let mut text = match schema.remove("description") {
+                Some(Value::String(s)) => s,
+                _ => String::new(),
+            };
+            crate::text::push_sentence(&mut text, CONVERTS);
+            schema.insert("description".into(), text.into());
+        }
         schema
     }
 
@@ -58,6 +72,10 @@ impl Newtype {
             let typed = (self.ty.check)(value, self.rules, cx);
             if typed && cx.count() == before {
                 rules::check(rules.own, value, cx);
+                // Tried on the value as serde will read it, once every check passed.
+                if let Some(convert) = self.converts {
+                    cx.convert_later(convert);
+                }
             }
             typed
         };

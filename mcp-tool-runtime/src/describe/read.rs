@@ -111,6 +111,17 @@ impl ToolSpec {
         for at in &checked.absent_nulls {
             at.remove(&mut arguments);
         }
+        let refused = refusals(&checked.conversions, &mut arguments);
+        if !refused.is_empty() {
+            let fields = vec![None; refused.len()];
+            let checked = Checked {
+                violations: refused,
+                fields,
+                hidden: checked.hidden,
+                ..Checked::default()
+            };
+            return Err(self.invalid(tool, checked, arguments).with_repairs(repairs));
+        }
         Ok((arguments, repairs))
     }
 
@@ -157,6 +168,37 @@ impl ToolSpec {
             checked.hidden,
         )
     }
+}
+
+/// The refusals of the newtypes' conversions (`#[serde(try_from)]`), tried on the
+/// arguments as serde will read them: each at its value's path, in its own words.
+fn refusals(conversions: &[crate::check::Conversion], arguments: &mut Value) -> Vec<Violation> {
+    let mut refused = Vec::new();
+    for conversion in conversions {
+        let Some(value) = conversion.at.get_mut(arguments) else {
+            continue;
+        };
+        let Err(refusal) = (conversion.convert)(value) else {
+            continue;
+        };
+        let received = conversion
+            .shown
+            .then(|| echo::truncate(value, echo::RECEIVED));
+        let mut message = format!("was refused: {}", refusal.trim_end_matches('.'));
+        if let Some(shown) = &received {
+            message.push_str("; got ");
+            echo::describe_into(&mut message, value, shown);
+        }
+        message.push('.');
+        refused.push(Violation {
+            path: conversion.path.clone(),
+            rule: Cow::Borrowed("try_from"),
+            message,
+            expected: Value::Null,
+            received,
+        });
+    }
+    refused
 }
 
 /// What a request whose `arguments` are not an object (nor absent) is told: the tool's
