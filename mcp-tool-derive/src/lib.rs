@@ -86,6 +86,38 @@ pub fn derive_mcp_enum(input: TokenStream) -> TokenStream {
     .into()
 }
 
+/// The runtime's rules the derive writes, as the arms of a `match` on the runtime's
+/// list of them: `__runtime_rules!(value, Enum)` expands to `match value { Enum::Regex =>
+/// {}, ... }`, so that a rule the derive writes and the runtime lacks, or the runtime
+/// lists and the derive never writes, stops the runtime's build. Not a stable API.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __runtime_rules(input: TokenStream) -> TokenStream {
+    let parsed = syn::parse::Parser::parse(
+        syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+        input,
+    );
+    let (value, list) = match parsed.as_ref().map(|p| p.iter().collect::<Vec<_>>()) {
+        Ok(args) if args.len() == 2 => (args[0], args[1]),
+        _ => {
+            return syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "__runtime_rules!(value, RuleName)",
+            )
+            .to_compile_error()
+            .into();
+        }
+    };
+    let mut names: Vec<&str> = rules::RULES.iter().map(|d| d.runtime).collect();
+    names.sort_unstable();
+    names.dedup();
+    let arms = names.iter().map(|name| {
+        let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+        quote::quote!(#list::#name => {})
+    });
+    quote::quote!(match #value { #(#arms)* }).into()
+}
+
 #[cfg(test)]
 mod tests {
     /// The expansion of the README's struct, pretty-printed: every change to generated

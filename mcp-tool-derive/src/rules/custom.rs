@@ -24,6 +24,7 @@ pub struct Written {
 impl RuleKind for Custom {
     type Written = Written;
     const NAME: &'static str = "custom";
+    const RUNTIME: &'static str = "Custom";
     const MAIN: Option<&'static str> = Some("function");
     const USAGE: &'static str = "custom = path::to::function";
     const KEYS: &'static [Key<Written>] = &[

@@ -21,6 +21,7 @@ pub struct Date<const FUTURE: bool> {
 impl<const FUTURE: bool> RuleKind for Date<FUTURE> {
     type Written = Option<LitStr>;
     const NAME: &'static str = if FUTURE { "future_date" } else { "past_date" };
+    const RUNTIME: &'static str = "Date";
     const BARE: bool = true;
     const USAGE: &'static str = if FUTURE {
         r#"future_date(format = "%d/%m/%Y")"#

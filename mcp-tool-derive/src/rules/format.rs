@@ -15,6 +15,7 @@ macro_rules! formats {
         impl RuleKind for $ty {
             type Written = ();
             const NAME: &'static str = $name;
+            const RUNTIME: &'static str = "Format";
             const BARE: bool = true;
             const USAGE: &'static str = $name;
 

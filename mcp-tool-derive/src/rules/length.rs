@@ -24,6 +24,7 @@ pub struct Written {
 impl RuleKind for Length {
     type Written = Written;
     const NAME: &'static str = "length";
+    const RUNTIME: &'static str = "Length";
     const USAGE: &'static str = "length(min = 1, max = 100)";
     const KEYS: &'static [Key<Written>] = &[
         Key {

@@ -54,6 +54,11 @@ pub trait RuleKind: Sized + 'static {
     type Written: Default;
     /// Its name in `#[validate(...)]`.
     const NAME: &'static str;
+    /// The name of the runtime's rule it writes the data of (`Regex` for `regex`,
+    /// `Format` for `email`): the runtime matches the derive's list against its own
+    /// (`__private::RuleName`), so a rule written by one crate and missing from the
+    /// other does not build.
+    const RUNTIME: &'static str;
     /// The key the short form `name = value` stands for, if it has one; a rule with one
     /// needs it in the long form too.
     const MAIN: Option<&'static str> = None;
@@ -105,6 +110,7 @@ pub struct Target<'a> {
 /// one table.
 pub struct Def {
     pub name: &'static str,
+    pub runtime: &'static str,
     excludes: &'static [(&'static str, &'static str)],
     read: fn(&'static Def, &ParseNestedMeta, &mut Errors) -> syn::Result<Parsed>,
 }
@@ -113,6 +119,7 @@ impl Def {
     const fn of<R: RuleKind>() -> Def {
         Def {
             name: R::NAME,
+            runtime: R::RUNTIME,
             excludes: R::EXCLUDES,
             read: read::<R>,
         }

@@ -13,6 +13,7 @@ pub struct MultipleOf(Number);
 impl RuleKind for MultipleOf {
     type Written = Option<Bound>;
     const NAME: &'static str = "multiple_of";
+    const RUNTIME: &'static str = "MultipleOf";
     const MAIN: Option<&'static str> = Some("factor");
     const USAGE: &'static str = "multiple_of = 5";
     const KEYS: &'static [Key<Self::Written>] = &[Key {

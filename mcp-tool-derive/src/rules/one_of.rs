@@ -27,6 +27,7 @@ pub enum Values {
 impl RuleKind for OneOf {
     type Written = Option<Values>;
     const NAME: &'static str = "enum";
+    const RUNTIME: &'static str = "OneOf";
     const MAIN: Option<&'static str> = Some("values");
     const USAGE: &'static str = r#"enum = ["a", "b"]"#;
     const KEYS: &'static [Key<Self::Written>] = &[Key {

@@ -25,6 +25,7 @@ pub struct Written {
 impl RuleKind for Range {
     type Written = Written;
     const NAME: &'static str = "range";
+    const RUNTIME: &'static str = "Range";
     const USAGE: &'static str = "range(min = 1, max = 9)";
     const KEYS: &'static [Key<Written>] = &[
         Key {

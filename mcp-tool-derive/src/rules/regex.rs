@@ -24,6 +24,7 @@ pub struct Regex {
 impl RuleKind for Regex {
     type Written = Option<LitStr>;
     const NAME: &'static str = "regex";
+    const RUNTIME: &'static str = "Regex";
     const MAIN: Option<&'static str> = Some("pattern");
     const USAGE: &'static str = r#"regex = r"^[A-Z]{3}$""#;
     const KEYS: &'static [Key<Self::Written>] = &[Key {

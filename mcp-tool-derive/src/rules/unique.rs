@@ -14,6 +14,7 @@ pub struct Unique;
 impl RuleKind for Unique {
     type Written = ();
     const NAME: &'static str = "unique";
+    const RUNTIME: &'static str = "Unique";
     const BARE: bool = true;
     const USAGE: &'static str = "unique";
 

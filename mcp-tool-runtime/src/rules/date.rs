@@ -42,11 +42,9 @@ impl RuleKind for Date {
         if self.format == ISO_DATE {
             schema.insert("format".into(), "date".into());
         }
-        // The shape, for clients and models that read keywords, not prose; a `regex`
-        // rule's own pattern, if any, says more.
-        if let Some(pattern) = strftime::pattern(self.format)
-            && !schema.contains_key("pattern")
-        {
+        // The shape, for clients and models that read keywords, not prose (beside a
+        // `regex` rule's own pattern, if any: both hold).
+        if let Some(pattern) = strftime::pattern(self.format) {
             schema.insert("pattern".into(), pattern.into());
         }
         notes.push(format!(

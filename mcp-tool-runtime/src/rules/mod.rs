@@ -34,6 +34,55 @@ pub use regex::Regex;
 pub(crate) use unique::report_repeats;
 pub use unique::{Unique, UniqueRule};
 
+/// Every rule of this folder, by the name of its data. The derive writes the data of
+/// some of them; `every_rule_is_written` below holds the two lists to each other, so
+/// that a rule in one crate and not in the other does not build.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum RuleName {
+    /// [`Custom`].
+    Custom,
+    /// [`Date`].
+    Date,
+    /// [`Format`].
+    Format,
+    /// [`Length`].
+    Length,
+    /// [`MultipleOf`].
+    MultipleOf,
+    /// [`OneOf`].
+    OneOf,
+    /// [`Range`].
+    Range,
+    /// [`Regex`].
+    Regex,
+    /// [`Unique`].
+    Unique,
+}
+
+/// Each rule's data, named, for [`RuleName`]: a variant without its rule does not
+/// build.
+const _: () = {
+    let _ = [
+        size_of::<Custom>(),
+        size_of::<Date>(),
+        size_of::<Format>(),
+        size_of::<Length>(),
+        size_of::<MultipleOf>(),
+        size_of::<OneOf>(),
+        size_of::<Range>(),
+        size_of::<Regex>(),
+        size_of::<Unique>(),
+    ];
+};
+
+/// The derive's list of the rules it writes, matched against [`RuleName`]: a rule the
+/// derive writes that is not here, or one here it never writes, is a compile error.
+#[allow(dead_code)]
+const fn every_rule_is_written(name: RuleName) {
+    mcp_tool_derive::__runtime_rules!(name, RuleName)
+}
+
 /// A rule on one value, with the author's own message and hint.
 #[derive(Debug)]
 pub struct Rule {
@@ -121,7 +170,21 @@ pub enum JsonType {
 pub fn apply_schema(rules: &[Rule], kind: JsonType, schema: &mut Map<String, Value>) {
     let mut notes: Vec<String> = Vec::new();
     for rule in rules {
-        rule.kind.schema(kind, schema, &mut notes, rule.message);
+        let mut own = Map::new();
+        // What the type and the rules before wrote, for a rule that reads it.
+        for key in ["format", "pattern", "type"] {
+            if let Some(value) = schema.get(key) {
+                own.insert(key.to_owned(), value.clone());
+            }
+        }
+        let before = own.clone();
+        rule.kind.schema(kind, &mut own, &mut notes, rule.message);
+        for (key, value) in own {
+            if before.get(&key) == Some(&value) {
+                continue;
+            }
+            merge(schema, &key, value);
+        }
     }
     if !notes.is_empty() {
         let mut text = match schema.remove("description") {
@@ -132,6 +195,56 @@ pub fn apply_schema(rules: &[Rule], kind: JsonType, schema: &mut Map<String, Val
             push_sentence(&mut text, &note);
         }
         schema.insert("description".into(), text.into());
+    }
+}
+
+/// Writes a rule's `key` into `schema` so that what is advertised is what is enforced:
+/// whatever wrote the key before (the type, a newtype's rules, another rule of the
+/// field) is enforced too. Of two bounds, the stricter (both hold: it is their
+/// conjunction); two different patterns, formats, whitelists or steps both, the later
+/// in `allOf` (a `regex` beside a date's shape, `email` beside `url`, a field's pattern
+/// beside its newtype's).
+fn merge(schema: &mut Map<String, Value>, key: &str, value: Value) {
+    let Some(existing) = schema.get(key) else {
+        schema.insert(key.to_owned(), value);
+        return;
+    };
+    if *existing == value {
+        return;
+    }
+    let stricter = |pick_larger: bool| {
+        let (a, b) = (existing.as_f64()?, value.as_f64()?);
+        let larger = if a >= b { existing } else { &value };
+        let smaller = if a >= b { &value } else { existing };
+        Some(if pick_larger {
+            larger.clone()
+        } else {
+            smaller.clone()
+        })
+    };
+    let merged = match key {
+        "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties" => {
+            stricter(true)
+        }
+        "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" | "maxProperties" => {
+            stricter(false)
+        }
+        _ => None,
+    };
+    match merged {
+        Some(merged) => {
+            schema.insert(key.to_owned(), merged);
+        }
+        None => {
+            let mut also = Map::new();
+            also.insert(key.to_owned(), value);
+            match schema.get_mut("allOf") {
+                Some(Value::Array(all)) => all.push(Value::Object(also)),
+                _ => {
+                    schema.insert("allOf".into(), Value::Array(vec![Value::Object(also)]));
+                }
+            }
+        }
     }
 }
 

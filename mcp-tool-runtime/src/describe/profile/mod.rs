@@ -192,6 +192,26 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
     if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
         notes.push("Deprecated.".into());
     }
+    if profile != SchemaProfile::Portable
+        && let Some(Value::Array(also)) = node.remove("allOf")
+    {
+        // A second pattern, format, whitelist or step beside the first (two rules of
+        // one value, see `rules::merge`): no strict mode nor Gemini takes `allOf`.
+        for branch in also.iter().filter_map(Value::as_object) {
+            for (key, value) in branch {
+                notes.push(match (key.as_str(), value) {
+                    ("pattern", Value::String(p)) => format!("Also matches the pattern {p}."),
+                    ("format", Value::String(f)) => format!("Also in the format {f}."),
+                    ("multipleOf", n) => format!("Also a multiple of {n}."),
+                    ("enum", Value::Array(values)) => {
+                        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+                        format!("Also one of {}.", listed.join(", "))
+                    }
+                    (key, value) => format!("Also {key} {value}."),
+                });
+            }
+        }
+    }
     if profile != SchemaProfile::Portable {
         // Neither strict mode nor Gemini knows these array keywords: said in words.
         if let Some(Value::Array(order)) = node.remove("prefixItems") {
