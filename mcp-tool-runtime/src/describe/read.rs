@@ -45,7 +45,8 @@ impl ToolSpec {
 
     /// [`ToolSpec::from_arguments_as`], repairing known client mistakes first where
     /// `repair` (see [`Repair`]): the repairs made come back with the value, and with an
-    /// error.
+    /// error. (A `Toolbox` checks and reads in two steps, asking its user between.)
+    #[cfg(feature = "rmcp")]
     pub(crate) fn read<T: McpTool>(
         &'static self,
         tool: &str,
@@ -126,7 +127,7 @@ impl ToolSpec {
     }
 
     /// Reads checked arguments into `T`.
-    fn deserialize<T: McpTool>(
+    pub(crate) fn deserialize<T: McpTool>(
         &'static self,
         tool: &str,
         arguments: Value,

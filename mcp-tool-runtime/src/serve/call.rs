@@ -94,33 +94,39 @@ where
 }
 
 /// What the checks and the handler are run with.
-struct Ready {
-    context: Context,
-    profile: SchemaProfile,
-    repair: bool,
+pub(crate) struct Ready {
+    pub context: Context,
+    pub profile: SchemaProfile,
+    pub repair: bool,
 }
 
-async fn run<S, T, M, H>(
-    handler: Arc<H>,
-    state: Arc<S>,
+/// The arguments of a call once its user has answered what the tool asks, or the
+/// questions to put first.
+pub(crate) enum Prepared {
+    /// Checked, and as serde reads them, with the repairs made.
+    Ready(Value, Vec<crate::result::Repair>),
+    /// The call ends while the user answers (2026-07-28).
+    Asking(Answer),
+}
+
+/// Checks `arguments` of the tool `spec` (called as `tool`), asking the user where it
+/// says so: for the asked fields missing or wrong (only when nothing else is wrong:
+/// the model's own mistakes go back to the model), then for the confirmation. The same
+/// for every tool, whatever serves it: a `Toolbox`, or an rmcp router through
+/// `structured`.
+pub(crate) async fn prepare(
+    spec: &'static crate::describe::ToolSpec,
+    tool: &str,
+    session: &Session,
     mut arguments: Value,
-    session: Session,
-    setup: Ready,
-    shape: OutputShape,
-) -> Result<Answer, ToolError>
-where
-    S: Send + Sync + 'static,
-    T: McpTool + Send + 'static,
-    H: Handler<S, T, M>,
-    H::Output: Serialize,
-{
-    let spec = T::spec();
+    setup: &Ready,
+) -> Result<Prepared, ToolError> {
     if let Some(refused) = session.refused() {
         return Err(refused);
     }
     let asking = spec.asking;
     let confirm = asking.and_then(|a| a.confirm.as_ref());
-    let (args, repairs, confirmation) = loop {
+    let (value, repairs, confirmation) = loop {
         session.fill(&mut arguments);
         // Written only when it will be shown: to the user, or in a refusal.
         let confirmation = confirm
@@ -131,14 +137,9 @@ where
         let kept = asking
             .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
             .map(|_| arguments.clone());
-        let error = match spec.read::<T>(
-            T::NAME,
-            arguments,
-            &setup.context,
-            setup.profile,
-            setup.repair,
-        ) {
-            Ok((args, repairs)) => break (args, repairs, confirmation),
+        let error = match spec.checked(tool, arguments, &setup.context, setup.profile, setup.repair)
+        {
+            Ok((value, repairs)) => break (value, repairs, confirmation),
             Err(error) => error,
         };
         let (Some(asking), Some(kept)) = (asking, kept) else {
@@ -153,10 +154,10 @@ where
             .map(|(f, _)| f.question)
             .collect::<Vec<_>>()
             .join(" ");
-        let params = crate::ask::form::fields(T::input_schema(), &asked);
+        let params = crate::ask::form::fields(spec.input_schema(), &asked);
         match session.ask_fields(names, question, params).await {
             Step::Answered => arguments = kept,
-            Step::Suspend => return session.suspend(),
+            Step::Suspend => return session.suspend().map(Prepared::Asking),
             Step::Stop(error) => return Err(error),
         }
     };
@@ -166,10 +167,35 @@ where
         }
         match session.ask_confirm(message).await {
             Step::Answered => {}
-            Step::Suspend => return session.suspend(),
+            Step::Suspend => return session.suspend().map(Prepared::Asking),
             Step::Stop(error) => return Err(error),
         }
     }
+    Ok(Prepared::Ready(value, repairs))
+}
+
+async fn run<S, T, M, H>(
+    handler: Arc<H>,
+    state: Arc<S>,
+    arguments: Value,
+    session: Session,
+    setup: Ready,
+    shape: OutputShape,
+) -> Result<Answer, ToolError>
+where
+    S: Send + Sync + 'static,
+    T: McpTool + Send + 'static,
+    H: Handler<S, T, M>,
+    H::Output: Serialize,
+{
+    let spec = T::spec();
+    let (value, repairs) = match prepare(spec, T::NAME, &session, arguments, &setup).await? {
+        Prepared::Ready(value, repairs) => (value, repairs),
+        Prepared::Asking(answer) => return Ok(answer),
+    };
+    let args: T = spec
+        .deserialize(T::NAME, value)
+        .map_err(|error| error.with_repairs(repairs.clone()))?;
     let ask = Ask::new(session.clone());
     // Both creating and polling the handler's future may panic.
     let running = CatchUnwind(Box::pin(
