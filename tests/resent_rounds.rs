@@ -4,14 +4,19 @@
 //! request: before the body is whole, once it is sent, once the response's head is
 //! read, and after the whole response; under protocol 2026-07-28 (rounds carried by a
 //! `requestState`) and 2025-11-25 (the question asked within the call). The side
-//! effects are counted at the handler.
+//! effects are counted at the handler. Each scenario runs against a `Toolbox` and
+//! against an rmcp `#[tool_router]` server served through `structured`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use mcp_tool::ask::Rounds;
 use mcp_tool::http::HttpServer;
+use mcp_tool::rmcp::Parameters;
 use mcp_tool::{McpTool, StateKey, ToolError, Toolbox};
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -28,6 +33,13 @@ struct CancelOrder {
     order_id: String,
 }
 
+/// Book a table.
+#[derive(McpTool, Deserialize)]
+struct BookTable {
+    #[validate(ask = "How many guests?", range(min = 1, max = 8))]
+    guests: u8,
+}
+
 /// The cancellations done.
 #[derive(Default)]
 struct Shop {
@@ -41,12 +53,66 @@ async fn cancel(shop: Arc<Shop>, args: CancelOrder) -> Result<String, ToolError>
     Ok(format!("cancelled {}", args.order_id))
 }
 
-async fn serve() -> (Serving, Arc<Shop>) {
+fn key() -> StateKey {
+    StateKey::new(*b"a fixed key for the tests only!!").unwrap()
+}
+
+/// The same tool as an rmcp method, its arguments through `Parameters`.
+#[derive(Clone)]
+struct Desk {
+    tool_router: ToolRouter<Self>,
+    shop: Arc<Shop>,
+    rounds: Rounds,
+}
+
+#[tool_router]
+impl Desk {
+    #[tool(name = "cancel_order", description = "Cancel an order.")]
+    async fn cancel_order(
+        &self,
+        Parameters(args): Parameters<CancelOrder>,
+    ) -> Result<String, ToolError> {
+        cancel(Arc::clone(&self.shop), args).await
+    }
+
+    #[tool(name = "book_table", description = "Book a table.")]
+    async fn book_table(
+        &self,
+        Parameters(args): Parameters<BookTable>,
+    ) -> Result<String, ToolError> {
+        Ok(format!("a table for {}", args.guests))
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_rounds(&self.rounds))]
+impl ServerHandler for Desk {}
+
+/// The server of a scenario: a `Toolbox`, or the rmcp router.
+#[derive(Debug, Clone, Copy)]
+enum Server {
+    Toolbox,
+    Router,
+}
+
+async fn serve(server: Server) -> (Serving, Arc<Shop>) {
     let shop = Arc::new(Shop::default());
-    let tools = Toolbox::with_shared_state(Arc::clone(&shop))
-        .state_key(StateKey::new(*b"a fixed key for the tests only!!").unwrap())
-        .tool(cancel);
-    (start(HttpServer::new(), tools).await, shop)
+    let serving = match server {
+        Server::Toolbox => {
+            let tools = Toolbox::with_shared_state(Arc::clone(&shop))
+                .state_key(key())
+                .tool(cancel);
+            start(HttpServer::new(), tools).await
+        }
+        Server::Router => {
+            let desk = Desk {
+                tool_router: Desk::tool_router(),
+                shop: Arc::clone(&shop),
+                rounds: Rounds::new().state_key(key()),
+            };
+            start(HttpServer::new(), desk).await
+        }
+    };
+    (serving, shop)
 }
 
 /// Where a request's connection is dropped.
@@ -116,11 +182,31 @@ async fn next_event(reader: &mut BufReader<TcpStream>, wanted: impl Fn(&Value) -
 
 const CAPABILITIES: &str = r#"{"elicitation": {"form": {}}}"#;
 
-/// A stateless `tools/call` of protocol 2026-07-28, with the answers of a round.
+/// A stateless `tools/call` of `cancel_order` (protocol 2026-07-28), with the answers
+/// of a round.
 fn call_2026(port: u16, id: i64, responses: Option<Value>, state: Option<&str>) -> String {
+    call_tool_2026(
+        port,
+        id,
+        "cancel_order",
+        json!({"order_id": "ORD-7"}),
+        responses,
+        state,
+    )
+}
+
+/// A stateless `tools/call` of `tool` (protocol 2026-07-28).
+fn call_tool_2026(
+    port: u16,
+    id: i64,
+    tool: &str,
+    arguments: Value,
+    responses: Option<Value>,
+    state: Option<&str>,
+) -> String {
     let mut params = json!({
-        "name": "cancel_order",
-        "arguments": {"order_id": "ORD-7"},
+        "name": tool,
+        "arguments": arguments,
         "_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": serde_json::from_str::<Value>(CAPABILITIES).unwrap(),
@@ -135,9 +221,11 @@ fn call_2026(port: u16, id: i64, responses: Option<Value>, state: Option<&str>) 
     }
     let body =
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string();
-    let extra = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n\
-                 Mcp-Name: cancel_order\r\nConnection: close\r\n";
-    post_text(&format!("127.0.0.1:{port}"), None, extra, &body)
+    let extra = format!(
+        "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n\
+         Mcp-Name: {tool}\r\nConnection: close\r\n"
+    );
+    post_text(&format!("127.0.0.1:{port}"), None, &extra, &body)
 }
 
 /// The question of an input-required result: its key and the state to send back.
@@ -178,7 +266,13 @@ async fn settle() {
 
 #[tokio::test]
 async fn under_2026_07_28_a_round_sent_again_runs_once_whatever_dropped() {
-    let (serving, shop) = serve().await;
+    for server in [Server::Toolbox, Server::Router] {
+        a_round_sent_again_runs_once_whatever_dropped(server).await;
+    }
+}
+
+async fn a_round_sent_again_runs_once_whatever_dropped(server: Server) {
+    let (serving, shop) = serve(server).await;
     let port = serving.port;
     for first_drop in EVERY_POINT {
         for retry_drop in EVERY_POINT {
@@ -222,7 +316,13 @@ async fn under_2026_07_28_a_round_sent_again_runs_once_whatever_dropped() {
 
 #[tokio::test]
 async fn under_2026_07_28_a_round_sent_again_while_it_runs_is_told_so() {
-    let (serving, shop) = serve().await;
+    for server in [Server::Toolbox, Server::Router] {
+        a_round_sent_again_while_it_runs_is_told_so(server).await;
+    }
+}
+
+async fn a_round_sent_again_while_it_runs_is_told_so(server: Server) {
+    let (serving, shop) = serve(server).await;
     let port = serving.port;
     let asked = answered(port, &call_2026(port, 1, None, None), 1).await;
     let (key, state) = question(&asked["result"]);
@@ -310,7 +410,13 @@ fn reply(question: &Value, action: &str) -> String {
 
 #[tokio::test]
 async fn under_2025_11_25_a_call_sent_again_asks_again_and_runs_once_per_yes() {
-    let (serving, shop) = serve().await;
+    for server in [Server::Toolbox, Server::Router] {
+        a_call_sent_again_asks_again_and_runs_once_per_yes(server).await;
+    }
+}
+
+async fn a_call_sent_again_asks_again_and_runs_once_per_yes(server: Server) {
+    let (serving, shop) = serve(server).await;
     let port = serving.port;
     let session = open_session(port).await;
 
@@ -342,5 +448,28 @@ async fn under_2025_11_25_a_call_sent_again_asks_again_and_runs_once_per_yes() {
     let result = next_event(&mut stream, |m| m["id"] == 5).await;
     assert_eq!(result["result"]["content"][0]["text"], "cancelled ORD-7");
     assert_eq!(shop.cancelled.load(Ordering::SeqCst), 2);
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn an_rmcp_method_asks_its_user_for_a_field_as_a_toolbox_does() {
+    let (serving, _) = serve(Server::Router).await;
+    let port = serving.port;
+    let call = |id: i64, arguments: Value, responses: Option<Value>, state: Option<&str>| {
+        call_tool_2026(port, id, "book_table", arguments, responses, state)
+    };
+    // Left out by the model: asked of the user, in a form made from its rules.
+    let asked = answered(port, &call(1, json!({}), None, None), 1).await;
+    let result = &asked["result"];
+    let (key, state) = question(result);
+    assert_eq!(key, "mcp-tool/fields");
+    let form = &result["inputRequests"][&key]["params"]["requestedSchema"];
+    assert_eq!(form["properties"]["guests"]["maximum"], 8, "{form}");
+    let answer = json!({ key: {"action": "accept", "content": {"guests": 4}} });
+    let done = answered(port, &call(2, json!({}), Some(answer), Some(&state)), 2).await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "a table for 4",
+        "{done}"
+    );
     serving.stop().await;
 }

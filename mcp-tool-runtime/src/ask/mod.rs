@@ -63,7 +63,8 @@ use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
 pub use seal::{Claim, ShortKey, StateKey, UsedHere, UsedStates};
-pub(crate) use session::{Begun, Session, Step};
+
+pub(crate) use session::{Begun, Session, Step, replayed, unreadable_replay};
 
 use crate::result::ToolError;
 
@@ -161,7 +162,73 @@ impl InputRequired {
     }
 }
 
-/// How a toolbox seals and spends the state of calls waiting for their user.
+/// How a server seals and spends the state of the calls waiting for their user
+/// (protocol 2026-07-28): the key, how long a question is good for, and where rounds are
+/// claimed and their answers kept. A [`Toolbox`](crate::Toolbox) has its own, set with
+/// its methods of the same names. An rmcp router served through
+/// [`structured`](crate::rmcp::structured) is given one it keeps for as long as it
+/// serves (without, a key made up for this process and its memory are used):
+///
+/// ```
+/// use mcp_tool::ask::Rounds;
+/// use mcp_tool::StateKey;
+///
+/// let rounds = Rounds::new()
+///     .state_key(StateKey::new(*b"0123456789abcdef0123456789abcdef").unwrap())
+///     .state_lifetime(std::time::Duration::from_secs(300));
+/// // Kept by the server: `structured(&self.tool_router).with_rounds(&self.rounds)`.
+/// # let _ = rounds;
+/// ```
+#[derive(Clone)]
+pub struct Rounds(pub(crate) Arc<Sealing>);
+
+impl Rounds {
+    /// A key made up for this process, questions good for 10 minutes, rounds kept in
+    /// this process's memory.
+    pub fn new() -> Self {
+        Rounds(Arc::new(Sealing::new()))
+    }
+
+    /// The key that seals the `requestState`: the same on every replica.
+    pub fn state_key(mut self, key: StateKey) -> Self {
+        Arc::make_mut(&mut self.0).key = Some(key);
+        self
+    }
+
+    /// How long the user has to answer, from the question.
+    pub fn state_lifetime(mut self, lifetime: Duration) -> Self {
+        Arc::make_mut(&mut self.0).lifetime = lifetime;
+        self
+    }
+
+    /// Where rounds are claimed and their answers kept (see [`UsedStates`]).
+    pub fn used_states(mut self, used: impl UsedStates) -> Self {
+        Arc::make_mut(&mut self.0).used = Arc::new(used);
+        self
+    }
+
+    /// The rounds of this process, for a server given none.
+    pub(crate) fn of_process() -> &'static Rounds {
+        static ROUNDS: std::sync::LazyLock<Rounds> = std::sync::LazyLock::new(Rounds::new);
+        &ROUNDS
+    }
+}
+
+impl Default for Rounds {
+    fn default() -> Self {
+        Rounds::new()
+    }
+}
+
+impl fmt::Debug for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rounds")
+            .field("lifetime", &self.0.lifetime)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a server seals and spends the state of calls waiting for their user.
 #[derive(Clone)]
 pub(crate) struct Sealing {
     pub key: Option<StateKey>,

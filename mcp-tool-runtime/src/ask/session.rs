@@ -488,8 +488,23 @@ pub(crate) enum Begun {
     /// It ends with this error: a malformed request (nothing claimed), or, for a
     /// claimed round, an error that is the round's answer.
     Stop(ToolError, Option<Claimed>),
-    /// The round ran before: its first answer, given again.
-    Replay(Answer),
+    /// The round ran before: its first answer, given again, as it was kept (the JSON
+    /// of the result, or of the `InputRequiredResult`).
+    Replay(String),
+}
+
+/// The answer a round kept, read back; `None` when it cannot be (then the model is
+/// told, by [`unreadable_replay`], that it ran).
+pub(crate) fn replayed(json: &str) -> Result<Answer, ToolError> {
+    Answer::from_json(json).ok_or_else(unreadable_replay)
+}
+
+/// The answer to a round that ran, whose kept answer cannot be read back.
+pub(crate) fn unreadable_replay() -> ToolError {
+    ToolError::transient(
+        "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
+    )
+    .may_have_taken_effect()
 }
 
 /// A round of a call, claimed by this request: whatever the call ends with is kept as
@@ -524,23 +539,19 @@ impl Claimed {
                 .retry_after(std::time::Duration::from_secs(2)),
                 None,
             )),
-            Claim::Answered(answer) => Err(match Answer::from_json(&answer) {
-                Some(answer) => Begun::Replay(answer),
-                None => Begun::Stop(
-                    ToolError::transient(
-                        "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
-                    )
-                    .may_have_taken_effect(),
-                    None,
-                ),
-            }),
+            Claim::Answered(answer) => Err(Begun::Replay(answer)),
         }
     }
 
     /// Keeps `answer` as the round's.
-    pub fn keep(mut self, answer: &Answer) {
+    pub fn keep(self, answer: &Answer) {
+        self.keep_json(answer.to_json());
+    }
+
+    /// Keeps the answer written as `json` (a result, or an `InputRequiredResult`) as
+    /// the round's.
+    pub fn keep_json(mut self, json: String) {
         self.kept = true;
-        let json = answer.to_json();
         self.sealing.used.keep(&self.id, json, self.keep_until);
     }
 }

@@ -60,7 +60,7 @@ where
     let reach = setup.reach;
     let (outcome, claimed) =
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
-            Begun::Replay(answer) => return Ok(answer),
+            Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => (Err(error), claimed),
             Begun::Go(session, claimed) => {
                 let setup = Ready {

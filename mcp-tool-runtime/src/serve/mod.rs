@@ -18,6 +18,8 @@ mod peer;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 #[cfg(feature = "rmcp")]
+mod rounds;
+#[cfg(feature = "rmcp")]
 mod router;
 #[cfg(feature = "rmcp")]
 pub mod stdio;

@@ -13,6 +13,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
+use super::rounds::{ASKS, Again, Gate, ask_then_call};
+use crate::ask::Rounds;
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -58,11 +60,23 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         let extensions = &context.request_context.extensions;
         let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
         let log = extensions.get::<RepairLog>().cloned();
-        // rmcp's `#[tool]` methods cannot ask the user: a tool that must be confirmed
-        // is refused (or runs, if its author said so).
+        let gate = extensions.get::<Gate>().copied();
+        // Under `structured`, a tool that asks its user stops its first call here:
+        // `structured` asks, then calls again with the answers in.
+        if gate == Some(Gate::First)
+            && T::spec().asking.is_some()
+            && let Some(log) = &log
+            && let Ok(mut log) = log.0.lock()
+        {
+            log.asks = Some((T::spec(), arguments));
+            return Err(ErrorData::internal_error(ASKS, None));
+        }
+        // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
+        // that must be confirmed is refused (or runs, if its author said so).
         let unconfirmed = T::spec()
             .asking
             .and_then(|a| a.confirm.as_ref())
+            .filter(|_| gate != Some(Gate::Asked))
             .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
             .map(|c| {
                 let message = crate::ask::form::confirmation(c, &arguments);
@@ -110,6 +124,8 @@ struct RepairLog(Arc<std::sync::Mutex<Logged>>);
 struct Logged {
     repairs: Vec<crate::result::Repair>,
     shown: Option<Value>,
+    /// A tool that asks its user, and its arguments, for `structured` to ask.
+    asks: Option<(&'static crate::describe::ToolSpec, Value)>,
 }
 
 /// The call a method runs in, for the `ToolError` it returns (which rmcp turns into a
@@ -184,6 +200,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         from_client: false,
         repair: true,
         show_unexpected: false,
+        rounds: Rounds::of_process(),
     }
 }
 
@@ -196,9 +213,11 @@ pub struct Structured<'r, S> {
     from_client: bool,
     repair: bool,
     show_unexpected: bool,
+    /// How the state of calls waiting for their user is sealed and spent.
+    rounds: &'r Rounds,
 }
 
-impl<S: Send + Sync + 'static> Structured<'_, S> {
+impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// Advertises the input schemas in `profile`'s form, and reads the arguments as
     /// written against it (see [`SchemaProfile`]):
     /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
@@ -250,6 +269,14 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
         self
     }
 
+    /// How the state of calls waiting for their user is sealed and spent (protocol
+    /// 2026-07-28): the key every replica shares, the store of rounds. Without, a key
+    /// made up for this process and its memory.
+    pub fn with_rounds(mut self, rounds: &'r Rounds) -> Self {
+        self.rounds = rounds;
+        self
+    }
+
     /// Whether the model reads what went wrong in an error a method did not sort (see
     /// [`Toolbox::show_unexpected_errors`](crate::Toolbox::show_unexpected_errors);
     /// the default: `false`).
@@ -295,6 +322,7 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             .insert(RepairSetting(self.repair));
         let log = RepairLog::default();
         context.request_context.extensions.insert(log.clone());
+        context.request_context.extensions.insert(Gate::First);
         #[cfg(feature = "tracing")]
         let (started, tool) = (std::time::Instant::now(), context.name().to_owned());
         let Some(route) = route else {
@@ -342,9 +370,19 @@ impl<S: Send + Sync + 'static> Structured<'_, S> {
             show_unexpected: self.show_unexpected,
         };
         let name = called.tool.clone();
-        let response = CALLED
-            .scope(called, Self::answer(route, context, log, name))
-            .await;
+        let again = Again::of(&context);
+        let first = CALLED.scope(
+            called.clone(),
+            Self::answer(route.clone(), context, log.clone(), name.clone()),
+        );
+        let mut response = first.await;
+        // A tool that asks its user: asked, then called again with the answers in.
+        let asks = log.0.lock().ok().and_then(|mut l| l.asks.take());
+        if let Some((spec, arguments)) = asks {
+            let ready = super::rounds::ready(profile, self.repair);
+            let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
+            response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
+        }
         #[cfg(feature = "tracing")]
         match &response {
             Ok(CallToolResponse::Complete(result)) => super::observe::answered(

@@ -1,0 +1,163 @@
+//! Asking the user for an rmcp `#[tool]` method served through
+//! [`structured`](super::router::structured), as a `Toolbox` asks: the asked fields
+//! missing or wrong, then the confirmation, under both protocol versions, a round run
+//! at most once. rmcp's extractors are synchronous and cannot ask; so [`Parameters`]
+//! stops the method's first call, leaving its arguments and its tool's description for
+//! `structured`, which asks (`serve::call::prepare`, the toolbox's own step) and calls
+//! the method again with the user's answers in.
+//!
+//! [`Parameters`]: super::router::Parameters
+
+use std::borrow::Cow;
+
+use rmcp::ErrorData;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, JsonObject};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use super::adapter::to_rmcp_result;
+use super::call::{Prepared, Ready, prepare};
+use crate::ask::{Answer, Begun, Rounds, Session};
+use crate::context::Context;
+use crate::describe::ToolSpec;
+use crate::result::ToolError;
+
+/// Where a call through `structured` is, for its [`Parameters`](super::router::Parameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Gate {
+    /// The first call: a tool that asks stops here, for `structured` to ask.
+    First,
+    /// Called again once the user answered: the checks run, the method too.
+    Asked,
+}
+
+/// The message of the error with which [`Parameters`](super::router::Parameters) stops
+/// the first call of a tool that asks (never sent: `structured` asks instead).
+pub(super) const ASKS: &str = "mcp-tool: the user is asked first";
+
+/// What a method's second call needs of its first.
+pub(super) struct Again<'s, S> {
+    pub request_context: RequestContext<RoleServer>,
+    pub service: &'s S,
+    pub name: Cow<'static, str>,
+    pub input_responses: Option<rmcp::model::InputResponses>,
+    pub request_state: Option<String>,
+}
+
+impl<'s, S> Again<'s, S> {
+    pub fn of(context: &ToolCallContext<'s, S>) -> Self {
+        Again {
+            request_context: context.request_context.clone(),
+            service: context.service,
+            name: context.name.clone(),
+            input_responses: context.input_responses.clone(),
+            request_state: context.request_state.clone(),
+        }
+    }
+
+    /// The context of the second call, with these arguments.
+    pub fn context(&self, arguments: JsonObject) -> ToolCallContext<'s, S> {
+        let mut request_context = self.request_context.clone();
+        request_context.extensions.insert(Gate::Asked);
+        let params =
+            rmcp::model::CallToolRequestParams::new(self.name.clone()).with_arguments(arguments);
+        ToolCallContext::new(self.service, params, request_context)
+    }
+}
+
+/// How `tool` (whose method reads the tool `spec`) answers once its user is asked:
+/// `call` runs the method with the answers in.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn ask_then_call<'s, S, F, Fut>(
+    spec: &'static ToolSpec,
+    arguments: Value,
+    again: Again<'s, S>,
+    rounds: &Rounds,
+    ready: Ready,
+    call: F,
+) -> Result<CallToolResponse, ErrorData>
+where
+    F: FnOnce(ToolCallContext<'s, S>) -> Fut,
+    Fut: Future<Output = Result<CallToolResponse, ErrorData>>,
+{
+    let tool = again.name.clone().into_owned();
+    let shown = spec.echo(&arguments, crate::result::echo::ARGUMENTS);
+    let reach = super::peer::reach(
+        &again.request_context,
+        again.input_responses.clone(),
+        again.request_state.clone(),
+        rounds.0.lifetime,
+    );
+    let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true) {
+        Begun::Replay(json) => return replay(&json),
+        Begun::Stop(error, claimed) => (Err(error), claimed),
+        Begun::Go(session, claimed) => {
+            let outcome = match prepare(spec, &tool, &session, arguments, &ready).await {
+                Ok(Prepared::Asking(Answer::InputRequired(asked))) => Ok(input_required(asked)?),
+                Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
+                Ok(Prepared::Ready(Value::Object(checked), _)) => {
+                    Ok(call(again.context(checked)).await?)
+                }
+                Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
+                    "tools/call needs its arguments as an object.",
+                )),
+                Err(error) => Err(error),
+            };
+            (outcome, claimed)
+        }
+    };
+    let response = match outcome {
+        Ok(response) => response,
+        Err(error) if error.is_malformed_request() => {
+            return Err(ErrorData::invalid_params(error.message().to_owned(), None));
+        }
+        Err(error) => {
+            let error = if error.has_call() {
+                error
+            } else {
+                error.for_call(tool, shown)
+            };
+            to_rmcp_result(error.into_call_result()).into()
+        }
+    };
+    if let Some(claimed) = claimed {
+        let json = match &response {
+            CallToolResponse::Complete(result) => serde_json::to_string(result),
+            CallToolResponse::InputRequired(asked) => serde_json::to_string(asked),
+            _ => Ok(String::new()),
+        };
+        claimed.keep_json(json.unwrap_or_default());
+    }
+    Ok(response)
+}
+
+/// The questions of a round, as rmcp's result.
+fn input_required(asked: crate::ask::InputRequired) -> Result<CallToolResponse, ErrorData> {
+    let requests: InputRequests = serde_json::from_value(Value::Object(asked.input_requests))
+        .map_err(|e| ErrorData::internal_error(format!("a question to the user: {e}"), None))?;
+    Ok(InputRequiredResult::new(Some(requests), Some(asked.request_state)).into())
+}
+
+/// A round's first answer, as it was kept, given again.
+fn replay(json: &str) -> Result<CallToolResponse, ErrorData> {
+    let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    if value.get("resultType").and_then(Value::as_str) == Some("input_required")
+        && let Ok(asked) = serde_json::from_value::<InputRequiredResult>(value.clone())
+    {
+        return Ok(asked.into());
+    }
+    match serde_json::from_value::<rmcp::model::CallToolResult>(value) {
+        Ok(result) => Ok(result.into()),
+        Err(_) => Ok(to_rmcp_result(crate::ask::unreadable_replay().into_call_result()).into()),
+    }
+}
+
+/// The context of a call now, for the checks of its answers.
+pub(super) fn ready(profile: crate::describe::profile::SchemaProfile, repair: bool) -> Ready {
+    Ready {
+        context: Context::now(),
+        profile,
+        repair,
+    }
+}
