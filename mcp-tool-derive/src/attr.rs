@@ -172,6 +172,8 @@ pub struct FieldRules {
     pub sensitive: Option<Span>,
     /// `ask = "Which day do you fly?"`: asked of the user when missing or wrong.
     pub ask: Option<LitStr>,
+    /// `like = Type`: the rules of a newtype over the field's type, before its own.
+    pub like: Option<syn::Path>,
     pub own: Vec<Parsed>,
     pub items: Vec<Parsed>,
     pub items_span: Option<Span>,
@@ -271,7 +273,11 @@ impl FieldRules {
                 }
                 set(&mut self.ask, meta, question)
             }
-            "sensitive" | "items" | "ask" => Err(meta.error(format!(
+            "like" if !in_items => {
+                let ty: syn::Path = meta.value()?.parse()?;
+                set(&mut self.like, meta, ty)
+            }
+            "sensitive" | "items" | "ask" | "like" => Err(meta.error(format!(
                 "`{key}` applies to the field, not inside `items(...)`"
             ))),
             _ => {

@@ -57,6 +57,7 @@ pub fn fields<'a>(
                 syn::Member::Unnamed(index) => index.index.to_string(),
             },
             ask: rules.ask,
+            like: rules.like,
             ty: field.ty,
             description: rules
                 .description

@@ -106,6 +106,8 @@ pub struct Field<'a, R = Rule> {
     pub member: String,
     /// `#[validate(ask = "...")]`: the question, spanned at it.
     pub ask: Option<syn::LitStr>,
+    /// `#[validate(like = Type)]`: the newtype whose rules the field takes.
+    pub like: Option<syn::Path>,
     pub ty: &'a syn::Type,
     pub description: Option<String>,
     pub title: Option<String>,

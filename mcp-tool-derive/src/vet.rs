@@ -99,6 +99,7 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
             wire: field.wire,
             member: field.member,
             ask: field.ask,
+            like: field.like,
             ty: field.ty,
             description: field.description,
             title: field.title,

@@ -51,7 +51,7 @@ pub use serve::toolbox::{CallError, Toolbox};
 pub mod argument {
     pub use crate::check::MAX_LISTED;
     pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
     pub use crate::rules::UniqueRule;
 }
@@ -64,13 +64,13 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
     pub use crate::describe::{
-        Annotations, ArgType, EnumSpec, Field, Newtype, Repr, Shape, SpecCache, ToolSpec,
+        Annotations, ArgType, EnumSpec, Field, Like, Newtype, Repr, Shape, SpecCache, ToolSpec,
         UnionCache, UnionSpec, Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};

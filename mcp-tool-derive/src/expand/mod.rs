@@ -220,7 +220,17 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 inner.items_span,
                 &p,
             );
+            // Its rules, for a field of the type it reads: `#[validate(like = Self)]`.
+            let rules_for = quote! {
+                #[automatically_derived]
+                impl #p::RulesFor<#own_target> for #ident {
+                    fn rules() -> #p::Rules {
+                        __NEWTYPE.rules
+                    }
+                }
+            };
             quote! {
+                #rules_for
                 static __NEWTYPE: #p::Newtype = #p::Newtype {
                     description: #description,
                     title: #title,
@@ -298,6 +308,18 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
     let own = field.own.iter().map(|r| r.expand(p, &own_target));
     let items = field.items.iter().map(|r| r.expand(p, &item_target));
+    // Spanned at the type named: one that does not fit is an error there.
+    let like = match &field.like {
+        Some(path) => {
+            let span = path.span();
+            let source = quote_spanned!(span=> <#path as #p::RulesFor<#own_target>>::rules);
+            quote!(#p::Like::of(#source, {
+                static JOINED: ::std::sync::OnceLock<#p::Rules> = ::std::sync::OnceLock::new();
+                &JOINED
+            }))
+        }
+        None => quote!(#p::Like::NONE),
+    };
     quote! {
         #p::Field {
             name: #name,
@@ -314,6 +336,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
                 own: &[#(#own),*],
                 items: &[#(#items),*],
             },
+            like: #like,
         }
     }
 }

@@ -64,7 +64,9 @@ use serde_json::{Map, Value};
 pub use crate::describe::asking::{Askable, AskableItem};
 pub use seal::{Claim, ShortKey, StateKey, UsedHere, UsedStates};
 
-pub(crate) use session::{Begun, Session, Step, replayed, unreadable_replay};
+#[cfg(feature = "rmcp")]
+pub(crate) use session::unreadable_replay;
+pub(crate) use session::{Begun, Session, Step, replayed};
 
 use crate::result::ToolError;
 
@@ -208,6 +210,7 @@ impl Rounds {
     }
 
     /// The rounds of this process, for a server given none.
+    #[cfg(feature = "rmcp")]
     pub(crate) fn of_process() -> &'static Rounds {
         static ROUNDS: std::sync::LazyLock<Rounds> = std::sync::LazyLock::new(Rounds::new);
         &ROUNDS

@@ -653,3 +653,16 @@ impl<T: ItemsRule> ItemsRule for Option<T> {
 impl<T: ItemsRule> ItemsRule for Box<T> {
     type Item = T::Item;
 }
+
+/// A type whose rules a field of type `T` takes with `#[validate(like = Type)]`: a
+/// newtype over `T` that derives `Argument`, its rules written once for the whole
+/// server, the field's type left as it is.
+#[diagnostic::on_unimplemented(
+    message = "a field of type `{T}` cannot take the rules of `{Self}` with `like`",
+    label = "`like` takes a newtype over the field's own type",
+    note = "`like = Type` takes the rules of a newtype that derives `mcp_tool::Argument` over the field's type (`struct Name(String)` for a `String` or `Option<String>` field), such as `#[derive(Argument, Deserialize)] #[validate(length(min = 1, max = 256))] struct Name(String);`"
+)]
+pub trait RulesFor<T> {
+    /// The newtype's rules.
+    fn rules() -> Rules;
+}

@@ -131,6 +131,32 @@ pub struct Field {
     /// `#[serde(flatten)]`: a struct's fields stand in this object (its `name` is not
     /// on the wire), or a map takes the names no field does.
     pub flatten: bool,
+    /// `#[validate(like = Type)]`: the rules of a newtype, before the field's own.
+    pub like: Like,
+}
+
+/// The rules a field takes from a newtype (`#[validate(like = Type)]`), joined with its
+/// own once, on first use, in a cell of the field's own (a field stands in a constant
+/// array, which holds no cell).
+#[derive(Debug, Clone, Copy)]
+pub struct Like {
+    source: Option<Source>,
+}
+
+/// Where a field's shared rules come from, and where they are joined with its own.
+type Source = (fn() -> Rules, &'static OnceLock<Rules>);
+
+impl Like {
+    /// No rules of another type.
+    pub const NONE: Like = Like { source: None };
+
+    /// The rules `source` gives (a newtype's), before the field's own, joined in
+    /// `joined`.
+    pub const fn of(source: fn() -> Rules, joined: &'static OnceLock<Rules>) -> Like {
+        Like {
+            source: Some((source, joined)),
+        }
+    }
 }
 
 /// The [`Argument`] functions of a field's type.
@@ -260,7 +286,29 @@ pub struct Tool {
 impl Field {
     /// The author's hint for this field: the first its rules give.
     pub(crate) fn hint(&self) -> Option<&'static str> {
-        self.rules.own.iter().find_map(|r| r.hint)
+        self.rules().own.iter().find_map(|r| r.hint)
+    }
+
+    /// The field's rules: a newtype's (`like`), then its own, exactly as if all were
+    /// written on the field.
+    pub(crate) fn rules(&self) -> Rules {
+        let Some((source, joined)) = self.like.source else {
+            return self.rules;
+        };
+        *joined.get_or_init(|| {
+            let shared = source();
+            // Once per field for the life of the process: the rules are as static as
+            // the field's own.
+            let join = |a: &[crate::rules::Rule],
+                        b: &[crate::rules::Rule]|
+             -> &'static [crate::rules::Rule] {
+                Box::leak([a, b].concat().into_boxed_slice())
+            };
+            Rules {
+                own: join(shared.own, self.rules.own),
+                items: join(shared.items, self.rules.items),
+            }
+        })
     }
 }
 

@@ -143,7 +143,7 @@ impl ToolSpec {
             self.unknown(key, v, cx);
         }
         if let Some(field) = rest {
-            (field.ty.check)(&Value::Object(unclaimed), field.rules, cx);
+            (field.ty.check)(&Value::Object(unclaimed), field.rules(), cx);
         }
     }
 
@@ -227,9 +227,9 @@ impl ToolSpec {
         let outer = cx.begin_hint(field.hint());
         let check = |cx: &mut Checker<'_>| {
             if field.required {
-                (field.ty.check)(value, field.rules, cx)
+                (field.ty.check)(value, field.rules(), cx)
             } else {
-                cx.optional(|cx| (field.ty.check)(value, field.rules, cx))
+                cx.optional(|cx| (field.ty.check)(value, field.rules(), cx))
             }
         };
         if field.sensitive {
@@ -353,9 +353,11 @@ impl ToolSpec {
                 // is not shown.
                 let problems = match self.field_named(near) {
                     Some(field) if field.sensitive => cx.trial_messages(|cx| {
-                        cx.sensitive(|cx| (field.ty.check)(value, field.rules, cx))
+                        cx.sensitive(|cx| (field.ty.check)(value, field.rules(), cx))
                     }),
-                    Some(field) => cx.trial_messages(|cx| (field.ty.check)(value, field.rules, cx)),
+                    Some(field) => {
+                        cx.trial_messages(|cx| (field.ty.check)(value, field.rules(), cx))
+                    }
                     None => Vec::new(),
                 };
                 if problems.is_empty() {

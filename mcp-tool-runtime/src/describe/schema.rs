@@ -100,7 +100,8 @@ impl ToolSpec {
                 match (field.ty.object)() {
                     Some(spec) => flatten_into(spec, &mut properties, &mut required),
                     None => {
-                        rest = (field.ty.schema)(field.rules, walk).remove("additionalProperties");
+                        rest =
+                            (field.ty.schema)(field.rules(), walk).remove("additionalProperties");
                     }
                 }
                 continue;
@@ -207,7 +208,7 @@ impl Field {
     /// The property schema: the type's, with the rules applied and the doc comment
     /// before any rule notes.
     pub fn schema(&self, walk: &mut Walk) -> Map<String, Value> {
-        let mut schema = (self.ty.schema)(self.rules, walk);
+        let mut schema = (self.ty.schema)(self.rules(), walk);
         if let Some(doc) = self.description {
             let mut text = doc.to_owned();
             if let Some(notes) = schema.get("description").and_then(Value::as_str) {

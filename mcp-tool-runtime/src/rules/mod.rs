@@ -84,7 +84,7 @@ const fn every_rule_is_written(name: RuleName) {
 }
 
 /// A rule on one value, with the author's own message and hint.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Rule {
     /// What the rule checks: a rule of this folder (`Regex`, `Range`, ...), each in a
     /// file of its own, written by the derive as a reference to its data.
