@@ -17,6 +17,10 @@ fn paths<T: McpTool + std::fmt::Debug>(args: Value) -> Vec<String> {
     }
 }
 
+fn check<T: McpTool>(args: Value) -> Result<T, mcp_tool::ToolError> {
+    T::from_arguments_in(args, &Context::on(2026, 11, 30).unwrap())
+}
+
 fn default_limit() -> u32 {
     20
 }
@@ -268,4 +272,137 @@ fn fields_declared_out_of_name_order_are_matched() {
     let err = Backwards::from_arguments(json!({"Alpha": "x", "b": 1, "zeta": 300})).unwrap_err();
     let paths: Vec<&str> = err.violations().iter().map(|v| v.path.as_str()).collect();
     assert_eq!(paths, ["/zeta", "/Alpha", "/a", "/b"]);
+}
+
+/// Reads a name trimmed, refusing one that is blank.
+fn trimmed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(serde::de::Error::custom("a name cannot be blank"));
+    }
+    Ok(trimmed.to_owned())
+}
+
+/// A count that a lenient function would also read from a string.
+fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Number(u32),
+        Text(String),
+    }
+    match Either::deserialize(d)? {
+        Either::Number(n) => Ok(n),
+        Either::Text(t) => t.trim().parse().map_err(serde::de::Error::custom),
+    }
+}
+
+/// Read through the server's own functions.
+#[derive(McpTool, Deserialize, Debug)]
+struct Named {
+    #[serde(deserialize_with = "trimmed")]
+    #[validate(length(max = 20))]
+    name: String,
+    #[serde(deserialize_with = "lenient")]
+    count: u32,
+}
+
+#[test]
+fn a_field_read_by_a_function_is_checked_as_its_type_then_read_by_it() {
+    let ok = check::<Named>(json!({"name": "  Ada  ", "count": 3})).unwrap();
+    assert_eq!((ok.name.as_str(), ok.count), ("Ada", 3));
+    // The function's refusal, at the field, in its words.
+    let error = check::<Named>(json!({"name": "   ", "count": 3})).unwrap_err();
+    let v = &error.violations()[0];
+    assert_eq!(
+        (v.path.as_str(), v.rule.as_ref()),
+        ("/name", "deserialize_with")
+    );
+    assert!(
+        v.message.contains("a name cannot be blank"),
+        "{}",
+        v.message
+    );
+    assert_eq!(
+        error.structured_content()["attempted_query"]["arguments"]["count"],
+        3
+    );
+    // The declared type is what is advertised and checked: the function never sees a
+    // string for the count (the repairs say what clients send as strings).
+    let error = check::<Named>(json!({"name": "Ada", "count": "3"})).unwrap_err();
+    assert_eq!(error.violations()[0].rule, "type");
+    assert_eq!(
+        Named::input_schema()["properties"]["count"]["type"],
+        "integer"
+    );
+}
+
+/// Find an order, its fields renamed since the first version of the server.
+#[derive(McpTool, Deserialize, Debug)]
+struct FindOrder {
+    #[serde(alias = "orderId", alias = "id")]
+    #[validate(regex = "^ORD-[0-9]+$")]
+    order_id: String,
+    #[serde(alias = "max")]
+    limit: Option<u32>,
+}
+
+#[test]
+fn a_former_name_is_read_and_the_answer_says_so() {
+    // The schema lists the field's own name only.
+    let schema = FindOrder::input_schema();
+    let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["limit", "order_id"]);
+
+    let tools = mcp_tool::Toolbox::new().tool(|args: FindOrder| async move {
+        Ok::<_, mcp_tool::ToolError>(format!("{} {:?}", args.order_id, args.limit))
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let result = runtime
+        .block_on(tools.call("find_order", json!({"orderId": "ORD-7", "max": 3})))
+        .unwrap();
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(result.text(), "ORD-7 Some(3)");
+    let repairs = &result.meta.unwrap()["mcp-tool/repairs"];
+    assert_eq!(repairs[0]["path"], "/orderId", "{repairs}");
+    assert!(
+        repairs[0]["repair"]
+            .as_str()
+            .unwrap()
+            .contains("send it as `order_id`"),
+        "{repairs}"
+    );
+
+    let call = |args: Value| {
+        let result = runtime.block_on(tools.call("find_order", args)).unwrap();
+        result.structured_content.unwrap()["violations"][0].clone()
+    };
+    // Checked under the name it came as.
+    let v = call(json!({"id": "x"}));
+    assert_eq!(
+        (v["path"].as_str(), v["rule"].as_str()),
+        (Some("/id"), Some("regex"))
+    );
+
+    // Sent twice, under both names: said once, where the former came.
+    let v = call(json!({"order_id": "ORD-1", "orderId": "ORD-2"}));
+    assert_eq!(
+        (v["path"].as_str(), v["rule"].as_str()),
+        (Some("/orderId"), Some("unknown"))
+    );
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("former name of `order_id`"),
+        "{v}"
+    );
+
+    // Without repairs, a former name is unknown, as the schema says.
+    let error = check::<FindOrder>(json!({"orderId": "ORD-1"})).unwrap_err();
+    let rules: Vec<&str> = error.violations().iter().map(|v| v.rule.as_ref()).collect();
+    assert_eq!(rules, ["required", "unknown"]);
 }

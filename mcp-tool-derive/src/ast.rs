@@ -131,13 +131,20 @@ impl<'a> Enum<'a> {
             );
             return Err(errors);
         };
-        for variant in &data.variants {
-            if !matches!(variant.fields, syn::Fields::Unit) {
-                errors.spanned(
-                    variant,
-                    "McpEnum needs unit variants: each variant is one allowed string value",
-                );
-            }
+        // One error for the enum, at its first variant with data: the way out is the
+        // same for all of them.
+        if let Some(variant) = data
+            .variants
+            .iter()
+            .find(|v| !matches!(v.fields, syn::Fields::Unit))
+        {
+            errors.spanned(
+                variant,
+                format!(
+                    "McpEnum is for an enum of unit variants, each one allowed string value, and `{}` carries data: derive `Argument` on `{}` instead (an enum with data is one of several forms, each with its fields, in any of serde's representations)",
+                    variant.ident, input.ident
+                ),
+            );
         }
         if data.variants.is_empty() {
             errors.spanned(
@@ -156,7 +163,7 @@ impl<'a> Enum<'a> {
         if !matches!(container.attrs.tag(), serde_attr::TagType::External) {
             errors.spanned(
                 &input.ident,
-                "McpEnum reads plain string values; #[serde(tag, content, untagged)] change that shape",
+                "McpEnum reads plain string values; #[serde(tag, content, untagged)] change that shape: remove it, or derive Argument, which reads an enum in any of serde's shapes",
             );
         }
         let serde_ast::Data::Enum(variants) = &container.data else {
@@ -192,7 +199,7 @@ fn vet_serde_container(
     if attrs.remote().is_some() {
         errors.spanned(
             &input.ident,
-            "#[serde(remote)] describes another crate's type, which the derived schema could not follow",
+            "#[serde(remote)] describes another crate's type, which the derived schema could not follow: make a field's type a newtype of your own that derives Argument, or mark the field #[mcp_tool(schemars)] if the type has a JsonSchema",
         );
     }
     let reads_another =

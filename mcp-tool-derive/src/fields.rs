@@ -2,11 +2,10 @@
 //! field's attributes read (`#[validate]`, `#[schemars]`, `#[deprecated]`), and what
 //! serde would read that no schema can say refused.
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use serde_derive_internals::{ast as serde_ast, attr as serde_attr};
 use syn::LitStr;
-use syn::spanned::Spanned;
 
 use crate::attr::{FieldRules, doc_comment};
 use crate::ctxt::Errors;
@@ -42,7 +41,6 @@ pub fn fields<'a>(
             }
             continue;
         }
-        vet_serde_field(field, errors);
         let flatten = field.attrs.flatten();
         if let (true, Some(rule)) = (flatten, rules.own.first().or(rules.items.first())) {
             errors.at(
@@ -58,6 +56,19 @@ pub fn fields<'a>(
             },
             ask: rules.ask,
             like: rules.like,
+            reads: field.attrs.deserialize_with().cloned(),
+            aliases: {
+                let name = &field.attrs.name().deserialize_name().value;
+                let mut aliases: Vec<String> = field
+                    .attrs
+                    .aliases()
+                    .iter()
+                    .map(|a| a.value.clone())
+                    .filter(|a| a != name)
+                    .collect();
+                aliases.sort();
+                aliases
+            },
             ty: field.ty,
             description: rules
                 .description
@@ -111,27 +122,4 @@ pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option
         );
     }
     Some(name)
-}
-
-fn vet_serde_field(field: &serde_ast::Field, errors: &mut Errors) {
-    let original = field.original;
-    let span_of = || {
-        original
-            .ident
-            .as_ref()
-            .map_or_else(|| original.span(), Ident::span)
-    };
-    if field.attrs.deserialize_with().is_some() {
-        errors.at(
-            span_of(),
-            "#[serde(deserialize_with/with)] reads the value in a way the schema cannot describe: the schema would promise one shape and the function accept another. Make the field a newtype that derives Argument and reads its value with #[serde(try_from = \"...\")], so that its schema is the type it reads",
-        );
-    }
-    let name = &field.attrs.name().deserialize_name().value;
-    if field.attrs.aliases().iter().any(|a| &a.value != name) {
-        errors.at(
-            span_of(),
-            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a client that sends the old name is then told \"did you mean\" the new one",
-        );
-    }
 }

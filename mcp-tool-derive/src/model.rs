@@ -108,6 +108,10 @@ pub struct Field<'a, R = Rule> {
     pub ask: Option<syn::LitStr>,
     /// `#[validate(like = Type)]`: the newtype whose rules the field takes.
     pub like: Option<syn::Path>,
+    /// `#[serde(deserialize_with/with)]`: the function serde reads the value with.
+    pub reads: Option<syn::ExprPath>,
+    /// `#[serde(alias)]`: the former names serde reads too.
+    pub aliases: Vec<String>,
     pub ty: &'a syn::Type,
     pub description: Option<String>,
     pub title: Option<String>,

@@ -100,6 +100,8 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
             member: field.member,
             ask: field.ask,
             like: field.like,
+            reads: field.reads,
+            aliases: field.aliases,
             ty: field.ty,
             description: field.description,
             title: field.title,

@@ -10,6 +10,11 @@ struct Order {
     kind: String,
     #[validate(regex = r"^(?P<year>[0-9]{4})$")]
     year: String,
+    // A letter of any script: no pattern every client reads says it.
+    #[validate(regex = r"^\p{L}+$")]
+    name: String,
+    #[validate(regex = r"^[[:alpha:]]+$")]
+    word: String,
 }
 
 fn main() {}

@@ -1,20 +1,20 @@
 use mcp_tool::McpTool;
 use serde::Deserialize;
 
-#[derive(McpTool, Deserialize)]
-struct Order {
-    #[serde(alias = "orderId")]
-    order_id: String,
+/// Another crate's type, described remotely.
+#[derive(mcp_tool::Argument, Deserialize)]
+#[serde(remote = "std::ops::Range<u32>")]
+struct RangeDef {
+    start: u32,
+    end: u32,
 }
 
-fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    u32::deserialize(d)
-}
-
-#[derive(McpTool, Deserialize)]
-struct Lenient {
-    #[serde(deserialize_with = "lenient")]
-    count: u32,
+/// A unit enum in serde's tagged shape: no plain string.
+#[derive(mcp_tool::McpEnum, Deserialize)]
+#[serde(tag = "kind")]
+enum Kind {
+    A,
+    B,
 }
 
 #[derive(McpTool, Deserialize)]

@@ -320,6 +320,17 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         }
         None => quote!(#p::Like::NONE),
     };
+    let aliases = &field.aliases;
+    // The function serde reads the value with, tried once the checks pass: its refusal
+    // is then reported at the field.
+    let reads = match &field.reads {
+        Some(path) => quote!(::core::option::Option::Some(
+            |value: &#p::Value| -> ::core::result::Result<(), ::std::string::String> {
+                #path(value).map(drop).map_err(|e| ::std::string::ToString::to_string(&e))
+            }
+        )),
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         #p::Field {
             name: #name,
@@ -337,6 +348,8 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
                 items: &[#(#items),*],
             },
             like: #like,
+            reads: #reads,
+            aliases: &[#(#aliases),*],
         }
     }
 }

@@ -110,6 +110,16 @@ pub fn regex(source: &str) -> Result<String, String> {
     Ok(runtime)
 }
 
+/// What a Unicode class (`\p{L}`) is told: no pattern every client reads says it.
+fn unicode_class(text: &str) -> String {
+    format!(
+        "`{text}`: Unicode classes need ECMA-262's `u` flag, which JSON Schema does not set. \
+         List the characters you take (an ASCII class such as [A-Za-z], or ranges such as \
+         [A-Za-z\\u00C0-\\u024F]), or check it with a `custom` rule and say it in the rule's \
+         `description`"
+    )
+}
+
 struct Dialect<'s> {
     source: &'s str,
     problems: Vec<String>,
@@ -170,8 +180,11 @@ impl ast::Visitor for Dialect<'_> {
             Ast::Dot(span) => self.dots.push((span.start.offset, span.end.offset)),
             Ast::Flags(flags) => {
                 let text = self.text(&flags.span).to_owned();
-                self.problems
-                    .push(format!("inline flags `{text}` are not part of ECMA-262"));
+                self.problems.push(format!(
+                    "inline flags `{text}` are not part of ECMA-262; write what they mean \
+                     (both cases for `i`: [Aa]), or check it with a `custom` rule that says it \
+                     in its `description`"
+                ));
             }
             Ast::Group(group) => match &group.kind {
                 GroupKind::CaptureName {
@@ -183,8 +196,10 @@ impl ast::Visitor for Dialect<'_> {
                 )),
                 GroupKind::NonCapturing(flags) if !flags.items.is_empty() => {
                     let text = self.text(&flags.span).to_owned();
-                    self.problems
-                        .push(format!("inline flags `{text}` are not part of ECMA-262"));
+                    self.problems.push(format!(
+                        "inline flags `{text}` are not part of ECMA-262; write what they mean \
+                         (both cases for `i`: [Aa])"
+                    ));
                 }
                 _ => {}
             },
@@ -199,15 +214,14 @@ impl ast::Visitor for Dialect<'_> {
                         .problems
                         .push(format!("`{text}` is not ECMA-262; write $")),
                     _ => self.problems.push(format!(
-                        "`{text}`: word boundaries are Unicode-aware in Rust but ASCII in ECMA-262"
+                        "`{text}`: word boundaries are Unicode-aware in Rust but ASCII in ECMA-262; \
+                         anchor with ^ and $, or name the characters on either side"
                     )),
                 }
             }
             Ast::ClassUnicode(c) => {
                 let text = self.text(&c.span).to_owned();
-                self.problems.push(format!(
-                    "`{text}`: Unicode classes need ECMA-262's `u` flag, which JSON Schema does not set"
-                ));
+                self.problems.push(unicode_class(&text));
             }
             Ast::ClassPerl(c) => self.perl(c),
             Ast::Literal(lit) => self.literal(lit),
@@ -234,20 +248,18 @@ impl ast::Visitor for Dialect<'_> {
             ClassSetItem::Bracketed(c) => {
                 let text = self.text(&c.span).to_owned();
                 self.problems.push(format!(
-                    "the nested class `{text}` is Rust syntax; ECMA-262 reads `[` inside a class as a literal"
+                    "the nested class `{text}` is Rust syntax; ECMA-262 reads `[` inside a class as a literal: write its characters into the outer class"
                 ));
             }
             ClassSetItem::Ascii(c) => {
                 let text = self.text(&c.span).to_owned();
                 self.problems.push(format!(
-                    "the POSIX class `{text}` is not ECMA-262; list the characters"
+                    "the POSIX class `{text}` is not ECMA-262; list the characters (`[:alpha:]` is A-Za-z, `[:digit:]` is 0-9)"
                 ));
             }
             ClassSetItem::Unicode(c) => {
                 let text = self.text(&c.span).to_owned();
-                self.problems.push(format!(
-                    "`{text}`: Unicode classes need ECMA-262's `u` flag, which JSON Schema does not set"
-                ));
+                self.problems.push(unicode_class(&text));
             }
             ClassSetItem::Perl(c) => self.perl(c),
             ClassSetItem::Literal(lit) => self.literal(lit),
@@ -263,7 +275,7 @@ impl ast::Visitor for Dialect<'_> {
     fn visit_class_set_binary_op_pre(&mut self, op: &ast::ClassSetBinaryOp) -> Result<(), ()> {
         let text = self.text(&op.span).to_owned();
         self.problems.push(format!(
-            "the class operation in `{text}` (&&, -- or ~~) is Rust syntax, not ECMA-262"
+            "the class operation in `{text}` (&&, -- or ~~) is Rust syntax, not ECMA-262; write the set it makes as one class"
         ));
         Ok(())
     }

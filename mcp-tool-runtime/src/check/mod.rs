@@ -65,6 +65,8 @@ pub struct Checker<'a> {
     field_hint: Option<&'static str>,
     /// The conversions to try once the arguments are as serde reads them.
     conversions: Vec<Conversion>,
+    /// The values read under a former name of their field (`#[serde(alias)]`).
+    renamed: Vec<Repair>,
 }
 
 /// Reads a value as a newtype through its conversion: the refusal, in its own words.
@@ -74,6 +76,8 @@ pub type Convert = fn(&Value) -> Result<(), String>;
 /// the value at `at` once the arguments are fixed up as serde reads them.
 #[derive(Debug)]
 pub(crate) struct Conversion {
+    /// The rule its refusal is reported as: `try_from`, `deserialize_with`.
+    pub rule: &'static str,
     pub at: Location,
     pub path: String,
     /// The value may be shown in the violation (it is not sensitive).
@@ -100,6 +104,8 @@ pub(crate) struct Checked {
     pub repairs: Vec<(Location, Repair, Value)>,
     /// The conversions to try on the arguments as serde reads them.
     pub conversions: Vec<Conversion>,
+    /// The values read under a former name of their field.
+    pub renamed: Vec<Repair>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -142,6 +148,7 @@ impl<'a> Checker<'a> {
             repairs: Vec::new(),
             field_hint: None,
             conversions: Vec::new(),
+            renamed: Vec::new(),
         }
     }
 
@@ -179,7 +186,26 @@ impl<'a> Checker<'a> {
         };
         let path = self.path();
         let at = self.location();
+        let repair = Cow::Borrowed(repair);
         self.repairs.push((at, Repair { path, repair }, parsed));
+    }
+
+    /// Whether known client mistakes are repaired (see `Toolbox::repairs`).
+    pub(crate) fn repairs_on(&self) -> bool {
+        self.repair
+    }
+
+    /// Records that the value under `alias`, a former name of `name`, was read as it.
+    pub(crate) fn renamed(&mut self, alias: &'static str, name: &'static str) {
+        let mark = self.enter_field(alias);
+        let path = self.path();
+        self.leave(mark);
+        self.renamed.push(Repair {
+            path,
+            repair: Cow::Owned(format!(
+                "read as `{name}`, of which `{alias}` is a former name; send it as `{name}`"
+            )),
+        });
     }
 
     /// Keeps, for each violation, the field of the arguments it is about.
@@ -516,8 +542,9 @@ impl<'a> Checker<'a> {
 
     /// What the check found.
     /// Records `convert` for the value being checked, to try once the checks pass.
-    pub(crate) fn convert_later(&mut self, convert: Convert) {
+    pub(crate) fn convert_later(&mut self, rule: &'static str, convert: Convert) {
         let conversion = Conversion {
+            rule,
             at: self.location(),
             path: self.path(),
             shown: !self.is_sensitive(),
@@ -529,6 +556,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn finish(self) -> Checked {
         Checked {
             conversions: self.conversions,
+            renamed: self.renamed,
             violations: self.violations,
             fields: self.fields,
             hidden: self.hidden,

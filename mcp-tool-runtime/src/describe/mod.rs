@@ -133,6 +133,12 @@ pub struct Field {
     pub flatten: bool,
     /// `#[validate(like = Type)]`: the rules of a newtype, before the field's own.
     pub like: Like,
+    /// `#[serde(alias)]`: former names serde reads too; the schema lists `name` only,
+    /// and a value sent under one is read, and the answer says so.
+    pub aliases: &'static [&'static str],
+    /// `#[serde(deserialize_with)]`: reads the value with the function serde calls, once
+    /// the checks of its declared type pass (its refusal is reported at the field).
+    pub reads: Option<crate::check::Convert>,
 }
 
 /// The rules a field takes from a newtype (`#[validate(like = Type)]`), joined with its

@@ -74,7 +74,7 @@ impl Newtype {
                 rules::check(rules.own, value, cx);
                 // Tried on the value as serde will read it, once every check passed.
                 if let Some(convert) = self.converts {
-                    cx.convert_later(convert);
+                    cx.convert_later("try_from", convert);
                 }
             }
             typed

@@ -125,6 +125,18 @@ impl ToolSpec {
         // A flattened map takes the names no field claims, each checked as its value.
         let mut unclaimed = Map::new();
         for (key, v) in map {
+            // A former name: read as the field where repairs are made, unless the
+            // field came under its own name too; else unknown, as the schema says.
+            if let Some(field) = self.field_named(key)
+                && field.name != key
+            {
+                if !cx.repairs_on() {
+                    self.unknown(key, v, cx);
+                } else if map.contains_key(field.name) {
+                    self.sent_twice(key, field.name, v, cx);
+                }
+                continue;
+            }
             if self.knows(key) || besides.contains(&key.as_str()) {
                 continue;
             }
@@ -165,17 +177,29 @@ impl ToolSpec {
             } else {
                 map.get(field.name)
             };
+            // Sent under a former name (`#[serde(alias)]`): read, and said to be.
+            let (sent_as, value) = match value {
+                None if !field.aliases.is_empty() && cx.repairs_on() => field
+                    .aliases
+                    .iter()
+                    .find_map(|alias| Some((*alias, map.get(*alias)?)))
+                    .map_or((field.name, None), |(alias, v)| {
+                        cx.renamed(alias, field.name);
+                        (alias, Some(v))
+                    }),
+                value => (field.name, value),
+            };
             match value {
                 // What a nullable optional property's `null` means: left out.
                 Some(Value::Null) if !field.required && cx.nulls_are_absent() => {
                     present += 1;
-                    let mark = cx.enter_field(field.name);
+                    let mark = cx.enter_field(sent_as);
                     cx.absent_null();
                     cx.leave(mark);
                 }
                 Some(v) => {
                     present += 1;
-                    self.check_value(field, v, cx);
+                    self.check_value_as(field, sent_as, v, cx);
                 }
                 None if field.required => {
                     let mark = cx.enter_field(field.name);
@@ -193,7 +217,7 @@ impl ToolSpec {
         self.fields
             .iter()
             .find_map(|f| match (f.flatten, (f.ty.object)()) {
-                (false, _) if f.name == key => Some(f),
+                (false, _) if f.name == key || f.aliases.contains(&key) => Some(f),
                 (true, Some(spec)) => spec.field_named(key),
                 _ => None,
             })
@@ -223,8 +247,21 @@ impl ToolSpec {
 
     /// Checks the value sent for `field`, at its path.
     pub(crate) fn check_value(&self, field: &Field, value: &Value, cx: &mut Checker<'_>) {
-        let mark = cx.enter_field(field.name);
+        self.check_value_as(field, field.name, value, cx);
+    }
+
+    /// Checks the value sent for `field` under the name `sent_as` (its own, or a former
+    /// one), at that name's path.
+    fn check_value_as(
+        &self,
+        field: &Field,
+        sent_as: &'static str,
+        value: &Value,
+        cx: &mut Checker<'_>,
+    ) {
+        let mark = cx.enter_field(sent_as);
         let outer = cx.begin_hint(field.hint());
+        let before = cx.count();
         let check = |cx: &mut Checker<'_>| {
             if field.required {
                 (field.ty.check)(value, field.rules(), cx)
@@ -233,9 +270,13 @@ impl ToolSpec {
             }
         };
         if field.sensitive {
-            cx.sensitive(check);
+            cx.sensitive(|cx| {
+                check(cx);
+                read_later(field, before, cx);
+            });
         } else {
             check(cx);
+            read_later(field, before, cx);
         }
         cx.end_hint(outer);
         cx.leave(mark);
@@ -403,6 +444,20 @@ impl ToolSpec {
         cx.leave(mark);
     }
 
+    /// A field sent under its name and under a former one (`#[serde(alias)]`) too.
+    fn sent_twice(&'static self, key: &str, name: &str, value: &Value, cx: &mut Checker<'_>) {
+        let mark = cx.enter_key(key);
+        cx.report(Report {
+            rule: Cow::Borrowed("unknown"),
+            expectation: Cow::Owned(format!("is a former name of `{name}`, which was sent too")),
+            expected: Value::from(name),
+            received: Some(value),
+            detail: Some(Cow::Owned(format!("Send the value once, under `{name}`."))),
+            hint: None,
+        });
+        cx.leave(mark);
+    }
+
     /// Whether a field, or a field of a flattened struct, is sensitive.
     fn has_sensitive(&'static self) -> bool {
         self.fields
@@ -444,6 +499,16 @@ impl ToolSpec {
                 _ => echo::truncate(v, inner),
             },
         })
+    }
+}
+
+/// Records the field's own reading (`deserialize_with`) for its value, if its checks
+/// found nothing.
+fn read_later(field: &Field, before: usize, cx: &mut Checker<'_>) {
+    if let Some(reads) = field.reads
+        && cx.count() == before
+    {
+        cx.convert_later("deserialize_with", reads);
     }
 }
 

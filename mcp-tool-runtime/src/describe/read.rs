@@ -96,7 +96,8 @@ impl ToolSpec {
         let mut checked = cx.finish();
         // The outermost first: a string inside a repaired string is repaired in its copy.
         checked.repairs.sort_by_key(|(at, ..)| at.depth());
-        let repairs: Vec<Repair> = checked.repairs.iter().map(|(_, r, _)| r.clone()).collect();
+        let mut repairs: Vec<Repair> = checked.repairs.iter().map(|(_, r, _)| r.clone()).collect();
+        repairs.append(&mut checked.renamed);
         if !checked.violations.is_empty() || checked.omitted > 0 {
             let error = self.invalid(tool, checked, arguments);
             return Err(error.with_repairs(repairs));
@@ -193,7 +194,7 @@ fn refusals(conversions: &[crate::check::Conversion], arguments: &mut Value) -> 
         message.push('.');
         refused.push(Violation {
             path: conversion.path.clone(),
-            rule: Cow::Borrowed("try_from"),
+            rule: Cow::Borrowed(conversion.rule),
             message,
             expected: Value::Null,
             received,

@@ -99,5 +99,5 @@ pub struct Repair {
     /// JSON pointer to the value, in the names the client sent.
     pub path: String,
     /// What was done: `"parsed the JSON array sent as a string"`.
-    pub repair: &'static str,
+    pub repair: Cow<'static, str>,
 }
