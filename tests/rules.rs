@@ -1031,3 +1031,47 @@ fn the_same_problem_at_several_items_is_said_once_with_their_indices() {
         ]
     );
 }
+
+#[derive(McpTool, Deserialize, Debug)]
+struct Wide {
+    big: Option<u128>,
+    signed: Option<i128>,
+    count: Option<std::num::NonZeroU32>,
+    offset: Option<std::num::NonZeroI64>,
+    #[validate(range(max = 10))]
+    small: Option<std::num::NonZeroU8>,
+}
+
+#[test]
+fn wide_and_nonzero_integers_bound_themselves() {
+    ok::<Wide>(json!({"big": u64::MAX, "signed": i64::MIN, "count": 1, "offset": -1, "small": 10}));
+    fails::<Wide>(json!({"big": -1}), "/big", "type");
+    // Past what JSON as this server reads it holds exactly: said in the description.
+    fails::<Wide>(json!({"big": 1e20}), "/big", "integer_range");
+    fails::<Wide>(json!({"count": 0}), "/count", "type");
+    fails::<Wide>(json!({"offset": 0}), "/offset", "not_zero");
+    fails::<Wide>(json!({"offset": -0.0}), "/offset", "not_zero");
+    fails::<Wide>(json!({"small": 11}), "/small", "range");
+    let read = check::<Wide>(json!({"big": 7, "signed": -7, "count": 3})).unwrap();
+    assert_eq!(
+        (read.big, read.signed, read.count.map(|c| c.get())),
+        (Some(7), Some(-7), Some(3))
+    );
+    let schema = Wide::input_schema();
+    let property = |name: &str| schema["properties"][name].clone();
+    assert_eq!(inner(&property("count"))["minimum"], 1);
+    assert_eq!(inner(&property("big"))["minimum"], 0);
+    assert!(
+        property("big")["description"]
+            .as_str()
+            .unwrap()
+            .contains("At most 18446744073709551615.")
+    );
+    assert!(
+        property("offset")["description"]
+            .as_str()
+            .unwrap()
+            .contains("Not 0.")
+    );
+    assert_eq!(inner(&property("small"))["maximum"], 10);
+}

@@ -51,7 +51,7 @@ pub use serve::toolbox::{CallError, Toolbox};
 pub mod argument {
     pub use crate::check::MAX_LISTED;
     pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, MapKey, NumberRule, RulesFor, TextRule,
     };
     pub use crate::rules::UniqueRule;
 }
@@ -64,7 +64,7 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
+        Argument, DateRule, Flatten, ItemsRule, LengthRule, MapKey, NumberRule, RulesFor, TextRule,
     };
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
@@ -87,6 +87,24 @@ pub mod __private {
     /// serialize (a map with non-string keys).
     pub fn example<T: serde::Serialize + ?Sized>(value: &T) -> Value {
         serde_json::to_value(value).unwrap_or(Value::Null)
+    }
+
+    /// The `propertyNames` of a map keyed by an enum of these `values`.
+    pub fn enum_names(values: &[&str]) -> Map<String, Value> {
+        let mut names = Map::new();
+        names.insert(
+            "enum".into(),
+            values.iter().map(|v| Value::from(*v)).collect(),
+        );
+        names
+    }
+
+    /// What a map keyed by an enum of these `values` says of a `name` it does not take.
+    pub fn refuse_enum_name(values: &[&str], name: &str) -> Option<String> {
+        (!values.contains(&name)).then(|| {
+            let listed: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+            format!("one of {}", listed.join(", "))
+        })
     }
 
     /// Whether `value` converts into `T` (a newtype read through

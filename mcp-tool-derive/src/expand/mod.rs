@@ -436,6 +436,17 @@ pub fn enumeration(en: &Enum) -> TokenStream {
             #[automatically_derived]
             impl #p::AskableItem for #ident {}
 
+            #[automatically_derived]
+            impl #p::MapKey for #ident {
+                fn names() -> ::core::option::Option<#p::Map<::std::string::String, #p::Value>> {
+                    ::core::option::Option::Some(#p::enum_names(<#ident as #krate::McpEnum>::VALUES))
+                }
+
+                fn refuse(name: &str) -> ::core::option::Option<::std::string::String> {
+                    #p::refuse_enum_name(<#ident as #krate::McpEnum>::VALUES, name)
+                }
+            }
+
             static __SPEC: #p::EnumSpec = #p::EnumSpec {
                 description: #description,
                 values: <#ident as #krate::McpEnum>::VALUES,

@@ -239,6 +239,96 @@ macro_rules! integers {
 
 integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
+/// 128-bit integers: JSON numbers as this server reads them (serde_json's) hold at most
+/// 64 bits exactly, so the range read, advertised and checked is that: `u128` from 0 to
+/// `u64::MAX`, `i128` from `i64::MIN` to `u64::MAX` (said in the description, past
+/// 2^53 - 1).
+macro_rules! wide_integers {
+    ($($t:ty => $min:expr, $max:expr);*) => {$(
+        impl Argument for $t {
+            type Target = $t;
+
+            fn to_json(value: &Self) -> Option<Value> {
+                Some(json!(value))
+            }
+
+            fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
+                integer_schema(rules, $min, $max)
+            }
+
+            fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+                check_integer(value, rules, cx, $min, $max)
+            }
+        }
+
+        impl NumberRule for $t {}
+    )*};
+}
+
+wide_integers!(
+    u128 => 0, u64::MAX as i128;
+    i128 => i64::MIN as i128, u64::MAX as i128
+);
+
+/// `NonZero` integers: an unsigned one from 1, a signed one its type's range but 0 (no
+/// keyword every client reads says "not 0": the description does).
+macro_rules! nonzero {
+    ($($t:ident => $inner:ty),*) => {$(
+        impl Argument for std::num::$t {
+            type Target = Self;
+
+            fn to_json(value: &Self) -> Option<Value> {
+                Some(json!(value.get()))
+            }
+
+            fn schema(rules: Rules, _: &mut Walk) -> Map<String, Value> {
+                let (min, max) = (<$inner>::MIN as i128, <$inner>::MAX as i128);
+                if min == 0 {
+                    return integer_schema(rules, 1, max);
+                }
+                let mut schema = integer_schema(rules, min, max);
+                let mut text = match schema.remove("description") {
+                    Some(Value::String(s)) => s,
+                    _ => String::new(),
+                };
+                crate::text::push_sentence(&mut text, "Not 0.");
+                schema.insert("description".into(), text.into());
+                schema
+            }
+
+            fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+                let (min, max) = (<$inner>::MIN as i128, <$inner>::MAX as i128);
+                if min == 0 {
+                    return check_integer(value, rules, cx, 1, max);
+                }
+                if !check_integer(value, rules, cx, min, max) {
+                    return false;
+                }
+                if value.as_f64() == Some(0.0) {
+                    cx.report(crate::check::Report {
+                        rule: std::borrow::Cow::Borrowed("not_zero"),
+                        expectation: std::borrow::Cow::Borrowed("must not be 0"),
+                        expected: Value::from("any integer but 0"),
+                        received: Some(value),
+                        detail: None,
+                        hint: None,
+                    });
+                    return false;
+                }
+                true
+            }
+        }
+
+        impl NumberRule for std::num::$t {}
+    )*};
+}
+
+nonzero!(
+    NonZeroU8 => u8, NonZeroU16 => u16, NonZeroU32 => u32, NonZeroU64 => u64,
+    NonZeroUsize => usize, NonZeroI8 => i8, NonZeroI16 => i16, NonZeroI32 => i32,
+    NonZeroI64 => i64, NonZeroIsize => isize
+);
+
 /// The schema of an integer type of range `min..=max`: each bound a keyword where every
 /// reader holds it exactly, else a sentence of the description (unless a rule gave that
 /// side a keyword of its own).
@@ -461,7 +551,70 @@ impl<T: Argument> Argument for Vec<T> {
     }
 }
 
-fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
+/// The type of a map's keys: the names of a JSON object. A `String` takes any name; an
+/// integer type, its numbers written as names (`{"7": ...}`); an enum deriving
+/// `McpEnum`, its values. Advertised as the object's `propertyNames`, and checked.
+#[diagnostic::on_unimplemented(
+    message = "a map keyed by `{Self}` cannot be a tool argument",
+    label = "the keys of a JSON object are names",
+    note = "a map argument is keyed by `String`, an integer type, or an enum that derives `mcp_tool::McpEnum`"
+)]
+pub trait MapKey {
+    /// The schema of the names, if not any name.
+    fn names() -> Option<Map<String, Value>>;
+
+    /// What `name` should be, if it is not a key of this type.
+    fn refuse(name: &str) -> Option<String>;
+
+    /// What the description says of the names that their schema cannot (an integer
+    /// type's range).
+    fn said() -> Option<String> {
+        None
+    }
+}
+
+impl MapKey for String {
+    fn names() -> Option<Map<String, Value>> {
+        None
+    }
+
+    fn refuse(_: &str) -> Option<String> {
+        None
+    }
+}
+
+macro_rules! integer_keys {
+    ($($t:ty),*) => {$(
+        impl MapKey for $t {
+            fn names() -> Option<Map<String, Value>> {
+                let mut names = Map::new();
+                let pattern = if <$t>::MIN == 0 { "^(0|[1-9][0-9]*)$" } else { "^(0|-?[1-9][0-9]*)$" };
+                names.insert("pattern".into(), pattern.into());
+                Some(names)
+            }
+
+            fn said() -> Option<String> {
+                Some(format!("Its names are integers from {} to {}.", <$t>::MIN, <$t>::MAX))
+            }
+
+            fn refuse(name: &str) -> Option<String> {
+                let plain = name == "0"
+                    || (!name.starts_with('0') && !name.starts_with("-0") && !name.starts_with('+'));
+                match name.parse::<$t>() {
+                    Ok(_) if plain => None,
+                    _ => Some(format!(
+                        "an integer from {} to {}, written plainly as a name (such as \"7\")",
+                        <$t>::MIN, <$t>::MAX
+                    )),
+                }
+            }
+        }
+    )*};
+}
+
+integer_keys!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+fn check_map<K: MapKey, T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
     repairable(value, false, cx, |value, cx| {
         let Value::Object(map) = value else {
             cx.type_mismatch("an object", value);
@@ -469,6 +622,21 @@ fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
         };
         for (key, item) in map {
             let mark = cx.enter_key(key);
+            if let Some(expected) = K::refuse(key) {
+                let name = Value::from(key.as_str());
+                cx.report(crate::check::Report {
+                    rule: std::borrow::Cow::Borrowed("property_names"),
+                    expectation: std::borrow::Cow::Owned(format!(
+                        "is not a name this map takes: each must be {expected}"
+                    )),
+                    expected: Value::from(expected),
+                    received: Some(&name),
+                    detail: None,
+                    hint: None,
+                });
+                cx.leave(mark);
+                continue;
+            }
             T::check(item, rules.for_items(), cx);
             cx.leave(mark);
         }
@@ -477,8 +645,14 @@ fn check_map<T: Argument>(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> 
     })
 }
 
-fn map_schema<T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
+fn map_schema<K: MapKey, T: Argument>(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
     let mut schema = typed("object");
+    if let Some(names) = K::names() {
+        schema.insert("propertyNames".into(), Value::Object(names));
+    }
+    if let Some(said) = K::said() {
+        schema.insert("description".into(), said.into());
+    }
     let (values, cut) = walk.reaches_cut(|walk| T::schema(rules.for_items(), walk));
     schema.insert("additionalProperties".into(), Value::Object(values));
     rules::apply_schema(rules.own, JsonType::Other, &mut schema);
@@ -500,15 +674,15 @@ fn map_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
     }
 }
 
-impl<T: Argument, S> Argument for HashMap<String, T, S> {
+impl<K: MapKey, T: Argument, S> Argument for HashMap<K, T, S> {
     type Target = Self;
 
     fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
-        map_schema::<T>(rules, walk)
+        map_schema::<K, T>(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        check_map::<T>(value, rules, cx)
+        check_map::<K, T>(value, rules, cx)
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
@@ -516,15 +690,15 @@ impl<T: Argument, S> Argument for HashMap<String, T, S> {
     }
 }
 
-impl<T: Argument> Argument for BTreeMap<String, T> {
+impl<K: MapKey, T: Argument> Argument for BTreeMap<K, T> {
     type Target = Self;
 
     fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value> {
-        map_schema::<T>(rules, walk)
+        map_schema::<K, T>(rules, walk)
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        check_map::<T>(value, rules, cx)
+        check_map::<K, T>(value, rules, cx)
     }
 
     fn echo(value: &Value, limits: Limits) -> Value {
@@ -641,10 +815,10 @@ impl<T: LengthRule> LengthRule for Box<T> {}
 impl<T> ItemsRule for Vec<T> {
     type Item = T;
 }
-impl<T, S> ItemsRule for HashMap<String, T, S> {
+impl<K, T, S> ItemsRule for HashMap<K, T, S> {
     type Item = T;
 }
-impl<T> ItemsRule for BTreeMap<String, T> {
+impl<K, T> ItemsRule for BTreeMap<K, T> {
     type Item = T;
 }
 impl<T: ItemsRule> ItemsRule for Option<T> {

@@ -212,6 +212,17 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
             }
         }
     }
+    if profile != SchemaProfile::Portable
+        && let Some(Value::Object(names)) = node.remove("propertyNames")
+    {
+        // A map's names (its keys' type): no strict mode nor Gemini takes the keyword.
+        if let Some(Value::Array(values)) = names.get("enum") {
+            let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+            notes.push(format!("Its names are each one of {}.", listed.join(", ")));
+        } else if let Some(Value::String(pattern)) = names.get("pattern") {
+            notes.push(format!("Its names each match the pattern {pattern}."));
+        }
+    }
     if profile != SchemaProfile::Portable {
         // Neither strict mode nor Gemini knows these array keywords: said in words.
         if let Some(Value::Array(order)) = node.remove("prefixItems") {
