@@ -209,3 +209,90 @@ fn serde_attributes_are_read_whatever_derives_deserialize() {
     let err = SetLevel::from_arguments(json!({"level": "Info"})).unwrap_err();
     assert_eq!(err.violations()[0].rule, "enum");
 }
+
+/// A slug's schema, written by a server for schemars.
+fn slug_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "pattern": "^[a-z0-9-]+$", "maxLength": 40})
+}
+
+/// Caps a list at ten items, as a server's transform does.
+fn at_most_ten(schema: &mut schemars::Schema) {
+    schema.insert("maxItems".into(), json!(10));
+}
+
+/// A timestamp, described by schemars as a string.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Stamp(String);
+
+/// Publish a page.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Publish {
+    #[schemars(schema_with = "slug_schema")]
+    slug: String,
+    #[schemars(with = "Stamp")]
+    at: Option<String>,
+    #[schemars(extend("minimum" = 5, "multipleOf" = 5))]
+    minutes: u32,
+    #[schemars(transform = at_most_ten)]
+    tags: Option<Vec<String>>,
+}
+
+#[test]
+fn schema_with_with_extend_and_transform_are_advertised_and_enforced() {
+    let schema = Publish::input_schema();
+    let property = |name: &str| {
+        let p = schema["properties"][name].clone();
+        p.get("anyOf").map_or(p.clone(), |b| b[0].clone())
+    };
+    assert_eq!(property("slug")["pattern"], "^[a-z0-9-]+$", "{schema}");
+    assert_eq!(property("at")["type"], "string", "{schema}");
+    assert_eq!(property("minutes")["minimum"], 5, "{schema}");
+    assert_eq!(property("minutes")["multipleOf"], 5, "{schema}");
+    assert_eq!(property("tags")["maxItems"], 10, "{schema}");
+    let today = Context::on(2026, 11, 30).unwrap();
+    assert!(Publish::from_arguments_in(json!({"slug": "a-b", "minutes": 10}), &today).is_ok());
+    let tags: Vec<String> = (0..11).map(|i| i.to_string()).collect();
+    let error = Publish::from_arguments_in(
+        json!({"slug": "A B", "at": 7, "minutes": 7, "tags": tags}),
+        &today,
+    )
+    .unwrap_err();
+    let found: Vec<(String, String)> = error
+        .violations()
+        .iter()
+        .map(|v| (v.path.clone(), v.rule.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/slug".into(), "regex".into()),
+            ("/at".into(), "type".into()),
+            ("/minutes".into(), "multiple_of".into()),
+            ("/tags".into(), "length".into()),
+        ]
+    );
+    let error = Publish::from_arguments_in(json!({"slug": "a", "minutes": 0}), &today).unwrap_err();
+    assert_eq!(
+        error.violations()[0].rule,
+        "range",
+        "{:?}",
+        error.violations()
+    );
+}
+
+/// Extends a schema with a keyword no server here enforces.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Unkept {
+    #[schemars(extend("contentEncoding" = "base64"))]
+    data: String,
+}
+
+#[test]
+#[should_panic(expected = "says `contentEncoding`, which this server cannot enforce")]
+fn a_keyword_that_cannot_be_enforced_stops_the_server_at_its_start() {
+    let _ = Unkept::input_schema();
+    let _ = Unkept::from_arguments(json!({"data": "x"}));
+}

@@ -57,6 +57,9 @@ pub fn fields<'a>(
             ask: rules.ask,
             like: rules.like,
             reads: field.attrs.deserialize_with().cloned(),
+            schema_from: rules.schema_from,
+            extends: rules.extends,
+            transforms: rules.transforms,
             aliases: {
                 let name = &field.attrs.name().deserialize_name().value;
                 let mut aliases: Vec<String> = field

@@ -112,6 +112,11 @@ pub struct Field<'a, R = Rule> {
     pub reads: Option<syn::ExprPath>,
     /// `#[serde(alias)]`: the former names serde reads too.
     pub aliases: Vec<String>,
+    /// `#[schemars(with/schema_with)]`: where its schema comes from instead of its type.
+    pub schema_from: Option<crate::attr::SchemaFrom>,
+    /// `#[schemars(extend(...))]` and `#[schemars(transform = ...)]`.
+    pub extends: Vec<(syn::LitStr, syn::Expr)>,
+    pub transforms: Vec<syn::Expr>,
     pub ty: &'a syn::Type,
     pub description: Option<String>,
     pub title: Option<String>,

@@ -54,13 +54,9 @@ fn instead(key: &str) -> Option<String> {
             "`{k}` in #[schemars(...)] changes the schema but not what serde reads, so the \
              schema and the server would disagree; write it in #[serde(...)], which both read"
         ),
-        "with" | "schema_with" => "a field's schema comes from its type here, and the same type \
-            checks the value: give the field a type that implements `mcp_tool::Argument`, such \
-            as a newtype that derives `Argument` with the rules it needs"
-            .into(),
-        "extend" | "transform" => format!(
-            "`{key}` would advertise keywords the server does not enforce; state the rule with \
-             #[validate(...)] (a `custom` rule with a `description` for one no keyword can say)"
+        "with" | "schema_with" | "extend" | "transform" => format!(
+            "`{key}` is read on a field here (its schema is advertised and enforced), not on a \
+             type: put it on the fields, or state the rule with #[validate(...)]"
         ),
         "inline" => "every schema is inlined here already (no `$ref`); remove it".into(),
         "bound" => "the derives take no generic parameters; remove it".into(),
@@ -109,6 +105,10 @@ const FIELD_KEYS: &[&str] = &[
     "email",
     "url",
     "inner",
+    "with",
+    "schema_with",
+    "extend",
+    "transform",
 ];
 
 /// Reads `#[schemars(...)]` on a container.
@@ -192,6 +192,46 @@ fn field_key(
         "length" | "range" | "regex" | "email" | "url" => {
             let rule = crate::rules::parse(meta, &key, errors)?;
             push(rules, rule)
+        }
+        // The field's schema from another type's, or a function's: advertised, and the
+        // value judged against it.
+        "with" if !in_inner => {
+            let ty: LitStr = meta.value()?.parse()?;
+            let ty: syn::Type = ty.parse()?;
+            meta::set(
+                &mut rules.schema_from,
+                meta,
+                crate::attr::SchemaFrom::Type(ty),
+            )
+        }
+        "schema_with" if !in_inner => {
+            let path: LitStr = meta.value()?.parse()?;
+            let path: syn::Path = path.parse()?;
+            meta::set(
+                &mut rules.schema_from,
+                meta,
+                crate::attr::SchemaFrom::Function(path),
+            )
+        }
+        // Changes to the field's schema: advertised, and enforced by the same schema.
+        "extend" if !in_inner => {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            while !content.is_empty() {
+                let key: LitStr = content.parse()?;
+                content.parse::<syn::Token![=]>()?;
+                let value: syn::Expr = content.parse()?;
+                rules.extends.push((key, value));
+                if content.is_empty() {
+                    break;
+                }
+                content.parse::<syn::Token![,]>()?;
+            }
+            Ok(())
+        }
+        "transform" if !in_inner => {
+            rules.transforms.push(meta.value()?.parse()?);
+            Ok(())
         }
         _ => Err(refuse(meta, &key, FIELD_KEYS)),
     }

@@ -70,8 +70,8 @@ pub mod __private {
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
     pub use crate::describe::{
-        Annotations, ArgType, EnumSpec, Field, Like, Newtype, Repr, Shape, SpecCache, ToolSpec,
-        UnionCache, UnionSpec, Variant, Walk,
+        Annotations, ArgType, EnumSpec, Field, Like, Newtype, Repr, Reshape, Shape, SpecCache,
+        ToolSpec, UnionCache, UnionSpec, Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
@@ -228,6 +228,19 @@ pub mod __private {
     /// The `schemars` schema of a derived enum.
     pub fn enum_json_schema(spec: &'static EnumSpec) -> schemars::Schema {
         to_schemars(spec.schema(Rules::NONE))
+    }
+
+    /// A `schemars` schema as a map (an object; a boolean schema as its object form).
+    pub fn from_schemars(schema: schemars::Schema) -> Map<String, Value> {
+        match schema.to_value() {
+            Value::Object(map) => map,
+            Value::Bool(false) => {
+                let mut map = Map::new();
+                map.insert("not".into(), Value::Object(Map::new()));
+                map
+            }
+            _ => Map::new(),
+        }
     }
 
     /// A schema built here, as `schemars`' type.

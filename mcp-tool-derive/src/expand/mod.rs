@@ -260,8 +260,25 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
     }
 }
 
+/// The type whose schemars schema a field with `#[schemars(schema_with = "f")]` takes:
+/// one of the expansion's own, whose schema is `f`'s.
+fn schema_with_marker(field: &Field) -> syn::Ident {
+    quote::format_ident!("__McpSchemaWith_{}", field.member)
+}
+
 fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let ty = field.ty;
+    // Its schema from another type's, or a function's: described by schemars, as a
+    // `#[mcp_tool(schemars)]` field.
+    let schema_type: Option<TokenStream> = match &field.schema_from {
+        Some(crate::attr::SchemaFrom::Type(other)) => Some(quote!(#other)),
+        Some(crate::attr::SchemaFrom::Function(_)) => {
+            let marker = schema_with_marker(field);
+            Some(quote!(#marker))
+        }
+        None => None,
+    };
+    let by_schemars = field.schemars || schema_type.is_some();
     let name = &field.wire;
     let description = opt_str(&field.description);
     let title = opt_str(&field.title);
@@ -271,7 +288,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         quote!(true)
     } else if field.has_default {
         quote!(false)
-    } else if field.schemars {
+    } else if by_schemars {
         // No `Argument` to ask: an `Option` is one by its name.
         let optional = matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
         quote!(#optional == false)
@@ -289,18 +306,18 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     let sensitive = field.sensitive;
     // A closure that captures nothing: a plain function, called once for the schema.
     let default = match &field.default {
-        Some(_) if field.schemars => quote!(::core::option::Option::None),
+        Some(_) if by_schemars => quote!(::core::option::Option::None),
         Some(value) => {
             quote!(::core::option::Option::Some(|| <#ty as #p::Argument>::to_json(&#value)))
         }
         None => quote!(::core::option::Option::None),
     };
-    let arg_type = if field.schemars {
-        quote!(#p::ArgType::schemars::<#ty>())
-    } else {
-        quote!(#p::ArgType::of::<#ty>())
+    let arg_type = match &schema_type {
+        Some(source) => quote!(#p::ArgType::schemars::<#source>()),
+        None if field.schemars => quote!(#p::ArgType::schemars::<#ty>()),
+        None => quote!(#p::ArgType::of::<#ty>()),
     };
-    let own_target = if field.schemars {
+    let own_target = if by_schemars {
         quote!(#ty)
     } else {
         quote!(<#ty as #p::Argument>::Target)
@@ -321,6 +338,29 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
         None => quote!(#p::Like::NONE),
     };
     let aliases = &field.aliases;
+    // What `extend` and `transform` make of the field's schema: advertised, and the
+    // value judged against it.
+    let reshape = if field.extends.is_empty() && field.transforms.is_empty() {
+        quote!(::core::option::Option::None)
+    } else {
+        let keys = field.extends.iter().map(|(k, _)| k);
+        let values = field.extends.iter().map(|(_, v)| v);
+        let transforms = &field.transforms;
+        quote!(::core::option::Option::Some(#p::Reshape::new(
+            |schema: &mut #p::Map<::std::string::String, #p::Value>| {
+                #( schema.insert(::std::string::String::from(#keys), #p::example(&#values)); )*
+                #({
+                    let mut whole = #p::to_schemars(::core::mem::take(schema));
+                    (#transforms)(&mut whole);
+                    *schema = #p::from_schemars(whole);
+                })*
+            },
+            {
+                static JUDGED: ::std::sync::OnceLock<#p::Value> = ::std::sync::OnceLock::new();
+                &JUDGED
+            },
+        )))
+    };
     // The function serde reads the value with, tried once the checks pass: its refusal
     // is then reported at the field.
     let reads = match &field.reads {
@@ -349,19 +389,39 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
             },
             like: #like,
             reads: #reads,
+            reshape: #reshape,
             aliases: &[#(#aliases),*],
         }
     }
 }
 
 fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
-    let mut out = assertions(
+    let mut out = TokenStream::new();
+    if let Some(crate::attr::SchemaFrom::Function(function)) = &field.schema_from {
+        let marker = schema_with_marker(field);
+        let name = marker.to_string();
+        out.extend(quote! {
+            #[allow(non_camel_case_types)]
+            struct #marker;
+            #[automatically_derived]
+            impl #p::schemars::JsonSchema for #marker {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#name)
+                }
+
+                fn json_schema(generator: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
+                    #function(generator)
+                }
+            }
+        });
+    }
+    out.extend(assertions(
         field.ty.to_token_stream(),
         &field.own,
         &field.items,
         field.items_span,
         p,
-    );
+    ));
     if field.flatten {
         let ty = field.ty;
         out.extend(quote_spanned!(ty.span()=> const _: () = <#ty as #p::Flatten>::APPLIES;));

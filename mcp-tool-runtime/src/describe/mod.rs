@@ -133,6 +133,9 @@ pub struct Field {
     pub flatten: bool,
     /// `#[validate(like = Type)]`: the rules of a newtype, before the field's own.
     pub like: Like,
+    /// `#[schemars(extend(...), transform = ...)]`: changes to the field's schema,
+    /// advertised, and enforced by the same schema.
+    pub reshape: Option<Reshape>,
     /// `#[serde(alias)]`: former names serde reads too; the schema lists `name` only,
     /// and a value sent under one is read, and the answer says so.
     pub aliases: &'static [&'static str],
@@ -147,6 +150,24 @@ pub struct Field {
 #[derive(Debug, Clone, Copy)]
 pub struct Like {
     source: Option<Source>,
+}
+
+/// Changes to a field's schema from `#[schemars(extend(...))]` and
+/// `#[schemars(transform = ...)]`: what they make of the field's schema is advertised,
+/// and a value that passes the field's own checks is judged against it too (the
+/// interpreter of `#[mcp_tool(schemars)]` fields), so that a keyword they add is
+/// enforced. The schema judged is made once, in a cell of the field's own.
+#[derive(Debug, Clone, Copy)]
+pub struct Reshape {
+    apply: fn(&mut Map<String, Value>),
+    judged: &'static OnceLock<Value>,
+}
+
+impl Reshape {
+    /// The changes `apply` makes, the schema they make kept in `judged`.
+    pub const fn new(apply: fn(&mut Map<String, Value>), judged: &'static OnceLock<Value>) -> Self {
+        Reshape { apply, judged }
+    }
 }
 
 /// Where a field's shared rules come from, and where they are joined with its own.

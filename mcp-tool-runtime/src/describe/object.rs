@@ -272,11 +272,11 @@ impl ToolSpec {
         if field.sensitive {
             cx.sensitive(|cx| {
                 check(cx);
-                read_later(field, before, cx);
+                read_later(field, value, before, cx);
             });
         } else {
             check(cx);
-            read_later(field, before, cx);
+            read_later(field, value, before, cx);
         }
         cx.end_hint(outer);
         cx.leave(mark);
@@ -502,9 +502,17 @@ impl ToolSpec {
     }
 }
 
-/// Records the field's own reading (`deserialize_with`) for its value, if its checks
-/// found nothing.
-fn read_later(field: &Field, before: usize, cx: &mut Checker<'_>) {
+/// Judges the value against the field's reshaped schema, and records the field's own
+/// reading (`deserialize_with`), if its checks found nothing.
+fn read_later(field: &Field, value: &Value, before: usize, cx: &mut Checker<'_>) {
+    // What `extend`/`transform` added to the schema, judged once the field's own
+    // checks found nothing (the same keywords judged again find nothing new).
+    if let Some(reshape) = &field.reshape
+        && cx.count() == before
+        && (!value.is_null() || field.required)
+    {
+        super::schemars_type::judge(field.reshaped(reshape), value, cx);
+    }
     if let Some(reads) = field.reads
         && cx.count() == before
     {

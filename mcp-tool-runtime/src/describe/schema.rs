@@ -228,6 +228,32 @@ impl Field {
         if self.deprecated {
             schema.insert("deprecated".into(), true.into());
         }
+        if let Some(reshape) = self.reshape {
+            // An `Option`'s: changes to its value's schema, beside the `null`.
+            let target = match schema.get_mut("anyOf") {
+                Some(Value::Array(branches))
+                    if branches.len() == 2
+                        && branches[1] == serde_json::json!({"type": "null"}) =>
+                {
+                    branches[0].as_object_mut()
+                }
+                _ => None,
+            };
+            match target {
+                Some(value) => (reshape.apply)(value),
+                None => (reshape.apply)(&mut schema),
+            }
+        }
         schema
+    }
+
+    /// The reshaped schema a value of this field is judged against (see [`Reshape`]),
+    /// made portable once. A keyword the judge cannot enforce stops the server at its
+    /// start: advertised and not enforced is what this crate never does.
+    pub(crate) fn reshaped(&self, reshape: &super::Reshape) -> &'static Value {
+        reshape.judged.get_or_init(|| {
+            let schema = Value::Object(self.schema(&mut Walk::new()));
+            super::schemars_type::enforceable(schema, self.name)
+        })
     }
 }

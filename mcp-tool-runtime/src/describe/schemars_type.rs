@@ -74,6 +74,93 @@ fn closed(schema: &mut Value) {
     }
 }
 
+/// The keywords [`judge`] enforces, and those that say nothing to enforce.
+const ENFORCED: &[&str] = &[
+    "type",
+    "enum",
+    "anyOf",
+    "allOf",
+    "not",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "prefixItems",
+    "items",
+    "uniqueItems",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+];
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "examples",
+    "example",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$comment",
+    "nullable",
+];
+/// The formats [`judge`] checks.
+const FORMATS: &[&str] = &["email", "uri", "uuid", "ipv4", "ipv6", "date"];
+
+/// `schema` made portable and closed, as [`judge`] reads it, for the field `field`; a
+/// keyword (or format) it would advertise and [`judge`] cannot enforce stops the
+/// server at its start, naming it: what the model is told is what is enforced.
+pub(crate) fn enforceable(schema: Value, field: &str) -> Value {
+    let mut schema = crate::describe::output::portable(schema);
+    closed(&mut schema);
+    let mut found = Vec::new();
+    unenforced(&schema, &mut found);
+    assert!(
+        found.is_empty(),
+        "mcp-tool: the schema of field `{field}` (from #[schemars(schema_with, with, extend, transform)]) says {}, which this server cannot enforce, so the model would be told a rule that is not kept: leave it out, or state the rule with #[validate(...)] (a `custom` rule with a `description` for one no keyword says)",
+        found.join(", ")
+    );
+    schema
+}
+
+/// The keywords and formats of `schema` that [`judge`] does not enforce.
+fn unenforced(schema: &Value, found: &mut Vec<String>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    for (key, value) in map {
+        match key.as_str() {
+            "format" if value.as_str().is_some_and(|f| !FORMATS.contains(&f)) => {
+                found.push(format!("format {value}"));
+            }
+            "properties" => {
+                if let Value::Object(named) = value {
+                    named.values().for_each(|v| unenforced(v, found));
+                }
+            }
+            "anyOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(branches) = value {
+                    branches.iter().for_each(|v| unenforced(v, found));
+                }
+            }
+            "items" | "not" | "additionalProperties" | "propertyNames" => unenforced(value, found),
+            k if ENFORCED.contains(&k) || ANNOTATIONS.contains(&k) => {}
+            k => found.push(format!("`{k}`")),
+        }
+    }
+}
+
 /// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.
 pub(crate) fn schema<T: JsonSchema + 'static>(
     rules: Rules,
@@ -136,7 +223,7 @@ fn type_matches(ty: &str, value: &Value) -> bool {
 }
 
 /// Checks `value` against `schema`, reporting each keyword it fails at its path.
-fn judge(schema: &Value, value: &Value, cx: &mut Checker<'_>) {
+pub(crate) fn judge(schema: &Value, value: &Value, cx: &mut Checker<'_>) {
     let Value::Object(s) = schema else {
         return;
     };
@@ -367,6 +454,36 @@ fn judge_object(
     cx: &mut Checker<'_>,
 ) {
     let properties = s.get("properties").and_then(Value::as_object);
+    let count = map.len() as u64;
+    if let Some(min) = s.get("minProperties").and_then(Value::as_u64)
+        && count < min
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at least {min} properties"),
+            json!(min),
+            value,
+        );
+    }
+    if let Some(max) = s.get("maxProperties").and_then(Value::as_u64)
+        && count > max
+    {
+        fail(
+            cx,
+            "length",
+            format!("must have at most {max} properties"),
+            json!(max),
+            value,
+        );
+    }
+    if let Some(names) = s.get("propertyNames") {
+        for key in map.keys() {
+            let mark = cx.enter_key(key);
+            judge(names, &Value::from(key.as_str()), cx);
+            cx.leave(mark);
+        }
+    }
     if let Some(Value::Array(required)) = s.get("required") {
         for name in required.iter().filter_map(Value::as_str) {
             if !map.contains_key(name) {
@@ -405,5 +522,4 @@ fn judge_object(
         }
         cx.leave(mark);
     }
-    let _ = value;
 }
