@@ -111,6 +111,41 @@ pub struct CreateAlert {
     pub notify: Vec<Notify>,
 }
 
+// The shapes the last fifth of real tools used (issue 27), as their servers write them.
+
+fn trim_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(String::deserialize(d)?.trim().to_owned())
+}
+
+fn id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "pattern": "^[0-9a-f]{24}$"})
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, Hash, mcp_tool::McpEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    Stable,
+    Beta,
+}
+
+#[derive(Debug, Deserialize, McpTool)]
+pub struct UpdateRecords {
+    /// The collection's id.
+    #[schemars(schema_with = "id_schema")]
+    pub collection: String,
+    /// Old clients send `recordIds`.
+    #[serde(alias = "recordIds", alias = "ids")]
+    pub record_ids: Vec<String>,
+    #[serde(deserialize_with = "trim_string")]
+    pub note: String,
+    /// Rows by their index in the sheet.
+    pub rows: Option<std::collections::HashMap<usize, String>>,
+    pub versions: Option<std::collections::HashMap<Channel, String>>,
+    pub checksum: Option<u128>,
+    #[schemars(extend("maxItems" = 100))]
+    pub tags: Option<Vec<String>>,
+}
+
 /// The schema compiles under an independent validator, accepts `valid` (which the
 /// runtime reads), and `JsonSchema` gives the same schema to code that asks for it.
 fn holds<T: McpTool + schemars::JsonSchema + std::fmt::Debug>(valid: Value) {
@@ -146,6 +181,10 @@ fn each_migrated_tool_compiles_advertises_and_reads_its_arguments() {
     holds::<CreateAlert>(
         json!({"name": "cpu", "notify": [{"email": {"to": "ops@example.com"}}, {"webhook": {"url": "https://x.example"}}]}),
     );
+    holds::<UpdateRecords>(json!({
+        "collection": "65a1f0c2b3d4e5f6a7b8c9d0", "record_ids": ["r1"], "note": " moved ",
+        "rows": {"2": "b"}, "versions": {"beta": "1.2"}, "checksum": 12, "tags": ["x"]
+    }));
 }
 
 #[test]
