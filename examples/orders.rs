@@ -923,7 +923,14 @@ mod tests {
             let result = call(&tools, "find_orders", json!({ "status": status })).await;
             assert_eq!(result["isError"], false, "{status}");
         }
+        // One allowed value in another letter case is read as it, and said to be.
         let result = call(&tools, "find_orders", json!({"status": "paid"})).await;
+        assert_eq!(result["isError"], false);
+        assert_eq!(
+            result["_meta"]["mcp-tool/repairs"][0]["repair"],
+            "read as \"PAID\", the allowed value this was in another letter case; send \"PAID\""
+        );
+        let result = call(&tools, "find_orders", json!({"status": "PAYED"})).await;
         assert_eq!(category(&result), "validation");
     }
 

@@ -216,6 +216,8 @@ mod tests {
             ("cancel_booking", json!({"bookingRef": "PNR-7XQ2KD"})),
             ("cancel_booking", json!({"bookingRef": "PNR-FLOWN1"})),
             ("cancel_booking", json!({"bookingRef": "PNR-OTHER1"})),
+            ("cancel_booking", json!({"bookngRef": "PNR-7XQ2KD"})),
+            // Its name in another case style: read as `bookingRef`.
             ("cancel_booking", json!({"booking_ref": "PNR-7XQ2KD"})),
             (
                 "quote_fares",

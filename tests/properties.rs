@@ -638,21 +638,35 @@ proptest! {
     }
 }
 
-/// `args` with some of its arrays and objects (below the root) sent as strings holding
-/// their JSON, as some clients send them: the ones whose index in a walk is in `which`.
+/// `args` as a careless client sends it: some of its values below the root sent as
+/// strings holding their JSON (arrays, objects, numbers, booleans), and some of its keys
+/// in snake case rather than the tool's camel case: the ones whose index in a walk is in
+/// `which`.
 fn stringified(args: &Value, which: &[bool]) -> Value {
     fn walk(value: &mut Value, which: &[bool], seen: &mut usize, depth: usize) {
         let take = depth > 0
-            && (value.is_array() || value.is_object())
+            && !value.is_string()
+            && !value.is_null()
             && which.get(*seen).copied().unwrap_or(false);
         *seen += 1;
         match value {
             Value::Array(items) => items
                 .iter_mut()
                 .for_each(|v| walk(v, which, seen, depth + 1)),
-            Value::Object(map) => map
-                .values_mut()
-                .for_each(|v| walk(v, which, seen, depth + 1)),
+            Value::Object(map) => {
+                map.values_mut()
+                    .for_each(|v| walk(v, which, seen, depth + 1));
+                let keys: Vec<String> = map.keys().cloned().collect();
+                for key in keys {
+                    let snake = snake_case(&key);
+                    let restyle = which.get(*seen).copied().unwrap_or(false);
+                    *seen += 1;
+                    if restyle && snake != key && !map.contains_key(&snake) {
+                        let v = map.remove(&key).unwrap();
+                        map.insert(snake, v);
+                    }
+                }
+            }
             _ => {}
         }
         if take {
@@ -664,26 +678,91 @@ fn stringified(args: &Value, which: &[bool]) -> Value {
     out
 }
 
-/// `args` with each repair listed in a result's `_meta` applied.
-fn with_repairs(args: &Value, meta: Option<&Map<String, Value>>) -> Value {
+fn snake_case(key: &str) -> String {
+    let mut out = String::new();
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The text after `prefix` (which ends with an opening `delimiter`) up to the closing
+/// one, when `text` starts with `prefix`.
+fn quoted<'t>(text: &'t str, prefix: &str, delimiter: char) -> Option<&'t str> {
+    let rest = text.strip_prefix(prefix)?;
+    rest.split(delimiter).next()
+}
+
+/// `args` with each repair listed in a result's `_meta` applied: values first, at the
+/// paths they were sent at, then the keys renamed; and the renames, to map the paths of
+/// what was sent to the paths of what was read.
+fn with_repairs(args: &Value, meta: Option<&Map<String, Value>>) -> (Value, Vec<(String, String)>) {
     let mut out = args.clone();
     let repairs = meta
         .and_then(|m| m.get("mcp-tool/repairs"))
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    for repair in repairs {
+    let mut renames = Vec::new();
+    for repair in &repairs {
         let path = repair["path"].as_str().unwrap();
+        let text = repair["repair"].as_str().unwrap();
+        if let Some(name) = quoted(text, "read as `", '`') {
+            let (parent, _) = path.rsplit_once('/').unwrap();
+            renames.push((path.to_owned(), format!("{parent}/{name}")));
+            continue;
+        }
         let slot = out
             .pointer_mut(path)
             .expect("a repair's path is in the arguments");
-        let text = slot
+        let sent = slot
             .as_str()
             .expect("a repaired value was a string")
             .to_owned();
-        *slot = serde_json::from_str(&text).unwrap();
+        *slot = match quoted(text, "read as \"", '"') {
+            Some(allowed) => {
+                assert!(
+                    allowed.eq_ignore_ascii_case(&sent),
+                    "{sent} read as {allowed}"
+                );
+                Value::from(allowed)
+            }
+            None => serde_json::from_str(&sent).unwrap(),
+        };
     }
-    out
+    // Deepest first, so that each path is still as sent when its key is renamed.
+    renames.sort_by_key(|(from, _)| std::cmp::Reverse(from.matches('/').count()));
+    for (from, to) in &renames {
+        let (parent, key) = from.rsplit_once('/').unwrap();
+        let name = to.rsplit_once('/').unwrap().1;
+        let object = out
+            .pointer_mut(parent)
+            .and_then(Value::as_object_mut)
+            .unwrap();
+        let value = object.remove(key).expect("a renamed key was sent");
+        assert!(
+            object.insert(name.to_owned(), value).is_none(),
+            "{name} sent twice"
+        );
+    }
+    (out, renames)
+}
+
+/// `path`, as sent, as the path of what was read: under the names keys were read as.
+fn as_read(path: &str, renames: &[(String, String)]) -> String {
+    let mut path = path.to_owned();
+    // Shallowest last: the renames are deepest first.
+    for (from, to) in renames {
+        if path == *from || path.starts_with(&format!("{from}/")) {
+            path = format!("{to}{}", &path[from.len()..]);
+        }
+    }
+    path
 }
 
 proptest! {
@@ -704,7 +783,7 @@ proptest! {
             .unwrap()
             .block_on(tools.call("everything", sent.clone()))
             .unwrap();
-        let repaired = with_repairs(&sent, result.meta.as_ref());
+        let (repaired, renames) = with_repairs(&sent, result.meta.as_ref());
         if !result.is_error {
             let errors: Vec<String> = JUDGE.iter_errors(&repaired).map(|e| e.to_string()).collect();
             prop_assert!(errors.is_empty(), "accepted {} as {}: {:?}", sent, repaired, errors);
@@ -714,7 +793,7 @@ proptest! {
         let paths = |v: &Value| -> Vec<String> {
             v["structuredContent"]["violations"].as_array().map(|a| a.iter().map(|v| v["path"].as_str().unwrap().to_owned()).collect()).unwrap_or_default()
         };
-        let via_toolbox = paths(&result.to_value());
+        let via_toolbox: Vec<String> = paths(&result.to_value()).iter().map(|p| as_read(p, &renames)).collect();
         let expected: Vec<String> = direct.err().map(|e| e.violations().iter().map(|v| v.path.clone()).collect()).unwrap_or_default();
         prop_assert_eq!(via_toolbox, expected);
     }

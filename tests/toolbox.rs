@@ -495,7 +495,7 @@ async fn an_array_or_object_sent_as_a_string_of_its_json_is_repaired_and_said() 
     let result = tools
         .call(
             "everything",
-            with(json!({"pair": "{\"a\": 1}", "flag": "true"})),
+            with(json!({"pair": "{\"a\": 1}", "flag": "yes"})),
         )
         .await
         .unwrap()
@@ -508,6 +508,233 @@ async fn an_array_or_object_sent_as_a_string_of_its_json_is_repaired_and_said() 
         .collect();
     assert_eq!(rules, ["type", "type"]);
     assert!(result.get("_meta").is_none());
+}
+
+#[tokio::test]
+async fn a_scalar_sent_as_a_string_of_its_json_is_repaired_and_said() {
+    let tools = everything_tools::toolbox();
+    let result = tools
+        .call(
+            "everything",
+            json!({
+                "orderId": "ORD-2026-00042", "status": "PAID", "passengers": "2",
+                "flag": "false", "price": "12.5", "offset": "-3",
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
+    assert_eq!(
+        result.meta.unwrap()["mcp-tool/repairs"],
+        json!([
+            {"path": "/passengers", "repair": "read the number sent as a string"},
+            {"path": "/price", "repair": "read the number sent as a string"},
+            {"path": "/offset", "repair": "read the number sent as a string"},
+            {"path": "/flag", "repair": "read the boolean sent as a string"},
+        ])
+    );
+    // Read, then checked: the repaired number's own problem is at its path.
+    let result = tools
+        .call(
+            "everything",
+            json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": "12"}),
+        )
+        .await
+        .unwrap()
+        .to_value();
+    let violations = &result["structuredContent"]["violations"];
+    assert_eq!(violations.as_array().unwrap().len(), 1, "{violations}");
+    assert_eq!(violations[0]["path"], "/passengers");
+    assert_eq!(violations[0]["rule"], "range");
+    // Only exactly the JSON: padded, a fraction for an integer, words, are refused.
+    for (field, sent) in [
+        ("passengers", json!(" 2")),
+        ("passengers", json!("2.5")),
+        ("passengers", json!("two")),
+        ("flag", json!("True")),
+        ("flag", json!("1")),
+    ] {
+        let mut args = json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": 2});
+        args[field] = sent.clone();
+        let result = tools.call("everything", args).await.unwrap().to_value();
+        assert_eq!(result["isError"], true, "{field}: {sent}");
+        assert_eq!(
+            result["structuredContent"]["violations"][0]["path"],
+            format!("/{field}")
+        );
+    }
+    // And none of it when repairs are off.
+    let strict = Toolbox::new()
+        .repairs(false)
+        .in_context(mcp_tool::Context::on(2026, 11, 30).unwrap())
+        .tool(everything_handler);
+    let result = strict
+        .call(
+            "everything",
+            json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": "2"}),
+        )
+        .await
+        .unwrap();
+    assert!(result.is_error);
+}
+
+async fn everything_handler(_: everything_tools::Everything) -> Result<Value, mcp_tool::ToolError> {
+    Ok(json!({"ok": true}))
+}
+
+#[tokio::test]
+async fn a_name_in_another_case_style_is_read_as_the_one_field_it_fits() {
+    let tools = everything_tools::toolbox();
+    // `order_id` for `orderId`, and `from_code` in a nested struct: read, checked, said.
+    let result = tools
+        .call(
+            "everything",
+            json!({
+                "order_id": "ORD-2026-00042", "status": "PAID", "passengers": 2,
+                "first_leg": {"from_code": "CDG"},
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
+    let repairs = &result.meta.unwrap()["mcp-tool/repairs"];
+    let said: Vec<(&str, &str)> = repairs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["path"].as_str().unwrap(), r["repair"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/order_id",
+                "read as `orderId`, the argument's name in this tool's case style; send it as `orderId`"
+            ),
+            (
+                "/first_leg",
+                "read as `firstLeg`, the argument's name in this tool's case style; send it as `firstLeg`"
+            ),
+            (
+                "/first_leg/from_code",
+                "read as `fromCode`, the argument's name in this tool's case style; send it as `fromCode`"
+            ),
+        ]
+    );
+    // Its value's problems are at the path it was sent at.
+    let result = tools
+        .call(
+            "everything",
+            json!({"order_id": "nope", "status": "PAID", "passengers": 2}),
+        )
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(
+        result["structuredContent"]["violations"][0]["path"],
+        "/order_id"
+    );
+    assert_eq!(
+        result["structuredContent"]["violations"][0]["rule"],
+        "regex"
+    );
+    // Sent under both names: not a guess to make; the other is unknown.
+    let result = tools
+        .call(
+            "everything",
+            json!({
+                "orderId": "ORD-2026-00042", "order_id": "ORD-2026-00043",
+                "status": "PAID", "passengers": 2,
+            }),
+        )
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(result["isError"], true);
+    assert_eq!(
+        result["structuredContent"]["violations"][0]["path"],
+        "/order_id"
+    );
+}
+
+#[tokio::test]
+async fn a_name_that_fits_two_fields_is_not_guessed() {
+    /// Two names that fold to one.
+    #[derive(McpTool, Deserialize)]
+    #[allow(dead_code)]
+    struct Twins {
+        #[serde(rename = "dataSet")]
+        data_set: Option<String>,
+        #[serde(rename = "data_set")]
+        other: Option<String>,
+    }
+    async fn twins(_: Twins) -> Result<Value, mcp_tool::ToolError> {
+        Ok(json!({}))
+    }
+    let tools = Toolbox::new().tool(twins);
+    let result = tools
+        .call("twins", json!({"DataSet": "x"}))
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"]["violations"][0]["path"],
+        "/DataSet"
+    );
+}
+
+#[tokio::test]
+async fn an_allowed_value_in_another_letter_case_is_read_as_it() {
+    let tools = everything_tools::toolbox();
+    let result = tools
+        .call(
+            "everything",
+            json!({
+                "orderId": "ORD-2026-00042", "status": "paid", "passengers": 2,
+                "order": "DESC", "prio": "right_now",
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
+    assert_eq!(
+        result.meta.unwrap()["mcp-tool/repairs"],
+        json!([
+            {"path": "/status", "repair": "read as \"PAID\", the allowed value this was in another letter case; send \"PAID\""},
+            {"path": "/order", "repair": "read as \"desc\", the allowed value this was in another letter case; send \"desc\""},
+            {"path": "/prio", "repair": "read as \"RIGHT_NOW\", the allowed value this was in another letter case; send \"RIGHT_NOW\""},
+        ])
+    );
+    // Not a case away from an allowed value: refused, with the nearest named.
+    let result = tools
+        .call(
+            "everything",
+            json!({"orderId": "ORD-2026-00042", "status": "payed", "passengers": 2}),
+        )
+        .await
+        .unwrap()
+        .to_value();
+    assert_eq!(result["structuredContent"]["violations"][0]["rule"], "enum");
+}
+
+#[tokio::test]
+async fn values_a_case_apart_are_not_guessed_between() {
+    /// Two values a case apart.
+    #[derive(McpTool, Deserialize)]
+    #[allow(dead_code)]
+    struct Cased {
+        #[validate(enum = ["Full", "FULL", "brief"])]
+        mode: String,
+    }
+    async fn cased(_: Cased) -> Result<Value, mcp_tool::ToolError> {
+        Ok(json!({}))
+    }
+    let tools = Toolbox::new().tool(cased);
+    let refused = tools.call("cased", json!({"mode": "full"})).await.unwrap();
+    assert!(refused.is_error);
+    let read = tools.call("cased", json!({"mode": "BRIEF"})).await.unwrap();
+    assert!(!read.is_error, "{:?}", read.content);
 }
 
 #[path = "support/shelf.rs"]

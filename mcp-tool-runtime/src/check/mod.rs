@@ -65,8 +65,12 @@ pub struct Checker<'a> {
     field_hint: Option<&'static str>,
     /// The conversions to try once the arguments are as serde reads them.
     conversions: Vec<Conversion>,
-    /// The values read under a former name of their field (`#[serde(alias)]`).
+    /// The values read under a former name of their field (`#[serde(alias)]`), or under
+    /// their name in another case style.
     renamed: Vec<Repair>,
+    /// The keys to rename before serde reads the arguments: in the object at the
+    /// location, from the key sent to the field's name.
+    restyled: Vec<(Location, String, &'static str)>,
 }
 
 /// Reads a value as a newtype through its conversion: the refusal, in its own words.
@@ -106,6 +110,8 @@ pub(crate) struct Checked {
     pub conversions: Vec<Conversion>,
     /// The values read under a former name of their field.
     pub renamed: Vec<Repair>,
+    /// The keys to rename, in the object at the location, from the key sent to a name.
+    pub restyled: Vec<(Location, String, &'static str)>,
 }
 
 /// What a rule wanted and what came, for [`Checker::report`].
@@ -149,6 +155,7 @@ impl<'a> Checker<'a> {
             field_hint: None,
             conversions: Vec::new(),
             renamed: Vec::new(),
+            restyled: Vec::new(),
         }
     }
 
@@ -177,22 +184,70 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `value` read as the number (`number`) or the boolean a client sent as a string
+    /// of exactly its JSON (`"10"`, `"true"`), where the checker repairs that mistake.
+    pub(crate) fn unstringify_scalar(&self, value: &Value, number: bool) -> Option<Value> {
+        let Value::String(text) = value else {
+            return None;
+        };
+        if !self.repair || text.trim() != text || text.is_empty() {
+            return None;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(parsed @ Value::Number(_)) if number => Some(parsed),
+            Ok(parsed @ Value::Bool(_)) if !number => Some(parsed),
+            _ => None,
+        }
+    }
+
     /// Records that the value at the current path was repaired into `parsed`.
     pub(crate) fn repaired(&mut self, parsed: Value) {
-        let repair = if parsed.is_array() {
-            "parsed the JSON array sent as a string"
-        } else {
-            "parsed the JSON object sent as a string"
+        let repair = match &parsed {
+            Value::Array(_) => Cow::Borrowed("parsed the JSON array sent as a string"),
+            Value::Object(_) => Cow::Borrowed("parsed the JSON object sent as a string"),
+            Value::Number(_) => Cow::Borrowed("read the number sent as a string"),
+            Value::Bool(_) => Cow::Borrowed("read the boolean sent as a string"),
+            // An allowed value, public in the schema: named, to send next time.
+            Value::String(allowed) => Cow::Owned(format!(
+                "read as {allowed:?}, the allowed value this was in another letter case; send {allowed:?}"
+            )),
+            Value::Null => Cow::Borrowed("read as null"),
         };
         let path = self.path();
         let at = self.location();
-        let repair = Cow::Borrowed(repair);
         self.repairs.push((at, Repair { path, repair }, parsed));
+    }
+
+    /// Runs `f` with no repairs made: where a repaired value could be read as another
+    /// form than the one checked (the variants of an untagged enum, which serde picks
+    /// from the value as sent).
+    pub(crate) fn without_repairs<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let repair = std::mem::replace(&mut self.repair, false);
+        let out = f(self);
+        self.repair = repair;
+        out
     }
 
     /// Whether known client mistakes are repaired (see `Toolbox::repairs`).
     pub(crate) fn repairs_on(&self) -> bool {
         self.repair
+    }
+
+    /// Records that the value under `key` (at the current path's object), `name` written
+    /// in another case style (`departureDate`), was read as `name`: the key is renamed
+    /// before serde reads the arguments.
+    pub(crate) fn restyled(&mut self, key: &str, name: &'static str) {
+        let parent = self.location();
+        let mark = self.enter_key(key);
+        let path = self.path();
+        self.leave(mark);
+        self.renamed.push(Repair {
+            path,
+            repair: Cow::Owned(format!(
+                "read as `{name}`, the argument's name in this tool's case style; send it as `{name}`"
+            )),
+        });
+        self.restyled.push((parent, key.to_owned(), name));
     }
 
     /// Records that the value under `alias`, a former name of `name`, was read as it.
@@ -514,6 +569,8 @@ impl<'a> Checker<'a> {
         let nulls = self.absent_nulls.len();
         let listed = self.names_listed.len();
         let repairs = self.repairs.len();
+        let renamed = self.renamed.len();
+        let restyled = self.restyled.len();
         f(self);
         let found = self.violations.len() - violations + self.omitted - omitted;
         self.violations.truncate(violations);
@@ -523,6 +580,8 @@ impl<'a> Checker<'a> {
         self.absent_nulls.truncate(nulls);
         self.names_listed.truncate(listed);
         self.repairs.truncate(repairs);
+        self.renamed.truncate(renamed);
+        self.restyled.truncate(restyled);
         found
     }
 
@@ -557,6 +616,7 @@ impl<'a> Checker<'a> {
         Checked {
             conversions: self.conversions,
             renamed: self.renamed,
+            restyled: self.restyled,
             violations: self.violations,
             fields: self.fields,
             hidden: self.hidden,

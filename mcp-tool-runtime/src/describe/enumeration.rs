@@ -40,6 +40,12 @@ impl EnumSpec {
             return false;
         };
         if !self.values.contains(&s.as_str()) {
+            if let Some(allowed) = rules::case_repair(self.values, s, cx) {
+                let allowed = Value::from(allowed);
+                let ok = self.check(&allowed, rules, cx);
+                cx.repaired(allowed);
+                return ok;
+            }
             rules::one_of_failure(self.values, s).report(cx, value, None, None);
             return false;
         }

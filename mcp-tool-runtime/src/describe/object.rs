@@ -122,9 +122,22 @@ impl ToolSpec {
         if self.allow_unknown_fields && rest.is_none() {
             return;
         }
+        // The names read as a field's in another case style: found once, not for each
+        // name sent (a hundred thousand names would make that quadratic).
+        let restyled: Vec<&str> = if cx.repairs_on() {
+            self.fields
+                .iter()
+                .filter_map(|f| Some(self.restyled_key(f, map)?.0))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // A flattened map takes the names no field claims, each checked as its value.
         let mut unclaimed = Map::new();
         for (key, v) in map {
+            if restyled.contains(&key.as_str()) {
+                continue;
+            }
             // A former name: read as the field where repairs are made, unless the
             // field came under its own name too; else unknown, as the schema says.
             if let Some(field) = self.field_named(key)
@@ -177,23 +190,35 @@ impl ToolSpec {
             } else {
                 map.get(field.name)
             };
-            // Sent under a former name (`#[serde(alias)]`): read, and said to be.
-            let (sent_as, value) = match value {
-                None if !field.aliases.is_empty() && cx.repairs_on() => field
-                    .aliases
-                    .iter()
-                    .find_map(|alias| Some((*alias, map.get(*alias)?)))
-                    .map_or((field.name, None), |(alias, v)| {
-                        cx.renamed(alias, field.name);
-                        (alias, Some(v))
-                    }),
+            // Sent under a former name (`#[serde(alias)]`), or under its name in another
+            // case style (`departureDate`): read, and said to be.
+            let (sent_as, value): (&str, _) = match value {
+                None if cx.repairs_on() => {
+                    let alias = field
+                        .aliases
+                        .iter()
+                        .find_map(|alias| Some((*alias, map.get(*alias)?)));
+                    match alias {
+                        Some((alias, v)) => {
+                            cx.renamed(alias, field.name);
+                            (alias, Some(v))
+                        }
+                        None => match self.restyled_key(field, map) {
+                            Some((key, v)) => {
+                                cx.restyled(key, field.name);
+                                (key, Some(v))
+                            }
+                            None => (field.name, None),
+                        },
+                    }
+                }
                 value => (field.name, value),
             };
             match value {
                 // What a nullable optional property's `null` means: left out.
                 Some(Value::Null) if !field.required && cx.nulls_are_absent() => {
                     present += 1;
-                    let mark = cx.enter_field(sent_as);
+                    let mark = enter_sent(field, sent_as, cx);
                     cx.absent_null();
                     cx.leave(mark);
                 }
@@ -252,14 +277,8 @@ impl ToolSpec {
 
     /// Checks the value sent for `field` under the name `sent_as` (its own, or a former
     /// one), at that name's path.
-    fn check_value_as(
-        &self,
-        field: &Field,
-        sent_as: &'static str,
-        value: &Value,
-        cx: &mut Checker<'_>,
-    ) {
-        let mark = cx.enter_field(sent_as);
+    fn check_value_as(&self, field: &Field, sent_as: &str, value: &Value, cx: &mut Checker<'_>) {
+        let mark = enter_sent(field, sent_as, cx);
         let outer = cx.begin_hint(field.hint());
         let before = cx.count();
         let check = |cx: &mut Checker<'_>| {
@@ -444,6 +463,32 @@ impl ToolSpec {
         cx.leave(mark);
     }
 
+    /// The one key of `map` that is `field`'s name in another case style
+    /// (`departureDate`, `DepartureDate`, `departure-date` for `departure_date`), when
+    /// the field was not sent under its name and no other key or field fits.
+    fn restyled_key<'m>(
+        &'static self,
+        field: &Field,
+        map: &'m Map<String, Value>,
+    ) -> Option<(&'m str, &'m Value)> {
+        if field.flatten || map.contains_key(field.name) {
+            return None;
+        }
+        let mut keys = map
+            .iter()
+            .filter(|(k, _)| same_folded(k, field.name) && !self.knows(k));
+        let (key, value) = keys.next()?;
+        // Another field of the same folded name would make it a guess.
+        let alone = keys.next().is_none()
+            && self
+                .fields
+                .iter()
+                .filter(|f| !f.flatten && same_folded(f.name, field.name))
+                .count()
+                == 1;
+        alone.then_some((key.as_str(), value))
+    }
+
     /// A field sent under its name and under a former one (`#[serde(alias)]`) too.
     fn sent_twice(&'static self, key: &str, name: &str, value: &Value, cx: &mut Checker<'_>) {
         let mark = cx.enter_key(key);
@@ -502,6 +547,20 @@ impl ToolSpec {
     }
 }
 
+/// Whether two names are the same with their case style undone: in lower case, without
+/// `_`, `-` and spaces. Compared letter by letter, with nothing allocated: most names
+/// differ at their first letters.
+fn same_folded(a: &str, b: &str) -> bool {
+    name_chars(a).eq(name_chars(b))
+}
+
+/// A name's letters in lower case without the separators of case styles.
+fn name_chars(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+}
+
 /// Judges the value against the field's reshaped schema, and records the field's own
 /// reading (`deserialize_with`), if its checks found nothing.
 fn read_later(field: &Field, value: &Value, before: usize, cx: &mut Checker<'_>) {
@@ -558,4 +617,14 @@ pub(super) fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> Stri
         }
     }
     out
+}
+
+/// Enters the path of `field` as sent: under its own name, or under the key the model
+/// used for it (a former name, another case style).
+fn enter_sent(field: &Field, sent_as: &str, cx: &mut Checker<'_>) -> usize {
+    if sent_as == field.name {
+        cx.enter_field(field.name)
+    } else {
+        cx.enter_key(sent_as)
+    }
 }

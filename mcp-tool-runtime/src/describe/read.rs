@@ -124,6 +124,16 @@ impl ToolSpec {
             };
             return Err(self.invalid(tool, checked, arguments).with_repairs(repairs));
         }
+        // Keys written in another case style, under their field's name, for serde: the
+        // innermost first (each was recorded after its parent's), while the paths above
+        // them are still as sent.
+        for (parent, key, name) in checked.restyled.iter().rev() {
+            if let Some(Value::Object(object)) = parent.get_mut(&mut arguments)
+                && let Some(value) = object.remove(key)
+            {
+                object.insert((*name).to_owned(), value);
+            }
+        }
         Ok((arguments, repairs))
     }
 

@@ -28,7 +28,7 @@ pub use format::Format;
 pub use length::Length;
 pub use multiple_of::MultipleOf;
 pub use one_of::OneOf;
-pub(crate) use one_of::one_of_failure;
+pub(crate) use one_of::{case_repair, one_of_failure};
 pub use range::{Bound, Range};
 pub use regex::Regex;
 pub(crate) use unique::report_repeats;

@@ -33,6 +33,39 @@ impl RuleKind for OneOf {
         };
         (!self.values.contains(&s.as_str())).then(|| one_of_failure(self.values, s))
     }
+
+    fn report(&self, value: &Value, rule: &super::Rule, cx: &mut Checker<'_>) {
+        // The one allowed value it is in another letter case (`Business` for
+        // `business`): read as that, and said.
+        if let Value::String(s) = value
+            && !self.values.contains(&s.as_str())
+            && let Some(allowed) = case_repair(self.values, s, cx)
+        {
+            cx.repaired(Value::from(allowed));
+            return;
+        }
+        if let Some(failure) = self.check(value, cx) {
+            failure.report(cx, value, rule.message, rule.hint);
+        }
+    }
+}
+
+/// The allowed value `got` is in another letter case, when exactly one is and the
+/// checker repairs client mistakes (some strict modes do not keep the capitalization of
+/// `enum` values).
+pub(crate) fn case_repair(
+    values: &[&'static str],
+    got: &str,
+    cx: &Checker<'_>,
+) -> Option<&'static str> {
+    if !cx.repairs_on() {
+        return None;
+    }
+    let mut found = values
+        .iter()
+        .filter(|v| v.eq_ignore_ascii_case(got) || v.to_lowercase() == got.to_lowercase());
+    let first = found.next()?;
+    found.next().is_none().then_some(*first)
 }
 
 /// The failure of a whitelist, with the nearest allowed value when there is one. Also

@@ -193,13 +193,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Whether known client mistakes are repaired before the checks (the default:
-    /// `true`). Some clients send an array or object argument as a string holding its
-    /// JSON (`"[\"a\", \"b\"]"`), and send it again the same way whatever the model is
-    /// told; where the schema wants an array (or an object) and such a string parses to
-    /// one, the parsed value is checked and used. Each repair is said in the result's
-    /// `_meta` under `"mcp-tool/repairs"` (its path and what was done). No other value
-    /// is repaired: a scalar sent as a string (`"10"` for an integer) gets a violation
-    /// that says the type, which a model corrects on the next call.
+    /// `true`). Clients send values that admit exactly one reading, and send them again
+    /// the same way whatever the model is told:
+    ///
+    /// - an array or object as a string holding its JSON (`"[\"a\", \"b\"]"`);
+    /// - a number or boolean as a string that is exactly its JSON (`"10"`, `"true"`;
+    ///   `"10.0"` for an integer, `" 10"` or `"yes"` are not read);
+    /// - a name in another case style than the tool's (`departureDate` for
+    ///   `departure_date`), when exactly one field has that name folded and it was not
+    ///   also sent by its own name;
+    /// - an allowed value in another letter case (`"paid"` for `"PAID"`), when exactly
+    ///   one allowed value matches;
+    /// - a field's former name (a serde `alias`).
+    ///
+    /// The repaired value is checked and used, and each repair is said in the result's
+    /// `_meta` under `"mcp-tool/repairs"` (its path and what was done, naming what to
+    /// send), so the model learns the contract from a call that worked. A repair runs
+    /// for a destructive tool too: each has one reading only, and a tool that needs a
+    /// person's yes asks for it as it would for any call.
     ///
     /// ```
     /// use mcp_tool::{McpTool, ToolError, Toolbox};

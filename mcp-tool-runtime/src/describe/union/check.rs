@@ -378,7 +378,8 @@ impl UnionSpec {
         let probe = probe_copy(value, cx.nulls_are_absent());
         let chosen = self.which.and_then(|which| which(&probe));
         if let Some(variant) = chosen.and_then(|i| self.variants.get(i)) {
-            variant.check_content(value, cx);
+            // Repaired, the value could be another variant's.
+            cx.without_repairs(|cx| variant.check_content(value, cx));
             return true;
         }
         let mut closest: Option<(usize, &Variant)> = None;
