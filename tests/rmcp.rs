@@ -545,6 +545,63 @@ async fn an_rmcp_router_repairs_a_stringified_array_and_says_so_unless_told_not_
     assert_eq!(result.is_error, Some(true));
 }
 
+/// An rmcp router whose errors carry the draft failure `_meta`.
+#[derive(Clone)]
+struct CarrierDesk {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl CarrierDesk {
+    #[tool(description = "Tag a parcel.")]
+    async fn tag(&self, Parameters(_): Parameters<Tag>) -> Result<String, ToolError> {
+        Err(ToolError::transient("The carrier does not answer.")
+            .retry_after(std::time::Duration::from_secs(20)))
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_tool_failure_meta(true))]
+impl ServerHandler for CarrierDesk {}
+
+#[tokio::test]
+async fn an_rmcp_router_s_errors_carry_the_draft_failure_meta_when_asked() {
+    let client = connect(CarrierDesk {
+        tool_router: CarrierDesk::tool_router(),
+    })
+    .await;
+    let before = std::time::SystemTime::now();
+    let result = call(&client, "tag", json!({"tags": ["fragile"]})).await;
+    assert_eq!(result.is_error, Some(true));
+    let meta = serde_json::to_value(result.meta.unwrap()).unwrap();
+    let failure = &meta[mcp_tool::TOOL_FAILURE_KEY];
+    assert_eq!(failure["class"], "reliability");
+    assert_eq!(failure["code"], "transient");
+    assert_eq!(failure["retryable"], true);
+    // 20 seconds on, in RFC 3339: later than now + 19 s, in the same form as a date
+    // written by hand for that moment.
+    let not_before = failure["retryNotBefore"].as_str().unwrap();
+    let at = |d: std::time::SystemTime| {
+        let s = d.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        chrono::DateTime::from_timestamp(s as i64, 0).unwrap()
+    };
+    let parsed = chrono::DateTime::parse_from_rfc3339(not_before).unwrap();
+    assert!(
+        parsed >= at(before + std::time::Duration::from_secs(19)),
+        "{not_before}"
+    );
+    assert!(
+        parsed <= at(before + std::time::Duration::from_secs(60)),
+        "{not_before}"
+    );
+    // An argument error, made before the method runs, carries it too.
+    let result = call(&client, "tag", json!({"tags": [""]})).await;
+    let meta = serde_json::to_value(result.meta.unwrap()).unwrap();
+    assert_eq!(
+        meta[mcp_tool::TOOL_FAILURE_KEY]["code"],
+        "invalid_arguments"
+    );
+}
+
 #[path = "support/shelf.rs"]
 mod shelf;
 use shelf::shelf;

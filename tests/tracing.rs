@@ -244,3 +244,58 @@ async fn an_unexpected_error_is_logged_with_its_type_and_chain() {
             .any(|e| e.get("outcome").map(String::as_str) == Some("error"))
     );
 }
+
+#[tokio::test]
+async fn the_draft_failure_meta_is_off_by_default_and_its_correlation_id_is_logged() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let bad = json!({"email": "not-an-address", "password": "hunter2"});
+    let plain = Toolbox::new().tool(sign_up);
+    let result = plain.call("sign_up", bad.clone()).await.unwrap();
+    assert!(result.is_error);
+    assert!(
+        result
+            .meta
+            .as_ref()
+            .is_none_or(|m| !m.contains_key(mcp_tool::TOOL_FAILURE_KEY)),
+        "off unless the server turns it on: {:?}",
+        result.meta
+    );
+    assert!(!captured.ours()[0].contains_key("correlation_id"));
+
+    let tools = Toolbox::new().tool_failure_meta(true).tool(sign_up);
+    let taken = json!({"email": "bob@taken.example", "password": "correct horse"});
+    let mut ids = Vec::new();
+    for (arguments, class, code) in [
+        (bad, "capability", "invalid_arguments"),
+        (taken, "capability", "business_rule"),
+    ] {
+        let result = tools.call("sign_up", arguments).await.unwrap();
+        let failure = &result.meta.as_ref().unwrap()[mcp_tool::TOOL_FAILURE_KEY];
+        assert_eq!(failure["class"], class);
+        assert_eq!(failure["code"], code);
+        assert_eq!(failure["retryable"], false);
+        assert!(failure.get("retryNotBefore").is_none());
+        assert!(!failure["agentGuidance"].as_str().unwrap().is_empty());
+        ids.push(failure["correlationId"].as_str().unwrap().to_owned());
+    }
+    assert_ne!(ids[0], ids[1]);
+    let logged: Vec<String> = captured.ours()[1..]
+        .iter()
+        .map(|e| e["correlation_id"].clone())
+        .collect();
+    assert_eq!(
+        logged, ids,
+        "the event carries the id the model's client sees"
+    );
+    // A success carries none.
+    let ok = tools
+        .call(
+            "sign_up",
+            json!({"email": "ada@example.com", "password": "correct horse"}),
+        )
+        .await
+        .unwrap();
+    assert!(ok.meta.is_none());
+}

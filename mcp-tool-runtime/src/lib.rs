@@ -26,7 +26,8 @@ pub use describe::output;
 pub use describe::profile::{SchemaProfile, UnknownProfile};
 pub use describe::{Annotations, MAX_RECURSION, McpEnum, McpTool, Tool};
 pub use result::{
-    CallToolResult, Content, ErrorCategory, REPAIRS_KEY, Repair, ToolError, Violation,
+    CallToolResult, Content, ErrorCategory, REPAIRS_KEY, Repair, TOOL_FAILURE_KEY, ToolError,
+    Violation,
 };
 pub use rules::Invalid;
 pub use serve::call::Handler;

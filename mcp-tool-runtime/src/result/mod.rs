@@ -5,10 +5,12 @@ mod call_result;
 pub(crate) mod echo;
 mod error;
 mod location;
+pub(crate) mod tool_failure;
 mod violation;
 
 pub(crate) use call_result::json_text;
 pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
 pub use error::ToolError;
 pub(crate) use location::{Location, Segment};
+pub use tool_failure::TOOL_FAILURE_KEY;
 pub use violation::{ErrorCategory, Repair, Violation};

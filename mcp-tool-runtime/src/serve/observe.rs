@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The event of a call answered with a JSON-RPC error of `kind`.
 pub(crate) fn rejected(tool: &str, started: Instant, kind: &str, message: &str) {
@@ -23,15 +23,17 @@ pub(crate) fn rejected(tool: &str, started: Instant, kind: &str, message: &str) 
 }
 
 /// The event of a call answered with a result: its `isError`, its `structuredContent`
-/// (the category and violations of an error) and the repairs listed in its `_meta`.
+/// (the category and violations of an error), and from its `_meta` the repairs listed
+/// and the correlation id of the draft failure object.
 pub(crate) fn answered(
     tool: &str,
     started: Instant,
     is_error: bool,
     structured: Option<&Value>,
-    repairs: Option<&Value>,
+    meta: Option<&Map<String, Value>>,
 ) {
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let repairs = meta.and_then(|m| m.get(crate::result::REPAIRS_KEY));
     let repairs = listed(repairs, |r| r["path"].as_str().map(str::to_owned));
     if !is_error {
         tracing::info!(
@@ -60,6 +62,7 @@ pub(crate) fn answered(
         duration_ms,
         violations = violations.as_str(),
         repairs = repairs.as_str(),
+        correlation_id = crate::result::tool_failure::correlation_of(meta),
         "tools/call",
     );
 }

@@ -200,6 +200,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         from_client: false,
         repair: true,
         show_unexpected: false,
+        tool_failure: false,
         rounds: Rounds::of_process(),
     }
 }
@@ -213,6 +214,7 @@ pub struct Structured<'r, S> {
     from_client: bool,
     repair: bool,
     show_unexpected: bool,
+    tool_failure: bool,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
 }
@@ -285,6 +287,24 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         self
     }
 
+    /// Whether an error result also carries the draft standard's failure object,
+    /// `_meta["io.modelcontextprotocol/toolFailure"]` (see
+    /// [`Toolbox::tool_failure_meta`](crate::Toolbox::tool_failure_meta); the default:
+    /// `false`).
+    pub fn with_tool_failure_meta(mut self, on: bool) -> Self {
+        self.tool_failure = on;
+        self
+    }
+
+    /// Adds the draft failure object to an error `result`, if asked to.
+    fn stamp(&self, result: &mut rmcp::model::CallToolResult) {
+        if self.tool_failure && result.is_error == Some(true) {
+            let mut meta = result.meta.take().map(|m| m.0);
+            crate::result::tool_failure::stamp(&mut meta, result.structured_content.as_ref());
+            result.meta = meta.map(rmcp::model::MetaObject);
+        }
+    }
+
     /// The profile of the client of `context`.
     fn profile_of(&self, context: &RequestContext<RoleServer>) -> SchemaProfile {
         if !self.from_client {
@@ -347,14 +367,15 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 false,
             );
             if let Err(error) = checked {
-                let result = to_rmcp_result(error.into_call_result());
+                let mut result = to_rmcp_result(error.into_call_result());
+                self.stamp(&mut result);
                 #[cfg(feature = "tracing")]
                 super::observe::answered(
                     &tool,
                     started,
                     true,
                     result.structured_content.as_ref(),
-                    None,
+                    result.meta.as_ref().map(|m| &m.0),
                 );
                 return Ok(result.into());
             }
@@ -383,6 +404,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
+        if let Ok(CallToolResponse::Complete(result)) = &mut response {
+            self.stamp(result);
+        }
         #[cfg(feature = "tracing")]
         match &response {
             Ok(CallToolResponse::Complete(result)) => super::observe::answered(
@@ -390,10 +414,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 started,
                 result.is_error == Some(true),
                 result.structured_content.as_ref(),
-                result
-                    .meta
-                    .as_ref()
-                    .and_then(|m| m.0.get(crate::result::REPAIRS_KEY)),
+                result.meta.as_ref().map(|m| &m.0),
             ),
             Ok(_) => {}
             Err(error) => {

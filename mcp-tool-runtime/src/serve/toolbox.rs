@@ -119,6 +119,9 @@ pub struct Toolbox<S = ()> {
     sealing: Arc<Sealing>,
     /// Whether an unexpected error's chain is shown to the model.
     show_unexpected: bool,
+    /// Whether an error result carries the draft `toolFailure` `_meta` (see
+    /// [`Toolbox::tool_failure_meta`]).
+    tool_failure: bool,
     /// For each tool whose output is carried as `{"result": value}`: its output schema
     /// for peers of 2026-07-28 and later, which take the value itself.
     pub(crate) bare_outputs: HashMap<&'static str, Value>,
@@ -164,6 +167,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             repair: true,
             sealing: Arc::new(Sealing::new()),
             show_unexpected: false,
+            tool_failure: false,
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
             index: HashMap::new(),
@@ -254,6 +258,49 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// [`ToolError::with_cause_shown`].
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
         self.show_unexpected = on;
+        self
+    }
+
+    /// Whether an error result also carries the draft standard's failure object,
+    /// `_meta["io.modelcontextprotocol/toolFailure"]` (SEP-3313, a draft: the default
+    /// is `false`): `class` (`capability`, `reliability` or `governance`), `code`,
+    /// `retryable`, `retryNotBefore` (an RFC 3339 time, from a transient error's
+    /// [`retry_after`](ToolError::retry_after)), `correlationId` (also in the call's
+    /// `tracing` event, as `correlation_id`) and `agentGuidance`. The categories map as
+    /// the README's table says; nothing else of the result changes.
+    ///
+    /// ```
+    /// use mcp_tool::{McpTool, ToolError, Toolbox, TOOL_FAILURE_KEY};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// /// Track a parcel.
+    /// #[derive(McpTool, Deserialize)]
+    /// struct Track {
+    ///     #[validate(regex = r"^[A-Z]{2}[0-9]{9}$")]
+    ///     parcel: String,
+    /// }
+    ///
+    /// async fn track(_: Track) -> Result<String, ToolError> {
+    ///     Err(ToolError::transient("The carrier does not answer.")
+    ///         .retry_after(std::time::Duration::from_secs(30)))
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let tools = Toolbox::new().tool_failure_meta(true).tool(track);
+    /// let result = tools.call("track", json!({"parcel": "RP123456789"})).await.unwrap();
+    /// let failure = &result.meta.as_ref().unwrap()[TOOL_FAILURE_KEY];
+    /// assert_eq!(failure["class"], "reliability");
+    /// assert_eq!(failure["retryable"], true);
+    /// assert!(failure["retryNotBefore"].as_str().unwrap().ends_with('Z'));
+    ///
+    /// let result = tools.call("track", json!({"parcel": "42"})).await.unwrap();
+    /// let failure = &result.meta.as_ref().unwrap()[TOOL_FAILURE_KEY];
+    /// assert_eq!((&failure["class"], &failure["code"]), (&json!("capability"), &json!("invalid_arguments")));
+    /// # });
+    /// ```
+    pub fn tool_failure_meta(mut self, on: bool) -> Self {
+        self.tool_failure = on;
         self
     }
 
@@ -462,11 +509,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.show_unexpected,
         };
-        let result = self.routes[i](&self.state, arguments, setup)
+        let mut result = self.routes[i](&self.state, arguments, setup)
             .await
             .map_err(|error| CallError::MalformedRequest {
                 message: error.message().to_owned(),
             });
+        if let Ok(Answer::Complete(answer)) = &mut result
+            && answer.is_error
+            && self.tool_failure
+        {
+            crate::result::tool_failure::stamp(
+                &mut answer.meta,
+                answer.structured_content.as_ref(),
+            );
+        }
         #[cfg(feature = "tracing")]
         match &result {
             Ok(Answer::InputRequired(asked)) => {
@@ -478,10 +534,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 started,
                 answer.is_error,
                 answer.structured_content.as_ref(),
-                answer
-                    .meta
-                    .as_ref()
-                    .and_then(|m| m.get(crate::result::REPAIRS_KEY)),
+                answer.meta.as_ref(),
             ),
             Err(error) => {
                 super::observe::rejected(name, started, "malformed_request", error.message())
