@@ -1,7 +1,7 @@
 // The examples' MCP servers as two clients nobody here wrote see them: the MCP Inspector
 // CLI (which checks every result's structuredContent against the tool's outputSchema,
-// errors included, and lints the schemas) and the TypeScript SDK client (which checks
-// successes). Run by .ci/run with the Node 22 this folder's package.json installs:
+// errors included, and lints the schemas) and the TypeScript SDK clients, v2 and v1
+// (which check successes, and in v1 error results too). Run by .ci/run with the Node 22 this folder's package.json installs:
 //
 //   node --test tests/node/clients.test.mjs
 //
@@ -17,6 +17,9 @@ import assert from "node:assert/strict";
 
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const examples = process.env.EXAMPLES ?? "target/debug/examples";
 const inspector = process.env.INSPECTOR ?? "mcp-inspector";
@@ -163,10 +166,75 @@ describe("TypeScript SDK client", () => {
     const ok = await client.callTool({ name: "cancel_booking", arguments: { bookingRef: "PNR-7XQ2KD" } });
     assert.equal(ok.isError ?? false, false);
     assert.equal(ok.structuredContent.refund_cents, 41000);
-    const bad = await client.callTool({ name: "cancel_booking", arguments: { booking_ref: "PNR-7XQ2KD" } });
+    const bad = await client.callTool({ name: "cancel_booking", arguments: { bookngRef: "PNR-7XQ2KD" } });
     assert.equal(bad.isError, true);
     assert.ok(bad.content[0].text.includes('Did you mean "bookingRef"?'), bad.content[0].text);
+    // The name in another case style is read as the one field it fits, and said so.
+    const restyled = await client.callTool({ name: "cancel_booking", arguments: { booking_ref: "PNR-7XQ2KD" } });
+    assert.equal(restyled.isError ?? false, false);
+    assert.equal(restyled._meta["mcp-tool/repairs"][0].path, "/booking_ref");
   });
+});
+
+// The v1 TypeScript SDK client (`@modelcontextprotocol/sdk` 1.32, the line most servers'
+// users still run): after `tools/list` it validates every result's structuredContent
+// against the tool's outputSchema, error results included, and throws -32602 on a
+// mismatch (TS SDK #2748). Every error result and every success must pass it.
+describe("TypeScript SDK client v1", () => {
+  const clients = [];
+  after(async () => {
+    for (const client of clients) await client.close();
+  });
+
+  async function connect(server) {
+    const [command, ...args] = servers[server];
+    // A user who confirms what cancel_order asks, as for the v2 client above.
+    const client = new ClientV1({ name: "mcp-tool-ci-v1", version: "0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: {} }));
+    await client.connect(new StdioClientTransportV1({ command, args, cwd: scratch, stderr: "ignore" }));
+    clients.push(client);
+    return client;
+  }
+
+  const calls = {
+    book_flight: [
+      ["book_flight", { origin: "CDG", destination: "JFK", departure_date: "15/01/2099", cabin: "first", passengers: 2 }, null],
+      ["book_flight", { origin: "Paris", destination: "JFK", departure_date: "12/12/2024", cabin: "PROCESSING", passengers: 0 }, "validation"],
+      ["book_flight", { origin: "CDG" }, "validation"],
+      ["book_flight", { origin: "CDG", destination: "JFK", departure_date: "15/01/2099", cabin: "first", passengers: 2, seat: "1A" }, "validation"],
+    ],
+    orders: [
+      ["cancel_order", { orderId: "ORD-2026-00043", reason: "late" }, "business"],
+      ["cancel_order", { orderId: "ORD-2026-00077", reason: "mine?" }, "permission"],
+      ["cancel_order", { orderId: "42", reason: "x" }, "validation"],
+      ["track_order", { orderId: "ORD-2026-00050" }, "transient"],
+      ["track_order", { orderId: "ORD-2026-00042" }, null],
+    ],
+    travel_desk: [
+      ["cancel_booking", { bookingRef: "PNR-7XQ2KD" }, null],
+      ["cancel_booking", { bookingRef: "PNR-FLOWN1" }, "business"],
+      ["cancel_booking", { bookngRef: "PNR-7XQ2KD" }, "validation"],
+      ["book_flight", { origin: "xx" }, "validation"],
+    ],
+  };
+  for (const [server, cases] of Object.entries(calls)) {
+    test(`${server}: every result passes the v1 client's outputSchema check`, async () => {
+      const client = await connect(server);
+      const { tools } = await client.listTools();
+      const withSchema = new Set(tools.filter((t) => t.outputSchema).map((t) => t.name));
+      for (const [tool, args, category] of cases) {
+        assert.ok(withSchema.has(tool), `${tool} has an outputSchema, so the client checks it`);
+        // Throws (-32602) when structuredContent does not match the outputSchema.
+        const result = await client.callTool({ name: tool, arguments: args });
+        if (category === null) {
+          assert.equal(result.isError ?? false, false, JSON.stringify(result));
+        } else {
+          assert.equal(result.isError, true, JSON.stringify(result));
+          assert.equal(result.structuredContent.errorCategory, category);
+        }
+      }
+    });
+  }
 });
 
 // Asking the user: the fourth layer, as the TypeScript SDK client drives it under both
