@@ -260,3 +260,63 @@ async fn a_stateless_request_gets_the_profile_of_the_client_its_meta_names() {
     assert_eq!(called["result"]["isError"], false, "{called}");
     serving.stop().await;
 }
+
+/// Count the seats left.
+#[derive(McpTool, Deserialize, Debug)]
+struct CountSeats {
+    /// The flight, as its number.
+    #[validate(range(min = 1))]
+    flight: u32,
+}
+
+async fn count_seats(args: CountSeats) -> Result<serde_json::Value, ToolError> {
+    Ok(serde_json::json!({ "flight": args.flight, "left": 3 }))
+}
+
+/// The two checks of the conformance suite's SEP-1303 draft, against a derived tool with
+/// a required, typed argument, on the wire: an argument missing, and one of the wrong
+/// type, are each a tool execution error (a result with `isError: true` whose text names
+/// the argument and what it must be), not a JSON-RPC error; only an unknown tool is one.
+#[tokio::test]
+async fn invalid_arguments_are_tool_execution_errors_on_the_wire() {
+    let serving = start(HttpServer::new(), Toolbox::new().tool(count_seats)).await;
+    let call = |arguments: serde_json::Value| {
+        stateless(
+            serving.port,
+            "2026-07-28",
+            "tools/call",
+            serde_json::json!({"name": "count_seats", "arguments": arguments}),
+        )
+    };
+    for (arguments, said) in [
+        (
+            serde_json::json!({}),
+            "flight: is required but was not sent",
+        ),
+        (
+            serde_json::json!({"flight": "AF123"}),
+            "flight: must be an integer",
+        ),
+    ] {
+        let answer = call(arguments.clone()).await;
+        assert!(answer.get("error").is_none(), "{answer}");
+        let result = &answer["result"];
+        assert_eq!(result["isError"], true, "{answer}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(said), "{said:?} in {text:?}");
+        assert_eq!(
+            result["structuredContent"]["violations"][0]["path"],
+            "/flight"
+        );
+    }
+    let ok = call(serde_json::json!({"flight": 12})).await;
+    assert_eq!(ok["result"]["isError"], false, "{ok}");
+    let unknown = stateless(
+        serving.port,
+        "2026-07-28",
+        "tools/call",
+        serde_json::json!({"name": "count_seat", "arguments": {"flight": 12}}),
+    )
+    .await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+}
