@@ -401,6 +401,15 @@ fn a_former_name_is_read_and_the_answer_says_so() {
         "{v}"
     );
 
+    // Sent under a former name and under its name in another case style: the former
+    // is read, the other is not dropped unread but refused.
+    let v = call(json!({"id": "ORD-1", "OrderID": "ORD-2"}));
+    assert_eq!(
+        (v["path"].as_str(), v["rule"].as_str()),
+        (Some("/OrderID"), Some("unknown")),
+        "{v}"
+    );
+
     // Without repairs, a former name is unknown, as the schema says.
     let error = check::<FindOrder>(json!({"orderId": "ORD-1"})).unwrap_err();
     let rules: Vec<&str> = error.violations().iter().map(|v| v.rule.as_ref()).collect();

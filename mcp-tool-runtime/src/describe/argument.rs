@@ -200,12 +200,12 @@ impl Argument for bool {
     }
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        if let Some(parsed) = cx.unstringify_scalar(value, false) {
-            let ok = Self::check(&parsed, rules, cx);
-            cx.repaired(parsed);
-            return ok;
-        }
         if !value.is_boolean() {
+            if let Some(parsed) = cx.unstringify_scalar(value, false) {
+                let ok = Self::check(&parsed, rules, cx);
+                cx.repaired(parsed);
+                return ok;
+            }
             cx.type_mismatch("true or false", value);
             return false;
         }
@@ -365,12 +365,12 @@ fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
 }
 
 fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
-    if let Some(parsed) = cx.unstringify_scalar(value, true) {
-        let ok = check_integer(&parsed, rules, cx, min, max);
-        cx.repaired(parsed);
-        return ok;
-    }
     let Value::Number(n) = value else {
+        if let Some(parsed) = cx.unstringify_scalar(value, true) {
+            let ok = check_integer(&parsed, rules, cx, min, max);
+            cx.repaired(parsed);
+            return ok;
+        }
         cx.type_mismatch("an integer", value);
         return false;
     };
@@ -436,12 +436,12 @@ macro_rules! floats {
             }
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-                if let Some(parsed) = cx.unstringify_scalar(value, true) {
-                    let ok = Self::check(&parsed, rules, cx);
-                    cx.repaired(parsed);
-                    return ok;
-                }
                 if !value.is_number() {
+                    if let Some(parsed) = cx.unstringify_scalar(value, true) {
+                        let ok = Self::check(&parsed, rules, cx);
+                        cx.repaired(parsed);
+                        return ok;
+                    }
                     cx.type_mismatch("a number", value);
                     return false;
                 }

@@ -177,7 +177,11 @@ impl ToolSpec {
     fn check_fields(&'static self, map: &Map<String, Value>, cx: &mut Checker<'_>) -> usize {
         let mut present = 0;
         let mut slots = [None; FIELDS_BY_NAME];
-        let matched = self.match_fields(map, &mut slots);
+        let found = self.match_fields(map, &mut slots);
+        // Whether a name was sent that is no field's own: only then can a field not found
+        // have come under a former name or in another case style (a valid call has none,
+        // and does not look).
+        let strays = found.is_none_or(|found| map.len() > found);
         for (i, field) in self.fields.iter().enumerate() {
             if field.flatten {
                 if let Some(spec) = (field.ty.object)() {
@@ -185,7 +189,7 @@ impl ToolSpec {
                 }
                 continue;
             }
-            let value = if matched {
+            let value = if found.is_some() {
                 slots[i]
             } else {
                 map.get(field.name)
@@ -193,7 +197,7 @@ impl ToolSpec {
             // Sent under a former name (`#[serde(alias)]`), or under its name in another
             // case style (`departureDate`): read, and said to be.
             let (sent_as, value): (&str, _) = match value {
-                None if cx.repairs_on() => {
+                None if strays && cx.repairs_on() => {
                     let alias = field
                         .aliases
                         .iter()
@@ -302,21 +306,22 @@ impl ToolSpec {
     }
 
     /// Finds each field's value in one walk of the map's keys against the field names,
-    /// both in name order: fewer string comparisons than a search per field. False for
-    /// structs of more than [`FIELDS_BY_NAME`] fields, or if maps keep insertion order in
-    /// this build.
+    /// both in name order: fewer string comparisons than a search per field. Returns how
+    /// many fields were found; `None` for structs of more than [`FIELDS_BY_NAME`] fields,
+    /// or if maps keep insertion order in this build.
     fn match_fields<'v>(
         &'static self,
         map: &'v Map<String, Value>,
         slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
-    ) -> bool {
+    ) -> Option<usize> {
         if self.fields.len() > FIELDS_BY_NAME || !crate::fast::on(crate::fast::FastPath::FieldSlots)
         {
-            return false;
+            return None;
         }
         if !maps_are_sorted() {
-            return false;
+            return None;
         }
+        let mut found = 0;
         let mut names = self.by_name().iter().copied().peekable();
         // One comparison per step: names before this key are fields not sent; a name
         // after it, a key no field has.
@@ -329,11 +334,12 @@ impl ToolSpec {
                 names.next();
                 if order == Ordering::Equal {
                     slots[i] = Some(value);
+                    found += 1;
                     break;
                 }
             }
         }
-        true
+        Some(found)
     }
 
     /// Reports the field at `index` as required but not sent.
@@ -465,13 +471,17 @@ impl ToolSpec {
 
     /// The one key of `map` that is `field`'s name in another case style
     /// (`departureDate`, `DepartureDate`, `departure-date` for `departure_date`), when
-    /// the field was not sent under its name and no other key or field fits.
+    /// the field was not sent under its name or a former one, and no other key or field
+    /// fits.
     fn restyled_key<'m>(
         &'static self,
         field: &Field,
         map: &'m Map<String, Value>,
     ) -> Option<(&'m str, &'m Value)> {
-        if field.flatten || map.contains_key(field.name) {
+        if field.flatten
+            || map.contains_key(field.name)
+            || field.aliases.iter().any(|alias| map.contains_key(*alias))
+        {
             return None;
         }
         let mut keys = map
