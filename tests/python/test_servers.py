@@ -190,10 +190,14 @@ class Orders(unittest.TestCase):
         self.assertEqual(result.content, [])
 
     def test_the_whitelist_is_enforced(self):
-        result = self.call("find_orders", {"status": "paid", "limit": 0})
+        result = self.call("find_orders", {"status": "PAYED", "limit": 0})
         self.assertTrue(result.is_error)
         paths = [v["path"] for v in result.structured_content["violations"]]
         self.assertEqual(paths, ["/status", "/limit"])
+        # One allowed value in another letter case is read as it, and said so.
+        result = self.call("find_orders", {"status": "paid"})
+        self.assertFalse(result.is_error)
+        self.assertEqual(result.meta["mcp-tool/repairs"][0]["path"], "/status")
 
     def test_partial_results_come_with_a_transient_error(self):
         result = self.call("track_order", {"orderId": "ORD-2026-00050"})
