@@ -1,8 +1,9 @@
 //! Serving over MCP Streamable HTTP (feature `http`), safe by default: rmcp's transport
 //! on connections accepted and watched here (see [`HttpServer`]'s limits), with the
-//! `Host` and `Origin` of every request limited to loopback unless allowed. The spec's transport section says a server MUST validate `Origin` and answer
-//! 403 to a present, invalid one: without it, any web page the user opens can call a
-//! server on their machine (DNS rebinding). rmcp checks `Host` by default but leaves the
+//! `Host` and `Origin` of every request limited to loopback unless allowed. The spec's
+//! transport section says a server MUST validate `Origin` and answer 403 to a present,
+//! invalid one: without it, any web page the user opens can call a server on their
+//! machine (DNS rebinding). rmcp checks `Host` by default but leaves the
 //! `Origin` list empty, which turns that check off; here both are on.
 
 mod conn;
