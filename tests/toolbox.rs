@@ -546,6 +546,15 @@ async fn a_scalar_sent_as_a_string_of_its_json_is_repaired_and_said() {
     assert_eq!(violations.as_array().unwrap().len(), 1, "{violations}");
     assert_eq!(violations[0]["path"], "/passengers");
     assert_eq!(violations[0]["rule"], "range");
+    // `2.0` is an integer to JSON Schema, and so is the string of it.
+    let result = tools
+        .call(
+            "everything",
+            json!({"orderId": "ORD-2026-00042", "status": "PAID", "passengers": "2.0"}),
+        )
+        .await
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
     // Only exactly the JSON: padded, a fraction for an integer, words, are refused.
     for (field, sent) in [
         ("passengers", json!(" 2")),

@@ -62,6 +62,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
+pub(crate) use seal::random_id;
 pub use seal::{Claim, ShortKey, StateKey, UsedHere, UsedStates};
 
 #[cfg(feature = "rmcp")]

@@ -237,29 +237,31 @@ impl<'a> Checker<'a> {
     /// in another case style (`departureDate`), was read as `name`: the key is renamed
     /// before serde reads the arguments.
     pub(crate) fn restyled(&mut self, key: &str, name: &'static str) {
-        let parent = self.location();
+        self.restyled.push((self.location(), key.to_owned(), name));
+        self.read_as(
+            key,
+            format!("read as `{name}`, the argument's name in this tool's case style; send it as `{name}`"),
+        );
+    }
+
+    /// Records that the value under `alias`, a former name of `name`, was read as it
+    /// (serde reads a former name itself).
+    pub(crate) fn renamed(&mut self, alias: &'static str, name: &'static str) {
+        self.read_as(
+            alias,
+            format!("read as `{name}`, of which `{alias}` is a former name; send it as `{name}`"),
+        );
+    }
+
+    /// Says that the value under `key`, at the current path's object, was read under
+    /// another name.
+    fn read_as(&mut self, key: &str, repair: String) {
         let mark = self.enter_key(key);
         let path = self.path();
         self.leave(mark);
         self.renamed.push(Repair {
             path,
-            repair: Cow::Owned(format!(
-                "read as `{name}`, the argument's name in this tool's case style; send it as `{name}`"
-            )),
-        });
-        self.restyled.push((parent, key.to_owned(), name));
-    }
-
-    /// Records that the value under `alias`, a former name of `name`, was read as it.
-    pub(crate) fn renamed(&mut self, alias: &'static str, name: &'static str) {
-        let mark = self.enter_field(alias);
-        let path = self.path();
-        self.leave(mark);
-        self.renamed.push(Repair {
-            path,
-            repair: Cow::Owned(format!(
-                "read as `{name}`, of which `{alias}` is a former name; send it as `{name}`"
-            )),
+            repair: Cow::Owned(repair),
         });
     }
 

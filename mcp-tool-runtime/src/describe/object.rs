@@ -486,14 +486,14 @@ impl ToolSpec {
         }
         let mut keys = map
             .iter()
-            .filter(|(k, _)| same_folded(k, field.name) && !self.knows(k));
+            .filter(|(k, _)| suggest::same_folded(k, field.name) && !self.knows(k));
         let (key, value) = keys.next()?;
         // Another field of the same folded name would make it a guess.
         let alone = keys.next().is_none()
             && self
                 .fields
                 .iter()
-                .filter(|f| !f.flatten && same_folded(f.name, field.name))
+                .filter(|f| !f.flatten && suggest::same_folded(f.name, field.name))
                 .count()
                 == 1;
         alone.then_some((key.as_str(), value))
@@ -555,20 +555,6 @@ impl ToolSpec {
             },
         })
     }
-}
-
-/// Whether two names are the same with their case style undone: in lower case, without
-/// `_`, `-` and spaces. Compared letter by letter, with nothing allocated: most names
-/// differ at their first letters.
-fn same_folded(a: &str, b: &str) -> bool {
-    name_chars(a).eq(name_chars(b))
-}
-
-/// A name's letters in lower case without the separators of case styles.
-fn name_chars(name: &str) -> impl Iterator<Item = char> + '_ {
-    name.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
 }
 
 /// Judges the value against the field's reshaped schema, and records the field's own

@@ -14,8 +14,7 @@
 //! | `transient` (retryable) | `reliability` | `transient` | true |
 //! | `transient` (unexpected error, panic, may have taken effect) | `reliability` | `internal_error` | false |
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use serde_json::{Map, Value};
 
@@ -24,9 +23,9 @@ pub const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";
 
 /// The draft's object for an error result whose `structuredContent` is `structured`
 /// (this crate's wire contract: `errorCategory`, `isRetryable`, `retryAfterSeconds`),
-/// made at `now`, under `correlation_id`. `None` for a result that is not this crate's
-/// error.
-pub(crate) fn describe(structured: &Value, correlation_id: &str, now: SystemTime) -> Option<Value> {
+/// made at `now`, without its `correlationId`. `None` for a result that is not this
+/// crate's error.
+pub(crate) fn describe(structured: &Value, now: SystemTime) -> Option<Map<String, Value>> {
     let category = structured.get("errorCategory")?.as_str()?;
     let retryable = structured.get("isRetryable").and_then(Value::as_bool) == Some(true);
     let (class, code, guidance) = match (category, retryable) {
@@ -61,26 +60,24 @@ pub(crate) fn describe(structured: &Value, correlation_id: &str, now: SystemTime
     failure.insert("class".into(), class.into());
     failure.insert("code".into(), code.into());
     failure.insert("retryable".into(), retryable.into());
-    if let Some(seconds) = structured.get("retryAfterSeconds").and_then(Value::as_u64) {
-        let at = now + Duration::from_secs(seconds);
-        failure.insert("retryNotBefore".into(), rfc3339(at).into());
+    let seconds = structured.get("retryAfterSeconds").and_then(Value::as_u64);
+    if let Some(at) = seconds.and_then(|s| rfc3339(now.checked_add(Duration::from_secs(s))?)) {
+        failure.insert("retryNotBefore".into(), at.into());
     }
-    failure.insert("correlationId".into(), correlation_id.into());
     failure.insert("agentGuidance".into(), guidance.into());
-    Some(Value::Object(failure))
+    Some(failure)
 }
 
-/// Adds the draft's object to an error result's `_meta` (the call's log event reads
-/// its correlation id from there). Nothing for a result that is not an error of this
-/// crate.
+/// Adds the draft's object to an error result's `_meta`, with a correlation id of its
+/// own (the call's log event reads it from there). Nothing for a result that is not an
+/// error of this crate.
 pub(crate) fn stamp(meta: &mut Option<Map<String, Value>>, structured: Option<&Value>) {
-    let Some(structured) = structured else {
+    let Some(mut failure) = structured.and_then(|s| describe(s, SystemTime::now())) else {
         return;
     };
-    if let Some(failure) = describe(structured, &correlation_id(), SystemTime::now()) {
-        meta.get_or_insert_with(Map::new)
-            .insert(TOOL_FAILURE_KEY.into(), failure);
-    }
+    failure.insert("correlationId".into(), correlation_id().into());
+    meta.get_or_insert_with(Map::new)
+        .insert(TOOL_FAILURE_KEY.into(), Value::Object(failure));
 }
 
 /// The correlation id a result's `_meta` carries, if any.
@@ -89,61 +86,33 @@ pub(crate) fn correlation_of(meta: Option<&Map<String, Value>>) -> Option<&str> 
     meta?.get(TOOL_FAILURE_KEY)?.get("correlationId")?.as_str()
 }
 
-/// An id no other call of this process has, and unlikely to repeat across processes:
-/// the process's start (nanoseconds) and id, then a counter.
+/// 128 random bits, as a call's id is made; where the system has no randomness to give
+/// (it always has, on the platforms this crate runs on), the process's own count.
 fn correlation_id() -> String {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    static PROCESS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    let process = *PROCESS.get_or_init(|| {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        nanos ^ (u64::from(std::process::id()) << 32)
-    });
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    format!("{process:016x}-{n:08x}")
+    crate::ask::random_id().unwrap_or_else(|_| {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        format!("{}-{n}", std::process::id())
+    })
 }
 
 /// `at` as an RFC 3339 UTC time with milliseconds (`2026-12-02T13:07:39.123Z`), the
-/// form MCP's other timestamps take.
-fn rfc3339(at: SystemTime) -> String {
-    let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (year, month, day) = civil_from_days(days as i64);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+/// form MCP's other timestamps take; `None` past the year 9999.
+fn rfc3339(at: SystemTime) -> Option<String> {
+    let at = jiff::Timestamp::try_from(at).ok()?;
+    Some(format!("{at:.3}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::time::UNIX_EPOCH;
 
     #[test]
     fn times_are_written_in_utc_as_rfc_3339() {
         let at = |secs: u64, millis: u64| {
-            rfc3339(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(millis))
+            rfc3339(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(millis)).unwrap()
         };
         assert_eq!(at(0, 0), "1970-01-01T00:00:00.000Z");
         assert_eq!(at(951_782_400, 5), "2000-02-29T00:00:00.005Z");
@@ -154,7 +123,7 @@ mod tests {
     #[test]
     fn each_category_has_its_class_and_code() {
         let now = UNIX_EPOCH + Duration::from_secs(1_796_217_459);
-        let of = |structured: Value| describe(&structured, "c-1", now).unwrap();
+        let of = |structured: Value| Value::Object(describe(&structured, now).unwrap());
         let validation = of(json!({"errorCategory": "validation", "isRetryable": false}));
         assert_eq!(
             (
@@ -168,7 +137,6 @@ mod tests {
                 &json!(false)
             )
         );
-        assert_eq!(validation["correlationId"], "c-1");
         assert!(validation.get("retryNotBefore").is_none());
         let business = of(json!({"errorCategory": "business", "isRetryable": false}));
         assert_eq!(business["code"], "business_rule");
@@ -183,7 +151,7 @@ mod tests {
         let internal = of(json!({"errorCategory": "transient", "isRetryable": false}));
         assert_eq!(internal["code"], "internal_error");
         assert_eq!(internal["retryable"], false);
-        assert!(describe(&json!({"count": 2}), "c", now).is_none());
+        assert!(describe(&json!({"count": 2}), now).is_none());
     }
 
     #[test]

@@ -61,9 +61,8 @@ pub(crate) fn case_repair(
     if !cx.repairs_on() {
         return None;
     }
-    let mut found = values
-        .iter()
-        .filter(|v| v.eq_ignore_ascii_case(got) || v.to_lowercase() == got.to_lowercase());
+    let got = got.to_lowercase();
+    let mut found = values.iter().filter(|v| v.to_lowercase() == got);
     let first = found.next()?;
     found.next().is_none().then_some(*first)
 }

@@ -202,10 +202,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///
     /// - an array or object as a string holding its JSON (`"[\"a\", \"b\"]"`);
     /// - a number or boolean as a string that is exactly its JSON (`"10"`, `"true"`;
-    ///   `"10.0"` for an integer, `" 10"` or `"yes"` are not read);
+    ///   `" 10"`, `"2.5"` for an integer, or `"yes"` are not read);
     /// - a name in another case style than the tool's (`departureDate` for
     ///   `departure_date`), when exactly one field has that name folded and it was not
-    ///   also sent by its own name;
+    ///   also sent by its own name or a former one;
     /// - an allowed value in another letter case (`"paid"` for `"PAID"`), when exactly
     ///   one allowed value matches;
     /// - a field's former name (a serde `alias`).

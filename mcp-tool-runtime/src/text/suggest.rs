@@ -162,6 +162,12 @@ impl Chars {
     }
 }
 
+/// Whether two names are one name in two case styles (see [`fold`]). Compared letter by
+/// letter, with nothing allocated: most names differ at their first letters.
+pub(crate) fn same_folded(a: &str, b: &str) -> bool {
+    fold(a).eq(fold(b))
+}
+
 /// Lowercase, without `_`, `-` and spaces: `departureDate`, `departure_date` and
 /// `Departure-Date` fold to the same characters.
 fn fold(s: &str) -> impl Iterator<Item = char> + '_ {
