@@ -71,6 +71,9 @@
     not(feature = "agent"),
     doc = "- `agent`: the `agent` module, for the client side of a tool call."
 )]
+//! - `dates`: the date rules `future_date` and `past_date`, and the `Context` methods
+//!   that set their clock and time zone (jiff, and the system's time zone database).
+//!   Without it a date rule is a compile error that names the feature.
 //! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
 #![warn(missing_docs)]

@@ -1,15 +1,21 @@
 //! What "now" means to the date rules.
 
+#[cfg(feature = "dates")]
 use jiff::civil::Date;
+#[cfg(feature = "dates")]
 use jiff::tz::TimeZone;
 
 /// The clock and time zone that `future_date` and `past_date` are judged against.
 ///
-/// A server validates in its users' zone with [`Context::in_time_zone`]; a test fixes
-/// the date with [`Context::on`]. The current date is read when a date rule asks for
+/// A server validates in its users' zone with `Context::in_time_zone`; a test fixes
+/// the date with `Context::on`. The current date is read when a date rule asks for
 /// it, so one context serves a server for as long as it runs, past midnight too.
 ///
+/// Without the `dates` feature no rule asks for a date: `Context::now()` is all there is,
+/// and it holds nothing.
+///
 /// ```
+/// # #[cfg(feature = "dates")] {
 /// use mcp_tool::Context;
 ///
 /// let fixed = Context::on(2026, 11, 30).unwrap();
@@ -17,12 +23,15 @@ use jiff::tz::TimeZone;
 ///
 /// let paris = Context::in_time_zone("Europe/Paris").unwrap();
 /// let _ = paris.today();
+/// # }
 /// ```
 #[derive(Debug, Clone)]
 pub struct Context {
+    #[cfg(feature = "dates")]
     clock: Clock,
 }
 
+#[cfg(feature = "dates")]
 #[derive(Debug, Clone)]
 enum Clock {
     /// The system's zone, looked up when a date rule first asks.
@@ -47,10 +56,15 @@ impl Context {
     /// The system clock in the system's time zone (`TZ`, else `/etc/localtime`, else UTC).
     pub fn now() -> Self {
         Context {
+            #[cfg(feature = "dates")]
             clock: Clock::Local,
         }
     }
+}
 
+#[cfg(feature = "dates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "dates")))]
+impl Context {
     /// The system clock in the named IANA time zone, such as `"Europe/Paris"`.
     pub fn in_time_zone(name: &str) -> Result<Self, ContextError> {
         let zone = TimeZone::get(name)
@@ -94,6 +108,7 @@ impl Context {
 /// Today in the system's zone. The date holds until the next local midnight, so each
 /// thread keeps it with the span it is valid for and reads only the clock until then; the
 /// span is cut to a minute, so that a change of the system's zone is seen soon.
+#[cfg(feature = "dates")]
 fn local_today() -> Date {
     use std::cell::Cell;
     use std::time::{Duration, SystemTime};
@@ -141,7 +156,7 @@ impl Default for Context {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "dates"))]
 mod tests {
     use super::*;
 

@@ -8,6 +8,7 @@
 #[cfg(feature = "agent")]
 pub mod agent;
 pub mod ask;
+mod calendar;
 mod check;
 mod context;
 mod describe;
@@ -58,6 +59,7 @@ pub mod argument {
 }
 
 /// Re-exported so that a [`Context`] can be built from `jiff` dates and zones.
+#[cfg(any(feature = "dates", feature = "jiff"))]
 pub use jiff;
 
 /// What the derives expand to. Not a stable API.

@@ -45,6 +45,17 @@ impl<const FUTURE: bool> RuleKind for Date<FUTURE> {
     };
 
     fn vet(format: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
+        // Set by mcp-tool's `dates` feature, with the runtime's date rules behind it.
+        if !cfg!(feature = "dates") {
+            errors.at(
+                span,
+                format!(
+                    "`{}` needs mcp-tool's `dates` feature (jiff and the system's time zones); in Cargo.toml: mcp-tool = {{ version = \"0.1\", features = [\"dates\"] }}",
+                    Self::NAME
+                ),
+            );
+            return None;
+        }
         let text = format
             .as_ref()
             .map_or_else(|| "%Y-%m-%d".to_owned(), LitStr::value);

@@ -333,9 +333,7 @@ fn judge_string(s: &Map<String, Value>, text: &str, value: &Value, cx: &mut Chec
             "uuid" => crate::rules::formats::is_uuid(text),
             "ipv4" => text.parse::<std::net::Ipv4Addr>().is_ok(),
             "ipv6" => text.parse::<std::net::Ipv6Addr>().is_ok(),
-            "date" => {
-                crate::rules::strftime::parse(crate::rules::strftime::ISO_DATE, text).is_some()
-            }
+            "date" => crate::calendar::is_full_date(text),
             _ => true,
         };
         if !ok {

@@ -61,7 +61,9 @@ pub(crate) fn describe(structured: &Value, now: SystemTime) -> Option<Map<String
     failure.insert("code".into(), code.into());
     failure.insert("retryable".into(), retryable.into());
     let seconds = structured.get("retryAfterSeconds").and_then(Value::as_u64);
-    if let Some(at) = seconds.and_then(|s| rfc3339(now.checked_add(Duration::from_secs(s))?)) {
+    if let Some(at) = seconds
+        .and_then(|s| crate::calendar::rfc3339_millis(now.checked_add(Duration::from_secs(s))?))
+    {
         failure.insert("retryNotBefore".into(), at.into());
     }
     failure.insert("agentGuidance".into(), guidance.into());
@@ -96,29 +98,11 @@ fn correlation_id() -> String {
     })
 }
 
-/// `at` as an RFC 3339 UTC time with milliseconds (`2026-12-02T13:07:39.123Z`), the
-/// form MCP's other timestamps take; `None` past the year 9999.
-fn rfc3339(at: SystemTime) -> Option<String> {
-    let at = jiff::Timestamp::try_from(at).ok()?;
-    Some(format!("{at:.3}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
     use std::time::UNIX_EPOCH;
-
-    #[test]
-    fn times_are_written_in_utc_as_rfc_3339() {
-        let at = |secs: u64, millis: u64| {
-            rfc3339(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(millis)).unwrap()
-        };
-        assert_eq!(at(0, 0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(at(951_782_400, 5), "2000-02-29T00:00:00.005Z");
-        assert_eq!(at(1_796_217_459, 123), "2026-12-02T13:17:39.123Z");
-        assert_eq!(at(4_107_542_399, 999), "2100-02-28T23:59:59.999Z");
-    }
 
     #[test]
     fn each_category_has_its_class_and_code() {

@@ -4,6 +4,7 @@
 //! a value, and what a failure becomes.
 
 mod custom;
+#[cfg(feature = "dates")]
 mod date;
 mod format;
 pub(crate) mod formats;
@@ -12,6 +13,7 @@ mod multiple_of;
 mod one_of;
 mod range;
 mod regex;
+#[cfg(feature = "dates")]
 pub(crate) mod strftime;
 mod unique;
 
@@ -23,7 +25,21 @@ use crate::check::{Checker, Report};
 use crate::text::push_sentence;
 
 pub use custom::{Custom, CustomCheck, Invalid};
+#[cfg(feature = "dates")]
 pub use date::Date;
+/// Without the `dates` feature, the data of a date rule names nothing to judge it: the
+/// derive refuses the rule, naming the feature.
+#[cfg(not(feature = "dates"))]
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Date {
+    /// As with the feature.
+    pub future: bool,
+    /// As with the feature.
+    pub format: &'static str,
+    /// As with the feature.
+    pub at_start: bool,
+}
 pub use format::Format;
 pub use length::Length;
 pub use multiple_of::MultipleOf;

@@ -1,0 +1,1 @@
+//! Nothing: the tests are trybuild's cases under `tests/ui/`.
