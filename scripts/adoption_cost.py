@@ -9,8 +9,8 @@ entities, relate them, search), each a crate of its own under target/adoption/:
 - lean:    the same with this crate (its `rmcp` feature alone: no date rule, never asks),
            the derive swapped and Parameters taken from mcp_tool::rmcp;
 - full:    the same with every feature of this crate (http, tracing, the argument types
-           of chrono, jiff, uuid and url). Date rules and asking are in both: they
-           have no feature of their own yet, so lean pays for them too.
+           of chrono, jiff, uuid and url, the date rules of `dates`). Asking the
+           user is in both: it has no feature of its own yet, so lean pays for it too.
 
 Each is built in release, stripped, and measured: the binary's size (and its delta
 over plain), the build time from cold (its own target directory, crates already
@@ -162,7 +162,7 @@ SERVERS = {
     "lean": ('mcp-tool = { version = "0.1", default-features = false, features = ["rmcp"] }',
              ours(TOOLS_PLAIN)),
     "full": ('mcp-tool = { version = "0.1", features = ["rmcp", "http", "tracing", '
-             '"chrono", "jiff", "uuid", "url"] }', ours(TOOLS_PLAIN)),
+             '"dates", "chrono", "jiff", "uuid", "url"] }', ours(TOOLS_PLAIN)),
 }
 
 

@@ -74,6 +74,11 @@
 //! - `dates`: the date rules `future_date` and `past_date`, and the `Context` methods
 //!   that set their clock and time zone (jiff, and the system's time zone database).
 //!   Without it a date rule is a compile error that names the feature.
+//! - `ask`: asking the user, `#[mcp_tool(confirm = "...")]`, `#[validate(ask = "...")]`
+//!   and a handler's [`Ask`] (see [`ask`]): the sealed `requestState` of 2026-07-28's
+//!   rounds (HMAC-SHA256, base64, the system's randomness) and `elicitation/create`
+//!   within a 2025-11-25 call. Without it those are compile errors that name the
+//!   feature, and a `requestState` a client sends is refused: nothing was sealed.
 //! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
 #![warn(missing_docs)]

@@ -5,8 +5,11 @@
 
 use syn::LitStr;
 
-use crate::ctxt::{Errors, did_you_mean};
+use crate::ctxt::{Errors, did_you_mean, needs_feature};
 use crate::model::{Body, Confirm, Derive, Field, Piece, VariantShape};
+
+/// What mcp-tool's `ask` feature brings, for the error where it is off.
+const ASK_BRINGS: &str = "asking the user: the sealed requestState of input-required rounds, and elicitation within the call";
 
 /// The confirmation `confirm = "..."` asks for, its fields looked up in `body`, and
 /// `unconfirmed` what a client that cannot ask gets.
@@ -16,6 +19,16 @@ pub fn confirm<R>(
     body: &Body<'_, R>,
     errors: &mut Errors,
 ) -> Option<Confirm> {
+    // Set by mcp-tool's `ask` feature, with the runtime's asking behind it.
+    if !cfg!(feature = "ask") {
+        if let Some((lit, key)) = confirm
+            .map(|lit| (lit, "confirm"))
+            .or(unconfirmed.map(|lit| (lit, "unconfirmed")))
+        {
+            errors.spanned(lit, needs_feature(key, "ask", ASK_BRINGS));
+        }
+        return None;
+    }
     let Some(lit) = confirm else {
         if let Some(unconfirmed) = unconfirmed {
             errors.spanned(
@@ -126,7 +139,9 @@ pub fn vet_asks<R>(body: &Body<'_, R>, derive: Derive, errors: &mut Errors) {
         Body::Struct(fields) if derive == Derive::Tool => {
             for field in fields {
                 let Some(ask) = &field.ask else { continue };
-                if field.sensitive {
+                if !cfg!(feature = "ask") {
+                    errors.spanned(ask, needs_feature("ask", "ask", ASK_BRINGS));
+                } else if field.sensitive {
                     errors.spanned(
                         ask,
                         "a sensitive field cannot be asked: MCP forbids asking the user for secrets in a form",

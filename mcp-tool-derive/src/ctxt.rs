@@ -89,6 +89,14 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The message for `what`, written where mcp-tool's feature `feature` (which brings
+/// `brings`) is off.
+pub fn needs_feature(what: &str, feature: &str, brings: &str) -> String {
+    format!(
+        "`{what}` needs mcp-tool's `{feature}` feature ({brings}); in Cargo.toml: mcp-tool = {{ version = \"0.1\", features = [\"{feature}\"] }}"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

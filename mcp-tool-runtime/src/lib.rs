@@ -20,7 +20,9 @@ mod rules;
 mod serve;
 mod text;
 
-pub use ask::{Ask, StateKey, Unanswered};
+#[cfg(feature = "ask")]
+pub use ask::StateKey;
+pub use ask::{Ask, Unanswered};
 pub use context::{Context, ContextError};
 pub use describe::argument::Argument;
 pub use describe::output;

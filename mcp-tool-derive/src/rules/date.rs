@@ -8,7 +8,7 @@ use quote::{quote, quote_spanned};
 use syn::LitStr;
 
 use super::{Key, RuleKind, Target};
-use crate::ctxt::Errors;
+use crate::ctxt::{Errors, needs_feature};
 use crate::tokens::respan;
 
 /// `future_date(format = "%d/%m/%Y")` when `FUTURE`, else `past_date(...)`.
@@ -49,10 +49,7 @@ impl<const FUTURE: bool> RuleKind for Date<FUTURE> {
         if !cfg!(feature = "dates") {
             errors.at(
                 span,
-                format!(
-                    "`{}` needs mcp-tool's `dates` feature (jiff and the system's time zones); in Cargo.toml: mcp-tool = {{ version = \"0.1\", features = [\"dates\"] }}",
-                    Self::NAME
-                ),
+                needs_feature(Self::NAME, "dates", "jiff and the system's time zones"),
             );
             return None;
         }

@@ -3,6 +3,11 @@
 //! want); for those the server asks the user through the client (MCP's form
 //! elicitation) instead of telling the model.
 //!
+//! Feature `ask`: without it nothing asks (`confirm`, `ask` and a handler taking [`Ask`]
+//! are compile errors that name the feature), the server builds without HMAC-SHA256,
+//! base64 and the system's randomness, and a `requestState` a client sends is refused
+//! as malformed, since none was sealed.
+//!
 //! How the question travels depends on the protocol the client speaks, and the handler
 //! code does not change with it:
 //!
@@ -50,8 +55,12 @@
 //! effects are as many as the confirmations the user gave.
 
 pub(crate) mod form;
+#[cfg(feature = "ask")]
 mod seal;
 mod session;
+mod store;
+#[cfg(not(feature = "ask"))]
+mod unsealed;
 
 use std::fmt;
 use std::future::Future;
@@ -62,8 +71,13 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
+#[cfg(feature = "ask")]
 pub(crate) use seal::random_id;
-pub use seal::{Claim, ShortKey, StateKey, UsedHere, UsedStates};
+#[cfg(feature = "ask")]
+pub use seal::{ShortKey, StateKey};
+pub use store::{Claim, UsedHere, UsedStates};
+#[cfg(not(feature = "ask"))]
+pub(crate) use unsealed::{StateKey, random_id};
 
 #[cfg(feature = "rmcp")]
 pub(crate) use session::unreadable_replay;
@@ -193,18 +207,21 @@ impl Rounds {
     }
 
     /// The key that seals the `requestState`: the same on every replica.
+    #[cfg(feature = "ask")]
     pub fn state_key(mut self, key: StateKey) -> Self {
         Arc::make_mut(&mut self.0).key = Some(key);
         self
     }
 
     /// How long the user has to answer, from the question.
+    #[cfg(feature = "ask")]
     pub fn state_lifetime(mut self, lifetime: Duration) -> Self {
         Arc::make_mut(&mut self.0).lifetime = lifetime;
         self
     }
 
     /// Where rounds are claimed and their answers kept (see [`UsedStates`]).
+    #[cfg(feature = "ask")]
     pub fn used_states(mut self, used: impl UsedStates) -> Self {
         Arc::make_mut(&mut self.0).used = Arc::new(used);
         self
@@ -235,23 +252,38 @@ impl fmt::Debug for Rounds {
 /// How a server seals and spends the state of calls waiting for their user.
 #[derive(Clone)]
 pub(crate) struct Sealing {
+    #[cfg(feature = "ask")]
     pub key: Option<StateKey>,
     pub lifetime: Duration,
     pub used: Arc<dyn UsedStates>,
     /// The key made up, on first need, when none was given.
+    #[cfg(feature = "ask")]
     pub random: std::sync::OnceLock<Result<StateKey, String>>,
 }
 
 impl Sealing {
     pub fn new() -> Self {
         Sealing {
+            #[cfg(feature = "ask")]
             key: None,
             lifetime: Duration::from_secs(600),
             used: Arc::new(UsedHere::default()),
+            #[cfg(feature = "ask")]
             random: std::sync::OnceLock::new(),
         }
     }
 
+    /// The key that seals and opens. Without the `ask` feature there is none: nothing
+    /// here asks, so a `requestState` a client sends was never sealed by this server.
+    #[cfg(not(feature = "ask"))]
+    pub fn key(&self) -> Result<&StateKey, ToolError> {
+        Err(ToolError::malformed_request(
+            "This server asks its users nothing, so the requestState sent is not one it sealed. The call was not run. Call the tool again without requestState and inputResponses.",
+        ))
+    }
+
+    /// The key that seals and opens: the one given, or one made up for this process.
+    #[cfg(feature = "ask")]
     pub fn key(&self) -> Result<&StateKey, ToolError> {
         if let Some(key) = &self.key {
             return Ok(key);

@@ -3,10 +3,7 @@
 //! an attacker) can carry it but not change it. The server keeps nothing between
 //! rounds: any replica holding the same key resumes a call another replica began.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -134,117 +131,10 @@ impl fmt::Debug for StateKey {
     }
 }
 
-/// Where each round of a call that asked its user is marked begun when a retry brings
-/// its answers, and its answer kept: a round runs at most once, and a client that sends
-/// the same `requestState` again (its connection dropped before the answer came) gets
-/// the first answer again, not a second run. The user confirmed one cancellation, and
-/// one is done.
-///
-/// The toolbox's own ([`Toolbox::used_states`](crate::Toolbox::used_states) not
-/// called) is [`UsedHere`]: this process's memory. Replicas behind a load balancer
-/// share a store that implements this trait, so that a round begun on one is begun on
-/// all: in Redis, say, `claim` is `SET id "running" NX PX ms` (and a `GET` when it is
-/// not set), and `keep` is `SET id answer PX ms`.
-///
-/// ```
-/// use std::collections::HashMap;
-/// use std::sync::Mutex;
-/// use std::time::SystemTime;
-/// use mcp_tool::ask::{Claim, UsedStates};
-///
-/// /// A store shared by every replica (here, a map behind a lock).
-/// #[derive(Default)]
-/// struct Shared(Mutex<HashMap<String, Option<String>>>);
-///
-/// impl UsedStates for Shared {
-///     fn claim(&self, id: &str, _keep_until: SystemTime) -> Claim {
-///         let mut rounds = self.0.lock().unwrap();
-///         match rounds.get(id) {
-///             None => {
-///                 rounds.insert(id.to_owned(), None);
-///                 Claim::First
-///             }
-///             Some(None) => Claim::Running,
-///             Some(Some(answer)) => Claim::Answered(answer.clone()),
-///         }
-///     }
-///
-///     fn keep(&self, id: &str, answer: String, _keep_until: SystemTime) {
-///         self.0.lock().unwrap().insert(id.to_owned(), Some(answer));
-///     }
-/// }
-///
-/// let tools = mcp_tool::Toolbox::new().used_states(Shared::default());
-/// # let _ = tools;
-/// ```
-///
-/// Without a shared store, each replica knows only the rounds it ran: a retry that a
-/// load balancer sends to another replica runs the round again. A tool whose handler
-/// must not do its work twice whatever the store then needs an idempotency key of its
-/// own (the request's, or one the tool takes as an argument), checked where the work
-/// is done.
-pub trait UsedStates: Send + Sync + 'static {
-    /// Marks the round `id` begun, if it was not: [`Claim::First`] then, and this
-    /// request runs it. Otherwise what is known of it: running now, or its answer.
-    /// Remember it until `keep_until`.
-    fn claim(&self, id: &str, keep_until: SystemTime) -> Claim;
-
-    /// Keeps `answer` (the JSON of the answer to the round `id`, claimed before) until
-    /// `keep_until`, for a request that sends the same state again.
-    fn keep(&self, id: &str, answer: String, keep_until: SystemTime);
-}
-
-/// What a store knows of a round when a request claims it (see [`UsedStates`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Claim {
-    /// The round had not begun: the request that claimed it runs it.
-    First,
-    /// An earlier request is running it now.
-    Running,
-    /// It ran, and this was its answer (as given to [`UsedStates::keep`]).
-    Answered(String),
-}
-
-/// [`UsedStates`] in this process's memory, each round forgotten once its time is up.
-#[derive(Debug, Default)]
-pub struct UsedHere {
-    rounds: Mutex<HashMap<String, (SystemTime, Option<String>)>>,
-}
-
-impl UsedHere {
-    fn rounds(&self) -> std::sync::MutexGuard<'_, HashMap<String, (SystemTime, Option<String>)>> {
-        self.rounds.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl UsedStates for UsedHere {
-    fn claim(&self, id: &str, keep_until: SystemTime) -> Claim {
-        let mut rounds = self.rounds();
-        if rounds.len() >= 1024 {
-            let now = SystemTime::now();
-            rounds.retain(|_, (until, _)| *until > now);
-        }
-        match rounds.get(id) {
-            None => {
-                rounds.insert(id.to_owned(), (keep_until, None));
-                Claim::First
-            }
-            Some((_, None)) => Claim::Running,
-            Some((_, Some(answer))) => Claim::Answered(answer.clone()),
-        }
-    }
-
-    fn keep(&self, id: &str, answer: String, keep_until: SystemTime) {
-        self.rounds()
-            .insert(id.to_owned(), (keep_until, Some(answer)));
-    }
-}
-
 /// Random bytes as hex: a call's id.
-pub(crate) fn random_id() -> Result<String, getrandom::Error> {
+pub(crate) fn random_id() -> Result<String, std::io::Error> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
+    getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
     Ok(hex(&bytes))
 }
 
@@ -283,18 +173,6 @@ pub(crate) fn digest(tool: &str, arguments: &Value) -> String {
     feed(&mut hasher, &Value::String(tool.to_owned()));
     feed(&mut hasher, arguments);
     hex(&hasher.finalize())
-}
-
-/// Milliseconds since the Unix epoch, `lifetime` from now.
-pub(crate) fn expiry(lifetime: Duration) -> u64 {
-    let at = SystemTime::now() + lifetime;
-    at.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// The time of an expiry in milliseconds since the Unix epoch.
-pub(crate) fn time_of(expiry: u64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(expiry)
 }
 
 #[cfg(test)]
@@ -345,29 +223,5 @@ mod tests {
             digest("t", &serde_json::json!(["ab"])),
             digest("t", &serde_json::json!(["a", "b"]))
         );
-    }
-
-    #[test]
-    fn a_round_is_claimed_once_and_then_answers_as_it_did() {
-        let used = UsedHere::default();
-        let later = SystemTime::now() + Duration::from_secs(60);
-        assert_eq!(used.claim("a", later), Claim::First);
-        assert_eq!(used.claim("a", later), Claim::Running);
-        assert_eq!(used.claim("b", later), Claim::First);
-        used.keep("a", "{}".into(), later);
-        assert_eq!(used.claim("a", later), Claim::Answered("{}".into()));
-    }
-
-    #[test]
-    fn rounds_past_their_time_are_forgotten_when_many_are_kept() {
-        let used = UsedHere::default();
-        let past = SystemTime::now() - Duration::from_secs(1);
-        let later = SystemTime::now() + Duration::from_secs(60);
-        for i in 0..1024 {
-            assert_eq!(used.claim(&format!("old{i}"), past), Claim::First);
-        }
-        assert_eq!(used.claim("kept", later), Claim::First);
-        assert_eq!(used.rounds().len(), 1);
-        assert_eq!(used.claim("kept", later), Claim::Running);
     }
 }

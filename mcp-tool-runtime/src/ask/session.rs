@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::seal::{self, Claim, StateKey};
+use super::StateKey;
+use super::store::{self, Claim};
 use super::{Answer, Elicit, InputRequired, Reach, Refusal, Sealing, Unanswered};
 use crate::result::ToolError;
 
@@ -125,6 +126,7 @@ impl Session {
     /// while it runs, a transient error), and one whose state expired ends with a
     /// transient error. `may_ask` says whether the tool or its handler asks anything:
     /// if not, a fresh call is not bound to its arguments.
+    #[cfg_attr(not(feature = "ask"), allow(unused_variables))]
     pub fn start(
         tool: &'static str,
         arguments: &Value,
@@ -141,9 +143,12 @@ impl Session {
                 input_responses,
                 request_state,
             } => {
+                // Without the feature nothing asks, and a state sent is refused
+                // unopened (`Sealing::key`): there is no call to bind it to.
+                #[cfg(feature = "ask")]
                 if may_ask || request_state.is_some() {
                     progress.tool = tool.to_owned();
-                    progress.args = seal::digest(tool, arguments);
+                    progress.args = super::seal::digest(tool, arguments);
                 }
                 match request_state {
                     Some(sealed) => {
@@ -349,14 +354,14 @@ impl Session {
         }
         let progress = &mut state.progress;
         if progress.call.is_empty() {
-            progress.call = seal::random_id().map_err(|e| {
+            progress.call = super::random_id().map_err(|e| {
                 ToolError::transient(format!("The server cannot ask the user now: {e}."))
             })?;
         }
         progress.pending = pending;
         progress.refused = None;
         progress.round += 1;
-        progress.expires = seal::expiry(self.0.sealing.lifetime);
+        progress.expires = store::expiry(self.0.sealing.lifetime);
         let payload = serde_json::to_vec(&progress).map_err(|e| {
             ToolError::transient(format!("The server cannot ask the user now: {e}."))
         })?;
@@ -469,7 +474,7 @@ fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, 
 
 /// The error of a state whose question was not answered in time, if it was not.
 fn expired(progress: &Progress, sealing: &Sealing) -> Option<ToolError> {
-    if seal::time_of(progress.expires) >= std::time::SystemTime::now() {
+    if store::time_of(progress.expires) >= std::time::SystemTime::now() {
         return None;
     }
     let minutes = sealing.lifetime.as_secs().div_ceil(60);
@@ -523,7 +528,7 @@ impl Claimed {
         let id = format!("{}/{}", progress.call, progress.round);
         // Kept past the state's own expiry: a client whose connection dropped just
         // before it may send the state again a little after.
-        let keep_until = seal::time_of(progress.expires) + sealing.lifetime;
+        let keep_until = store::time_of(progress.expires) + sealing.lifetime;
         match sealing.used.claim(&id, keep_until) {
             Claim::First => Ok(Claimed {
                 id,

@@ -252,6 +252,10 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
 /// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`,
 /// `async fn(Arc<S>, T) -> Result<O, ToolError>`, or `async fn(Arc<S>, T, Ask) ->
 /// Result<O, ToolError>` for a handler that asks the user. `M` only tells them apart.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool handler",
+    note = "a handler is an async fn taking the tool's arguments: `async fn(T)`, `async fn(Arc<S>, T)`, or, with mcp-tool's `ask` feature, `async fn(Arc<S>, T, Ask)`; it returns `Result<O, ToolError>` with `O: Serialize`"
+)]
 pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// What a successful call returns.
     type Output;
@@ -288,6 +292,7 @@ where
     }
 }
 
+#[cfg(feature = "ask")]
 impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Ask) -> O> for F
 where
     F: Fn(Arc<S>, T, Ask) -> Fut + Send + Sync + 'static,

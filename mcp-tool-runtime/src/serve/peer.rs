@@ -3,27 +3,35 @@
 //! (2026-07-28), `elicitation/create` within the call (2025-11-25, a client that
 //! declared form elicitation), or none.
 
+#[cfg(feature = "ask")]
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::service::{RequestContext, RoleServer};
+#[cfg(feature = "ask")]
 use serde_json::Value;
 
-use crate::ask::{Elicit, Reach};
+#[cfg(feature = "ask")]
+use crate::ask::Elicit;
+use crate::ask::Reach;
 
 /// How this call can reach the client's user: by input-required rounds (2026-07-28), by
 /// a request over the connection (2025-11-25, a client that declared form
 /// elicitation), or not at all.
+#[cfg_attr(not(feature = "ask"), allow(unused_variables))]
 pub(crate) fn reach(
     context: &RequestContext<RoleServer>,
     input_responses: Option<rmcp::model::InputResponses>,
     request_state: Option<String>,
     within: Duration,
 ) -> Reach {
-    let can_ask = context
-        .client_capabilities()
-        .and_then(|c| c.elicitation)
-        .is_some_and(|e| e.form.is_some() || e.url.is_none());
+    // Without the `ask` feature nothing here asks: a client's answers or state still
+    // come as a round, to be refused.
+    let can_ask = cfg!(feature = "ask")
+        && context
+            .client_capabilities()
+            .and_then(|c| c.elicitation)
+            .is_some_and(|e| e.form.is_some() || e.url.is_none());
     if takes_bare_results(context) {
         if can_ask || input_responses.is_some() || request_state.is_some() {
             return Reach::Rounds {
@@ -33,6 +41,7 @@ pub(crate) fn reach(
         }
         return Reach::Nobody;
     }
+    #[cfg(feature = "ask")]
     if can_ask {
         return Reach::Live(Arc::new(PeerElicit {
             peer: context.peer.clone(),
@@ -43,11 +52,13 @@ pub(crate) fn reach(
 }
 
 /// Asks the user of a 2025-11-25 client with `elicitation/create`, within the call.
+#[cfg(feature = "ask")]
 struct PeerElicit {
     peer: rmcp::Peer<RoleServer>,
     within: Duration,
 }
 
+#[cfg(feature = "ask")]
 impl Elicit for PeerElicit {
     fn elicit(
         &self,

@@ -7,13 +7,16 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+#[cfg(any(feature = "ask", feature = "rmcp"))]
 use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ask::{Answer, Reach, Sealing, StateKey, UsedStates};
+use crate::ask::{Answer, Reach, Sealing};
+#[cfg(feature = "ask")]
+use crate::ask::{StateKey, UsedStates};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -309,6 +312,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// this process: calls resume only here, and not after a restart. Give every
     /// replica the same key, from its configuration, so that any replica resumes a call
     /// another began.
+    #[cfg(feature = "ask")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
     pub fn state_key(mut self, key: StateKey) -> Self {
         Arc::make_mut(&mut self.sealing).key = Some(key);
         self
@@ -316,6 +321,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// How long the user has to answer, from the question (the default: 10 minutes).
     /// A later answer is refused, and the model is told to call again.
+    #[cfg(feature = "ask")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
     pub fn state_lifetime(mut self, lifetime: Duration) -> Self {
         Arc::make_mut(&mut self.sealing).lifetime = lifetime;
         self
@@ -329,6 +336,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Where the states already used are remembered, so that none is used twice (the
     /// default: this process's memory; see [`UsedStates`]).
+    #[cfg(feature = "ask")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ask")))]
     pub fn used_states(mut self, used: impl UsedStates) -> Self {
         Arc::make_mut(&mut self.sealing).used = Arc::new(used);
         self

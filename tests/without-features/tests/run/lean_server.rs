@@ -1,0 +1,56 @@
+//! A server built with the `rmcp` feature alone (no dates, no asking) checks and
+//! answers as any other, and refuses a `requestState`: it never sealed one.
+
+use mcp_tool::ask::Reach;
+use mcp_tool::{McpTool, SchemaProfile, ToolError, Toolbox};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Relate two entities.
+#[derive(McpTool, Deserialize)]
+struct Relate {
+    #[validate(length(min = 1, max = 256))]
+    from: String,
+    #[validate(regex(pattern = r"^[a-z_]+$", hint = "Use lower-case words joined by _."))]
+    relation: String,
+}
+
+async fn relate(args: Relate) -> Result<String, ToolError> {
+    Ok(format!("{} {}", args.from, args.relation))
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let tools = Toolbox::new().tool(relate);
+
+        let done = tools
+            .call("relate", json!({"from": "Lyon", "relation": "is_in"}))
+            .await
+            .unwrap();
+        assert!(!done.is_error, "{}", done.text());
+        assert_eq!(done.text(), "Lyon is_in");
+
+        let refused = tools
+            .call("relate", json!({"from": "Lyon", "relation": "Is In"}))
+            .await
+            .unwrap();
+        assert!(refused.is_error);
+        assert!(refused.text().contains("Use lower-case words joined by _."), "{}", refused.text());
+
+        let state = Reach::Rounds {
+            input_responses: None,
+            request_state: Some("mt1.e30.AAAA".into()),
+        };
+        let arguments = json!({"from": "Lyon", "relation": "is_in"});
+        let error = tools
+            .call_reaching(SchemaProfile::Portable, "relate", arguments, state)
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), -32602);
+        assert!(error.message().contains("asks its users nothing"), "{}", error.message());
+        assert!(error.message().contains("The call was not run."), "{}", error.message());
+    });
+}
