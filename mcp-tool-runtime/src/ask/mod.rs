@@ -79,9 +79,11 @@ pub use store::{Claim, UsedHere, UsedStates};
 #[cfg(not(feature = "ask"))]
 pub(crate) use unsealed::{StateKey, random_id};
 
-#[cfg(feature = "rmcp")]
+#[cfg(feature = "ask")]
+pub(crate) use session::replayed;
+#[cfg(all(feature = "rmcp", feature = "ask"))]
 pub(crate) use session::unreadable_replay;
-pub(crate) use session::{Begun, Session, Step, replayed};
+pub(crate) use session::{Begun, Session, Step};
 
 use crate::result::ToolError;
 
@@ -142,6 +144,7 @@ impl Answer {
     }
 
     /// The answer a store kept, read back.
+    #[cfg(feature = "ask")]
     pub(crate) fn from_json(json: &str) -> Option<Answer> {
         let mut value: Value = serde_json::from_str(json).ok()?;
         if value.get("resultType").and_then(Value::as_str) == Some("input_required") {
@@ -273,13 +276,21 @@ impl Sealing {
         }
     }
 
-    /// The key that seals and opens. Without the `ask` feature there is none: nothing
-    /// here asks, so a `requestState` a client sends was never sealed by this server.
+    /// The key that seals. Without the `ask` feature there is none, and nothing asks.
     #[cfg(not(feature = "ask"))]
     pub fn key(&self) -> Result<&StateKey, ToolError> {
-        Err(ToolError::malformed_request(
-            "This server asks its users nothing, so the requestState sent is not one it sealed. The call was not run. Call the tool again without requestState and inputResponses.",
+        Err(ToolError::transient(
+            "The server cannot ask the user: it was built without mcp-tool's `ask` feature.",
         ))
+    }
+
+    /// The answer to a `requestState` sent to a server built without the `ask` feature:
+    /// nothing here asks, so it is not one this server sealed.
+    #[cfg(not(feature = "ask"))]
+    pub fn refuse_state(&self) -> ToolError {
+        ToolError::malformed_request(
+            "This server asks its users nothing, so the requestState sent is not one it sealed. The call was not run. Call the tool again without requestState and inputResponses.",
+        )
     }
 
     /// The key that seals and opens: the one given, or one made up for this process.

@@ -6,8 +6,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+#[cfg(feature = "ask")]
 use super::StateKey;
-use super::store::{self, Claim};
+use super::store;
+#[cfg(feature = "ask")]
+use super::store::Claim;
 use super::{Answer, Elicit, InputRequired, Reach, Refusal, Sealing, Unanswered};
 use crate::result::ToolError;
 
@@ -126,7 +129,6 @@ impl Session {
     /// while it runs, a transient error), and one whose state expired ends with a
     /// transient error. `may_ask` says whether the tool or its handler asks anything:
     /// if not, a fresh call is not bound to its arguments.
-    #[cfg_attr(not(feature = "ask"), allow(unused_variables))]
     pub fn start(
         tool: &'static str,
         arguments: &Value,
@@ -143,30 +145,18 @@ impl Session {
                 input_responses,
                 request_state,
             } => {
-                // Without the feature nothing asks, and a state sent is refused
-                // unopened (`Sealing::key`): there is no call to bind it to.
-                #[cfg(feature = "ask")]
                 if may_ask || request_state.is_some() {
                     progress.tool = tool.to_owned();
-                    progress.args = super::seal::digest(tool, arguments);
+                    progress.args = bind(tool, arguments);
                 }
                 match request_state {
                     Some(sealed) => {
-                        let opened = open(sealed, sealing, progress).and_then(|mut progress| {
-                            answer(&mut progress, input_responses.unwrap_or_default())?;
-                            Ok(progress)
-                        });
-                        progress = match opened {
-                            Ok(progress) => progress,
-                            Err(malformed) => return Begun::Stop(malformed, None),
+                        let answers = input_responses.unwrap_or_default();
+                        let (resumed, round) = match resume(sealed, answers, sealing, progress) {
+                            Ok(resumed) => resumed,
+                            Err(ends) => return ends,
                         };
-                        let round = match Claimed::claim(&progress, sealing) {
-                            Ok(round) => round,
-                            Err(before) => return before,
-                        };
-                        if let Some(expired) = expired(&progress, sealing) {
-                            return Begun::Stop(expired, Some(round));
-                        }
+                        progress = resumed;
                         claimed = Some(round);
                     }
                     None if input_responses.is_some() => {
@@ -448,6 +438,47 @@ fn apply(progress: &mut Progress, asked: &Asked, reply: Reply) {
     }
 }
 
+/// What binds a state to its call: a digest of the tool's name and arguments.
+#[cfg(feature = "ask")]
+fn bind(tool: &str, arguments: &Value) -> String {
+    super::seal::digest(tool, arguments)
+}
+
+/// Without the `ask` feature no state is sealed, so none is bound to a call.
+#[cfg(not(feature = "ask"))]
+fn bind(_: &str, _: &Value) -> String {
+    String::new()
+}
+
+/// The progress a retry resumes, its answers in, and its round claimed; or how the call
+/// ends instead: a malformed state, an expired question, a round that ran before.
+#[cfg(feature = "ask")]
+fn resume(
+    sealed: String,
+    answers: Map<String, Value>,
+    sealing: &Arc<Sealing>,
+    fresh: Progress,
+) -> Result<(Progress, Claimed), Begun> {
+    let mut progress = open(sealed, sealing, fresh).map_err(|e| Begun::Stop(e, None))?;
+    answer(&mut progress, answers).map_err(|e| Begun::Stop(e, None))?;
+    let round = Claimed::claim(&progress, sealing)?;
+    if let Some(expired) = expired(&progress, sealing) {
+        return Err(Begun::Stop(expired, Some(round)));
+    }
+    Ok((progress, round))
+}
+
+/// Without the `ask` feature nothing here sealed a state: it is refused, unopened.
+#[cfg(not(feature = "ask"))]
+fn resume(
+    _: String,
+    _: Map<String, Value>,
+    sealing: &Arc<Sealing>,
+    _: Progress,
+) -> Result<(Progress, Claimed), Begun> {
+    Err(Begun::Stop(sealing.refuse_state(), None))
+}
+
 fn malformed(message: &str) -> ToolError {
     ToolError::malformed_request(format!(
         "{message} The call was not run. Call the tool again without requestState and inputResponses to start over."
@@ -456,6 +487,7 @@ fn malformed(message: &str) -> ToolError {
 
 /// The progress a retry's `requestState` carries, checked: sealed by this server, for
 /// this call.
+#[cfg(feature = "ask")]
 fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, ToolError> {
     let key: &StateKey = sealing.key()?;
     let progress: Progress = key
@@ -473,6 +505,7 @@ fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, 
 }
 
 /// The error of a state whose question was not answered in time, if it was not.
+#[cfg(feature = "ask")]
 fn expired(progress: &Progress, sealing: &Sealing) -> Option<ToolError> {
     if store::time_of(progress.expires) >= std::time::SystemTime::now() {
         return None;
@@ -495,16 +528,19 @@ pub(crate) enum Begun {
     Stop(ToolError, Option<Claimed>),
     /// The round ran before: its first answer, given again, as it was kept (the JSON
     /// of the result, or of the `InputRequiredResult`).
+    #[cfg(feature = "ask")]
     Replay(String),
 }
 
 /// The answer a round kept, read back; `None` when it cannot be (then the model is
 /// told, by [`unreadable_replay`], that it ran).
+#[cfg(feature = "ask")]
 pub(crate) fn replayed(json: &str) -> Result<Answer, ToolError> {
     Answer::from_json(json).ok_or_else(unreadable_replay)
 }
 
 /// The answer to a round that ran, whose kept answer cannot be read back.
+#[cfg(feature = "ask")]
 pub(crate) fn unreadable_replay() -> ToolError {
     ToolError::transient(
         "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
@@ -524,6 +560,7 @@ pub(crate) struct Claimed {
 impl Claimed {
     /// Claims the round `progress` resumes; if it was claimed before, how the call
     /// ends instead.
+    #[cfg(feature = "ask")]
     fn claim(progress: &Progress, sealing: &Arc<Sealing>) -> Result<Claimed, Begun> {
         let id = format!("{}/{}", progress.call, progress.round);
         // Kept past the state's own expiry: a client whose connection dropped just
@@ -579,6 +616,7 @@ impl Drop for Claimed {
 }
 
 /// Takes the retry's answers to the questions the state says were put.
+#[cfg(feature = "ask")]
 fn answer(progress: &mut Progress, mut responses: Map<String, Value>) -> Result<(), ToolError> {
     let pending = std::mem::take(&mut progress.pending);
     let mut expected: Vec<&str> = pending.iter().map(|p| p.key.as_str()).collect();

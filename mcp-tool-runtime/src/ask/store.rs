@@ -120,6 +120,7 @@ pub(crate) fn expiry(lifetime: Duration) -> u64 {
 }
 
 /// The time of an expiry in milliseconds since the Unix epoch.
+#[cfg(feature = "ask")]
 pub(crate) fn time_of(expiry: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(expiry)
 }

@@ -1,7 +1,6 @@
 //! Without the `ask` feature a server asks its users nothing, so it seals no
 //! `requestState` and needs no cryptography: there is no key (the type has no value),
-//! and a state a client sends is refused before anything would open it
-//! (`Sealing::key`).
+//! and a state a client sends is refused unopened (`Sealing::refuse_state`).
 
 use std::convert::Infallible;
 use std::hash::{BuildHasher, RandomState};
@@ -13,10 +12,6 @@ pub struct StateKey(Infallible);
 
 impl StateKey {
     pub(crate) fn seal(&self, _: &[u8]) -> String {
-        match self.0 {}
-    }
-
-    pub(crate) fn open(&self, _: &str) -> Option<Vec<u8>> {
         match self.0 {}
     }
 }

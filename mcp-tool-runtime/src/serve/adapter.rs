@@ -8,8 +8,7 @@ use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ContentBlock, CustomRequest, CustomResult, ErrorCode,
-    InputRequests, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -84,6 +83,29 @@ pub fn to_rmcp_result(result: CallToolResult) -> rmcp::model::CallToolResult {
     out
 }
 
+/// The questions of a round, as rmcp's result.
+#[cfg(feature = "ask")]
+pub(super) fn to_rmcp_input_required(
+    asked: crate::ask::InputRequired,
+) -> Result<CallToolResponse, ErrorData> {
+    use rmcp::model::{InputRequests, InputRequiredResult};
+    let requests: InputRequests = serde_json::from_value(Value::Object(asked.input_requests))
+        .map_err(|e| ErrorData::internal_error(format!("a question to the user: {e}"), None))?;
+    Ok(InputRequiredResult::new(Some(requests), Some(asked.request_state)).into())
+}
+
+/// Without the `ask` feature no call asks (no session suspends): a question is an
+/// error of the server, and rmcp's readers of questions stay out of its binary.
+#[cfg(not(feature = "ask"))]
+pub(super) fn to_rmcp_input_required(
+    _: crate::ask::InputRequired,
+) -> Result<CallToolResponse, ErrorData> {
+    Err(ErrorData::internal_error(
+        "mcp-tool: a call asked its user in a server built without the `ask` feature",
+        None,
+    ))
+}
+
 /// A protocol error as rmcp's: -32602 with the message.
 pub fn to_rmcp_error(error: &CallError) -> ErrorData {
     ErrorData::invalid_params(error.message().to_owned(), None)
@@ -137,16 +159,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             .call_reaching(profile, &request.name, arguments, reach)
             .await
         {
-            Ok(Answer::InputRequired(asked)) => {
-                let requests: InputRequests =
-                    serde_json::from_value(Value::Object(asked.input_requests)).map_err(|e| {
-                        ErrorData::internal_error(format!("a question to the user: {e}"), None)
-                    })?;
-                Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
-                    Some(requests),
-                    Some(asked.request_state),
-                )))
-            }
+            Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),
             Ok(Answer::Complete(mut result)) => {
                 if !result.is_error
                     && takes_bare_results(&context)

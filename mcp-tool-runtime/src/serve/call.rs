@@ -60,6 +60,7 @@ where
     let reach = setup.reach;
     let (outcome, claimed) =
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
+            #[cfg(feature = "ask")]
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => (Err(error), claimed),
             Begun::Go(session, claimed) => {

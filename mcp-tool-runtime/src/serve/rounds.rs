@@ -12,11 +12,13 @@ use std::borrow::Cow;
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{CallToolResponse, InputRequests, InputRequiredResult, JsonObject};
+#[cfg(feature = "ask")]
+use rmcp::model::InputRequiredResult;
+use rmcp::model::{CallToolResponse, JsonObject};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::adapter::to_rmcp_result;
+use super::adapter::{to_rmcp_input_required, to_rmcp_result};
 use super::call::{Prepared, Ready, prepare};
 use crate::ask::{Answer, Begun, Rounds, Session};
 use crate::context::Context;
@@ -90,11 +92,14 @@ where
         rounds.0.lifetime,
     );
     let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true) {
+        #[cfg(feature = "ask")]
         Begun::Replay(json) => return replay(&json),
         Begun::Stop(error, claimed) => (Err(error), claimed),
         Begun::Go(session, claimed) => {
             let outcome = match prepare(spec, &tool, &session, arguments, &ready).await {
-                Ok(Prepared::Asking(Answer::InputRequired(asked))) => Ok(input_required(asked)?),
+                Ok(Prepared::Asking(Answer::InputRequired(asked))) => {
+                    Ok(to_rmcp_input_required(asked)?)
+                }
                 Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
                 Ok(Prepared::Ready(Value::Object(checked), _)) => {
                     Ok(call(again.context(checked)).await?)
@@ -132,14 +137,8 @@ where
     Ok(response)
 }
 
-/// The questions of a round, as rmcp's result.
-fn input_required(asked: crate::ask::InputRequired) -> Result<CallToolResponse, ErrorData> {
-    let requests: InputRequests = serde_json::from_value(Value::Object(asked.input_requests))
-        .map_err(|e| ErrorData::internal_error(format!("a question to the user: {e}"), None))?;
-    Ok(InputRequiredResult::new(Some(requests), Some(asked.request_state)).into())
-}
-
 /// A round's first answer, as it was kept, given again.
+#[cfg(feature = "ask")]
 fn replay(json: &str) -> Result<CallToolResponse, ErrorData> {
     let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
     if value.get("resultType").and_then(Value::as_str) == Some("input_required")
