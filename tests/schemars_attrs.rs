@@ -296,3 +296,39 @@ fn a_keyword_that_cannot_be_enforced_stops_the_server_at_its_start() {
     let _ = Unkept::input_schema();
     let _ = Unkept::from_arguments(json!({"data": "x"}));
 }
+
+/// A pattern with a Unicode class: ECMA-262 reads it only with its `u` flag, which JSON
+/// Schema does not set, and this build of `regex` has no Unicode tables.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct UnicodeClass {
+    #[schemars(extend("pattern" = "^\\p{L}+$"))]
+    name: String,
+}
+
+#[test]
+#[should_panic(
+    expected = "says pattern \"^\\\\p{L}+$\" (a Unicode class needs ECMA-262's `u` flag), which this server cannot enforce"
+)]
+fn a_pattern_with_a_unicode_class_stops_the_server_at_its_start() {
+    let _ = UnicodeClass::input_schema();
+    let _ = UnicodeClass::from_arguments(json!({"name": "x"}));
+}
+
+/// A pattern that does not compile: before, it matched everything, and the model was
+/// told a rule that was not kept.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Unclosed {
+    #[schemars(extend("pattern" = "^(ab$"))]
+    name: String,
+}
+
+#[test]
+#[should_panic(
+    expected = "says pattern \"^(ab$\" (unclosed group), which this server cannot enforce"
+)]
+fn a_pattern_that_does_not_compile_stops_the_server_at_its_start() {
+    let _ = Unclosed::input_schema();
+    let _ = Unclosed::from_arguments(json!({"name": "x"}));
+}

@@ -144,6 +144,11 @@ fn unenforced(schema: &Value, found: &mut Vec<String>) {
             "format" if value.as_str().is_some_and(|f| !FORMATS.contains(&f)) => {
                 found.push(format!("format {value}"));
             }
+            "pattern" => {
+                if let Some(why) = value.as_str().and_then(unreadable_pattern) {
+                    found.push(format!("pattern {value} ({why})"));
+                }
+            }
             "properties" => {
                 if let Value::Object(named) = value {
                     named.values().for_each(|v| unenforced(v, found));
@@ -348,8 +353,54 @@ fn judge_string(s: &Map<String, Value>, text: &str, value: &Value, cx: &mut Chec
     }
 }
 
-/// Whether `text` matches `pattern` (compiled once per pattern); a pattern this engine
-/// cannot read matches everything rather than failing every call.
+/// Why `pattern` cannot be enforced as JSON Schema's `pattern` means it, if it cannot:
+/// it does not compile, or it has a Unicode class (`\p{L}`) or case folding (`(?i)`),
+/// which ECMA-262 reads only with its `u` flag (JSON Schema sets none) and which this
+/// build leaves out of `regex` (as the derive refuses them in a `regex` rule).
+fn unreadable_pattern(pattern: &str) -> Option<String> {
+    use regex_syntax::ast::{self, Ast, ClassSetItem, Flag, GroupKind, Visitor};
+
+    struct Ecma;
+    impl Visitor for Ecma {
+        type Output = ();
+        type Err = &'static str;
+        fn finish(self) -> Result<(), Self::Err> {
+            Ok(())
+        }
+        fn visit_pre(&mut self, ast: &Ast) -> Result<(), Self::Err> {
+            let folds = |flags: &ast::Flags| flags.flag_state(Flag::CaseInsensitive) == Some(true);
+            match ast {
+                Ast::ClassUnicode(_) => Err("a Unicode class needs ECMA-262's `u` flag"),
+                Ast::Flags(set) if folds(&set.flags) => Err("`(?i)` is not ECMA-262"),
+                Ast::Group(group) if matches!(&group.kind, GroupKind::NonCapturing(flags) if folds(flags)) => {
+                    Err("`(?i)` is not ECMA-262")
+                }
+                _ => Ok(()),
+            }
+        }
+        fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), Self::Err> {
+            match item {
+                ClassSetItem::Unicode(_) => Err("a Unicode class needs ECMA-262's `u` flag"),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    let parsed = ast::parse::Parser::new()
+        .parse(pattern)
+        .map_err(|e| e.kind().to_string())
+        .and_then(|ast| ast::visit(&ast, Ecma).map_err(str::to_owned))
+        .and_then(|()| {
+            regex::Regex::new(pattern)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+    parsed.err()
+}
+
+/// Whether `text` matches `pattern` (compiled once per pattern). Every pattern here was
+/// read at the server's start ([`enforceable`]); one that could not be would match
+/// everything rather than fail every call.
 fn matches(pattern: &str, text: &str) -> bool {
     static COMPILED: LazyLock<RwLock<HashMap<String, Option<regex::Regex>>>> =
         LazyLock::new(|| RwLock::new(HashMap::new()));

@@ -15,6 +15,18 @@ struct Relate {
     relation: String,
 }
 
+/// Archive a year.
+#[derive(McpTool, Deserialize)]
+struct Archive {
+    // Perl's classes are in this build of `regex`; Unicode's tables are not.
+    #[schemars(extend("pattern" = "^\\d{4}$"))]
+    year: String,
+}
+
+async fn archive(args: Archive) -> Result<String, ToolError> {
+    Ok(args.year)
+}
+
 async fn relate(args: Relate) -> Result<String, ToolError> {
     Ok(format!("{} {}", args.from, args.relation))
 }
@@ -24,7 +36,7 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let tools = Toolbox::new().tool(relate);
+        let tools = Toolbox::new().tool(relate).tool(archive);
 
         let done = tools
             .call("relate", json!({"from": "Lyon", "relation": "is_in"}))
@@ -39,6 +51,11 @@ fn main() {
             .unwrap();
         assert!(refused.is_error);
         assert!(refused.text().contains("Use lower-case words joined by _."), "{}", refused.text());
+
+        let year = tools.call("archive", json!({"year": "2026"})).await.unwrap();
+        assert!(!year.is_error, "{}", year.text());
+        let year = tools.call("archive", json!({"year": "20x6"})).await.unwrap();
+        assert!(year.is_error && year.text().contains("pattern"), "{}", year.text());
 
         let state = Reach::Rounds {
             input_responses: None,
