@@ -9,10 +9,11 @@ entities, relate them, search), each a crate of its own under target/adoption/:
 - lean:    the same with this crate (its `rmcp` feature alone: no date rule, never asks),
            the derive swapped and Parameters taken from mcp_tool::rmcp;
 - full:    the same with every feature of this crate (http, tracing, the argument types
-           of chrono, jiff, uuid and url, the date rules of `dates`). Asking the
-           user is in both: it has no feature of its own yet, so lean pays for it too.
+           of chrono, jiff, uuid and url, the date rules of `dates`, asking the
+           user with `ask`).
 
-Each is built in release, stripped, and measured: the binary's size (and its delta
+Each is built in release, stripped, and measured: the crates it builds (its own
+included), the binary's size (and its delta
 over plain), the build time from cold (its own target directory, crates already
 downloaded), and the rebuild after editing a tool's struct (a doc comment and a field).
 The lock file of this workspace pins every shared crate, so the three build the same
@@ -162,7 +163,7 @@ SERVERS = {
     "lean": ('mcp-tool = { version = "0.1", default-features = false, features = ["rmcp"] }',
              ours(TOOLS_PLAIN)),
     "full": ('mcp-tool = { version = "0.1", features = ["rmcp", "http", "tracing", '
-             '"dates", "chrono", "jiff", "uuid", "url"] }', ours(TOOLS_PLAIN)),
+             '"dates", "ask", "chrono", "jiff", "uuid", "url"] }', ours(TOOLS_PLAIN)),
 }
 
 
@@ -204,21 +205,24 @@ def main() -> None:
             edit(crate, round_)
             edits.append(build(crate))
         binary = crate / "target" / "release" / f"adoption-{name}"
+        tree = subprocess.run(["cargo", "tree", "-e", "normal", "--prefix", "none"],
+                              cwd=crate, check=True, capture_output=True, text=True).stdout
         results[name] = {
+            "crates": len({line.split(" (")[0] for line in tree.splitlines() if line}),
             "bytes": binary.stat().st_size,
             "cold_s": cold,
             "edit_s": sorted(edits)[1],
         }
         print(f"{name}: {results[name]}", file=sys.stderr)
     plain = results.get("plain")
-    print("| server | stripped binary | over plain | cold build | rebuild after an edit |")
-    print("|---|---|---|---|---|")
+    print("| server | crates | stripped binary | over plain | cold build | rebuild after an edit |")
+    print("|---|---|---|---|---|---|")
     for name, r in results.items():
         over = "" if plain is None or name == "plain" else \
             f"+{(r['bytes'] - plain['bytes']) / 1e6:.2f} MB ({r['bytes'] / plain['bytes']:.2f}x)"
         cold = r["cold_s"] if plain is None else r["cold_s"]
         ratio = "" if plain is None or name == "plain" else f" ({r['edit_s'] / plain['edit_s']:.2f}x)"
-        print(f"| {name} | {r['bytes'] / 1e6:.2f} MB | {over} | {cold:.0f} s | {r['edit_s']:.1f} s{ratio} |")
+        print(f"| {name} | {r['crates']} | {r['bytes'] / 1e6:.2f} MB | {over} | {cold:.0f} s | {r['edit_s']:.1f} s{ratio} |")
 
 
 if __name__ == "__main__":
