@@ -13,6 +13,9 @@ struct Relate {
     from: String,
     #[validate(regex(pattern = r"^[a-z_]+$", hint = "Use lower-case words joined by _."))]
     relation: String,
+    // ECMA-262's `.`, as the derive writes it for `regex`: no Unicode table needed.
+    #[validate(regex = r"^.{1,8}$")]
+    note: Option<String>,
 }
 
 /// Archive a year.
@@ -44,6 +47,13 @@ fn main() {
             .unwrap();
         assert!(!done.is_error, "{}", done.text());
         assert_eq!(done.text(), "Lyon is_in");
+
+        let noted = json!({"from": "Lyon", "relation": "is_in", "note": "é–ж"});
+        let noted = tools.call("relate", noted).await.unwrap();
+        assert!(!noted.is_error, "{}", noted.text());
+        let long = json!({"from": "Lyon", "relation": "is_in", "note": "é\u{2028}"});
+        let long = tools.call("relate", long).await.unwrap();
+        assert!(long.is_error, "{}", long.text());
 
         let refused = tools
             .call("relate", json!({"from": "Lyon", "relation": "Is In"}))
