@@ -332,3 +332,26 @@ fn a_pattern_that_does_not_compile_stops_the_server_at_its_start() {
     let _ = Unclosed::input_schema();
     let _ = Unclosed::from_arguments(json!({"name": "x"}));
 }
+
+/// A schemars pattern with `\d` and `.`: the model reads them as ECMA-262 does (0-9, no
+/// line terminator), and the server keeps that meaning, not Rust's (any Unicode digit,
+/// anything but `\n`).
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Archive {
+    #[schemars(extend("pattern" = "^\\d{4}$"))]
+    year: String,
+    #[schemars(extend("pattern" = "^.{1,20}$"))]
+    label: String,
+}
+
+#[test]
+fn a_schemars_pattern_is_enforced_as_ecma_262_reads_it() {
+    let sent = |year: &str, label: &str| {
+        Archive::from_arguments(json!({"year": year, "label": label})).map(|_| ())
+    };
+    assert!(sent("2026", "Q4").is_ok());
+    let error = sent("٢٠٢٦", "Q4\r").unwrap_err();
+    let paths: Vec<&str> = error.violations().iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["/year", "/label"], "{:?}", error.violations());
+}

@@ -354,48 +354,16 @@ fn judge_string(s: &Map<String, Value>, text: &str, value: &Value, cx: &mut Chec
 }
 
 /// Why `pattern` cannot be enforced as JSON Schema's `pattern` means it, if it cannot:
-/// it does not compile, or it has a Unicode class (`\p{L}`) or case folding (`(?i)`),
-/// which ECMA-262 reads only with its `u` flag (JSON Schema sets none) and which this
-/// build leaves out of `regex` (as the derive refuses them in a `regex` rule).
+/// it has what ECMA-262 reads only with a flag (a Unicode class, `(?i)`), or it does
+/// not compile.
 fn unreadable_pattern(pattern: &str) -> Option<String> {
-    use regex_syntax::ast::{self, Ast, ClassSetItem, Flag, GroupKind, Visitor};
-
-    struct Ecma;
-    impl Visitor for Ecma {
-        type Output = ();
-        type Err = &'static str;
-        fn finish(self) -> Result<(), Self::Err> {
-            Ok(())
-        }
-        fn visit_pre(&mut self, ast: &Ast) -> Result<(), Self::Err> {
-            let folds = |flags: &ast::Flags| flags.flag_state(Flag::CaseInsensitive) == Some(true);
-            match ast {
-                Ast::ClassUnicode(_) => Err("a Unicode class needs ECMA-262's `u` flag"),
-                Ast::Flags(set) if folds(&set.flags) => Err("`(?i)` is not ECMA-262"),
-                Ast::Group(group) if matches!(&group.kind, GroupKind::NonCapturing(flags) if folds(flags)) => {
-                    Err("`(?i)` is not ECMA-262")
-                }
-                _ => Ok(()),
-            }
-        }
-        fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), Self::Err> {
-            match item {
-                ClassSetItem::Unicode(_) => Err("a Unicode class needs ECMA-262's `u` flag"),
-                _ => Ok(()),
-            }
-        }
-    }
-
-    let parsed = ast::parse::Parser::new()
-        .parse(pattern)
-        .map_err(|e| e.kind().to_string())
-        .and_then(|ast| ast::visit(&ast, Ecma).map_err(str::to_owned))
-        .and_then(|()| {
-            regex::Regex::new(pattern)
+    crate::pattern::ecma::to_rust(pattern)
+        .and_then(|rust| {
+            regex::Regex::new(&rust)
                 .map(drop)
                 .map_err(|e| e.to_string())
-        });
-    parsed.err()
+        })
+        .err()
 }
 
 /// Whether `text` matches `pattern` (compiled once per pattern). Every pattern here was
@@ -407,7 +375,10 @@ fn matches(pattern: &str, text: &str) -> bool {
     if let Some(Some(re)) = COMPILED.read().ok().and_then(|m| m.get(pattern).cloned()) {
         return re.is_match(text);
     }
-    let re = regex::Regex::new(pattern).ok();
+    // As ECMA-262 reads it: `\d` is 0-9 and `.` stops at `\r`, as the model was told.
+    let re = crate::pattern::ecma::to_rust(pattern)
+        .ok()
+        .and_then(|rust| regex::Regex::new(&rust).ok());
     let found = re.as_ref().is_none_or(|re| re.is_match(text));
     if let Ok(mut map) = COMPILED.write() {
         map.insert(pattern.to_owned(), re);

@@ -3,6 +3,7 @@
 //! classes (`^[A-Z]{3}$`, most ID patterns) is matched a byte at a time in front of it:
 //! `BENCHMARKS.md` has what that earns, against `regex` alone, in the same run.
 
+pub(crate) mod ecma;
 mod fixed;
 
 use std::sync::OnceLock;

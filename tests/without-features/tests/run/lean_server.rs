@@ -24,6 +24,9 @@ struct Archive {
     // Perl's classes are in this build of `regex`; Unicode's tables are not.
     #[schemars(extend("pattern" = "^\\d{4}$"))]
     year: String,
+    // ECMA-262's word boundary, ASCII: spelled `(?-u:\b)`, no table needed either.
+    #[schemars(extend("pattern" = "\\bQ[1-4]\\b"))]
+    quarter: Option<String>,
 }
 
 async fn archive(args: Archive) -> Result<String, ToolError> {
@@ -64,6 +67,11 @@ fn main() {
 
         let year = tools.call("archive", json!({"year": "2026"})).await.unwrap();
         assert!(!year.is_error, "{}", year.text());
+        let quarter = json!({"year": "2026", "quarter": "éQ4é"});
+        let quarter = tools.call("archive", quarter).await.unwrap();
+        assert!(!quarter.is_error, "{}", quarter.text());
+        let year = tools.call("archive", json!({"year": "٢٠٢٦"})).await.unwrap();
+        assert!(year.is_error, "{}", year.text());
         let year = tools.call("archive", json!({"year": "20x6"})).await.unwrap();
         assert!(year.is_error && year.text().contains("pattern"), "{}", year.text());
 
