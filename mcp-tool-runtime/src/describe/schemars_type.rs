@@ -161,6 +161,10 @@ fn unenforced(schema: &Value, found: &mut Vec<String>) {
             }
             "items" | "not" | "additionalProperties" | "propertyNames" => unenforced(value, found),
             k if ENFORCED.contains(&k) || ANNOTATIONS.contains(&k) => {}
+            // A vendor's keyword (`x-mcp-header`, SEP-2243): JSON Schema gives an unknown
+            // keyword no say over the value, so no validator enforces it and nothing is
+            // promised to the model that is not kept.
+            k if k.starts_with("x-") => {}
             k => found.push(format!("`{k}`")),
         }
     }
