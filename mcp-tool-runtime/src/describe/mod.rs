@@ -23,7 +23,7 @@ mod walk;
 pub use enumeration::EnumSpec;
 pub use newtype::Newtype;
 pub use traits::{McpEnum, McpTool};
-pub use union::{Repr, Shape, UnionCache, UnionSpec, Variant};
+pub use union::{Repr, RootUnion, Shape, UnionCache, UnionSpec, Variant};
 pub use walk::{MAX_RECURSION, Walk};
 
 use std::sync::OnceLock;
@@ -53,7 +53,7 @@ pub struct ToolSpec {
     /// reported, and the schema leaves out `additionalProperties: false`.
     pub allow_unknown_fields: bool,
     /// For an enum with data: its forms (and no `fields`).
-    pub union: Option<&'static UnionSpec>,
+    pub union: Option<&'static dyn RootUnion>,
     /// What the tool asks of its user: a confirmation, fields (`McpTool` only).
     pub asking: Option<&'static asking::Asking>,
     /// Built once per process.
@@ -161,12 +161,32 @@ pub struct Like {
 pub struct Reshape {
     apply: fn(&mut Map<String, Value>),
     judged: &'static OnceLock<Value>,
+    /// The schema judged, built on first use ([`Field::reshaped`]), and its judge (the
+    /// interpreter of schemars-typed fields): reached through these, which only a
+    /// reshaped field holds, so that a server with none builds neither.
+    schema: fn(&Field, &Reshape) -> &'static Value,
+    judge: fn(&Value, &Value, &mut crate::check::Checker<'_>),
 }
 
 impl Reshape {
     /// The changes `apply` makes, the schema they make kept in `judged`.
     pub const fn new(apply: fn(&mut Map<String, Value>), judged: &'static OnceLock<Value>) -> Self {
-        Reshape { apply, judged }
+        Reshape {
+            apply,
+            judged,
+            schema: Field::reshaped,
+            judge: schemars_type::judge,
+        }
+    }
+
+    /// The schema a value of `field` (whose reshape this is) is judged against.
+    pub(crate) fn schema_of(&self, field: &Field) -> &'static Value {
+        (self.schema)(field, self)
+    }
+
+    /// Judges `value` of `field` against [`Reshape::schema_of`].
+    pub(crate) fn judge(&self, field: &Field, value: &Value, cx: &mut crate::check::Checker<'_>) {
+        (self.judge)(self.schema_of(field), value, cx);
     }
 }
 

@@ -566,7 +566,7 @@ fn read_later(field: &Field, value: &Value, before: usize, cx: &mut Checker<'_>)
         && cx.count() == before
         && (!value.is_null() || field.required)
     {
-        super::schemars_type::judge(field.reshaped(reshape), value, cx);
+        reshape.judge(field, value, cx);
     }
     if let Some(reads) = field.reads
         && cx.count() == before

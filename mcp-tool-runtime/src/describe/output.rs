@@ -33,62 +33,63 @@ const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
+/// Any JSON value, as the error envelope says it.
+macro_rules! any_value {
+    () => {
+        r#"{"anyOf": [{"type": "object"}, {"type": "array"}, {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]}"#
+    };
+}
+
 /// The schema of the `structuredContent` of an error result (the wire contract).
 pub fn error_envelope() -> Value {
-    // Any JSON value, said type by type: an empty schema says the same, and reads as
-    // a forgotten constraint to linters.
-    let any = json!({"anyOf": [
-        {"type": "object"},
-        {"type": "array"},
-        {"type": "string"},
-        {"type": "number"},
-        {"type": "boolean"},
-        {"type": "null"}
-    ]});
-    json!({
-        "type": "object",
-        "description": "The call failed (isError: true): what went wrong and what to do next.",
-        "properties": {
-            "errorCategory": {
-                "type": "string",
-                "enum": ["transient", "validation", "business", "permission"]
-            },
-            "isRetryable": {"type": "boolean"},
-            "message": {"type": "string"},
-            "attempted_query": {
-                "anyOf": [
-                    {"type": "null"},
-                    {
-                        "type": "object",
-                        "properties": {
-                            "tool": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-                            "arguments": any
-                        }
-                    }
-                ]
-            },
-            "partial_results": any,
-            "violations": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "path": {"type": "string"},
-                        "rule": {"type": "string"},
-                        "message": {"type": "string"},
-                        "expected": any,
-                        "received": any
-                    },
-                    "required": ["path", "rule", "message", "expected"]
-                }
-            },
-            "omittedViolations": {"type": "integer", "minimum": 1},
-            "hint": {"type": "string"},
-            "retryAfterSeconds": {"type": "integer", "minimum": 1}
-        },
-        "required": ["errorCategory", "isRetryable", "message", "violations"]
-    })
+    // Read from its text: the same value as `json!` would build, in a small part of the
+    // code (a literal of `json!` is code that builds every node of it).
+    serde_json::from_str(ERROR_ENVELOPE).expect("the error envelope is JSON")
 }
+
+/// [`error_envelope`] as text. "Any JSON value" is said type by type (`any_value!`): an empty
+/// schema says the same, and reads as a forgotten constraint to linters.
+const ERROR_ENVELOPE: &str = concat!(
+    r#"{
+  "type": "object",
+  "description": "The call failed (isError: true): what went wrong and what to do next.",
+  "properties": {
+    "errorCategory": {"type": "string", "enum": ["transient", "validation", "business", "permission"]},
+    "isRetryable": {"type": "boolean"},
+    "message": {"type": "string"},
+    "attempted_query": {"anyOf": [
+      {"type": "null"},
+      {"type": "object", "properties": {
+        "tool": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "arguments": "#,
+    any_value!(),
+    r#"}}
+    ]},
+    "partial_results": "#,
+    any_value!(),
+    r#",
+    "violations": {"type": "array", "items": {
+      "type": "object",
+      "properties": {
+        "path": {"type": "string"},
+        "rule": {"type": "string"},
+        "message": {"type": "string"},
+        "expected": "#,
+    any_value!(),
+    r#",
+        "received": "#,
+    any_value!(),
+    r#"
+      },
+      "required": ["path", "rule", "message", "expected"]
+    }},
+    "omittedViolations": {"type": "integer", "minimum": 1},
+    "hint": {"type": "string"},
+    "retryAfterSeconds": {"type": "integer", "minimum": 1}
+  },
+  "required": ["errorCategory", "isRetryable", "message", "violations"]
+}"#
+);
 
 /// The `outputSchema` advertised for a tool whose successes have the object schema
 /// `success`: that shape made portable, or the error envelope.

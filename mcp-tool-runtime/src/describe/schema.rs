@@ -162,7 +162,7 @@ impl ToolSpec {
         let plan = self.plan();
         for field in self.fields {
             if let Some(reshape) = &field.reshape {
-                field.reshaped(reshape);
+                reshape.schema_of(field);
             }
         }
         plan

@@ -24,9 +24,6 @@ use crate::result::{CallToolResult, Content, ToolError};
 /// it into an `isError` result instead of a JSON-RPC error.
 pub(super) const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
 
-/// Where the full result of a failed extraction travels, in the error's `data`.
-pub(super) const RESULT_KEY: &str = "mcpToolResult";
-
 /// The toolbox's tools as rmcp's type, in `profile`: made once per toolbox.
 fn rmcp_tools<S: Send + Sync + 'static>(
     toolbox: &Toolbox<S>,

@@ -17,7 +17,7 @@ pub(crate) mod output;
 mod peer;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
-#[cfg(feature = "rmcp")]
+#[cfg(all(feature = "rmcp", feature = "ask"))]
 mod rounds;
 #[cfg(feature = "rmcp")]
 mod router;

@@ -25,18 +25,7 @@ use crate::context::Context;
 use crate::describe::ToolSpec;
 use crate::result::ToolError;
 
-/// Where a call through `structured` is, for its [`Parameters`](super::router::Parameters).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Gate {
-    /// The first call: a tool that asks stops here, for `structured` to ask.
-    First,
-    /// Called again once the user answered: the checks run, the method too.
-    Asked,
-}
-
-/// The message of the error with which [`Parameters`](super::router::Parameters) stops
-/// the first call of a tool that asks (never sent: `structured` asks instead).
-pub(super) const ASKS: &str = "mcp-tool: the user is asked first";
+use super::router::Gate;
 
 /// What a method's second call needs of its first.
 pub(super) struct Again<'s, S> {

@@ -12,13 +12,27 @@ use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::adapter::{RESULT_KEY, RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
-use super::rounds::{ASKS, Again, Gate, ask_then_call};
+use super::adapter::{RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
+#[cfg(feature = "ask")]
+use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
 use crate::result::{Content, ToolError};
+
+/// Where a call through `structured` is, for its [`Parameters`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Gate {
+    /// The first call: a tool that asks stops here, for `structured` to ask.
+    First,
+    /// Called again once the user answered: the checks run, the method too.
+    Asked,
+}
+
+/// The message of the error with which [`Parameters`] stops the first call of a tool
+/// that asks (never sent: `structured` asks instead).
+pub(super) const ASKS: &str = "mcp-tool: the user is asked first";
 
 /// The arguments of an rmcp `#[tool]` method, checked by `#[derive(McpTool)]` before
 /// the method runs. A drop-in for rmcp's `Parameters`: same name (rmcp's macro finds the
@@ -62,8 +76,10 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         let log = extensions.get::<RepairLog>().cloned();
         let gate = extensions.get::<Gate>().copied();
         // Under `structured`, a tool that asks its user stops its first call here:
-        // `structured` asks, then calls again with the answers in.
-        if gate == Some(Gate::First)
+        // `structured` asks, then calls again with the answers in. (Nothing asks in a
+        // build without `ask`: the branch and what it reaches are left out of the binary.)
+        if cfg!(feature = "ask")
+            && gate == Some(Gate::First)
             && T::spec().asking.is_some()
             && let Some(log) = &log
             && let Ok(mut log) = log.0.lock()
@@ -75,6 +91,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         // that must be confirmed is refused (or runs, if its author said so).
         let unconfirmed = T::spec()
             .asking
+            .filter(|_| cfg!(feature = "ask"))
             .and_then(|a| a.confirm.as_ref())
             .filter(|_| gate != Some(Gate::Asked))
             .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
@@ -92,7 +109,9 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             log.shown = Some(T::echo(&arguments, crate::result::echo::ARGUMENTS));
         }
         match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
-            Ok(_) if let Some(refused) = unconfirmed => Err(extraction_error(refused)),
+            Ok(_) if let Some(refused) = unconfirmed => {
+                Err(extraction_error(refused, log.as_ref()))
+            }
             Ok((args, repairs)) => {
                 // Said in the result's `_meta` by `structured`, which reads the log.
                 if let (Some(log), false) = (log, repairs.is_empty())
@@ -105,7 +124,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             Err(error) if error.is_malformed_request() => {
                 Err(ErrorData::invalid_params(error.message().to_owned(), None))
             }
-            Err(error) => Err(extraction_error(error)),
+            Err(error) => Err(extraction_error(error, log.as_ref())),
         }
     }
 }
@@ -126,6 +145,8 @@ struct Logged {
     shown: Option<Value>,
     /// A tool that asks its user, and its arguments, for `structured` to ask.
     asks: Option<(&'static crate::describe::ToolSpec, Value)>,
+    /// The whole result of the arguments' refusal, for `structured` to answer with.
+    refused: Option<crate::result::CallToolResult>,
 }
 
 /// The call a method runs in, for the `ToolError` it returns (which rmcp turns into a
@@ -142,8 +163,9 @@ tokio::task_local! {
 }
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
-/// it; [`structured`] restores the full result carried in `data`.
-fn extraction_error(error: ToolError) -> ErrorData {
+/// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
+/// call's `log`, where [`restore`] takes it: no copy of it travels through the error.
+fn extraction_error(error: ToolError, log: Option<&RepairLog>) -> ErrorData {
     let result = error.into_call_result();
     // The text once: the result's text block is the error's text.
     let text = result
@@ -151,10 +173,12 @@ fn extraction_error(error: ToolError) -> ErrorData {
         .iter()
         .map(|Content::Text { text }| text.as_str());
     let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
-    ErrorData::invalid_params(
-        message,
-        Some(serde_json::json!({ RESULT_KEY: result.to_value() })),
-    )
+    if let Some(log) = log
+        && let Ok(mut log) = log.0.lock()
+    {
+        log.refused = Some(result);
+    }
+    ErrorData::invalid_params(message, None)
 }
 
 /// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
@@ -326,6 +350,15 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// into their full `isError` result (text and `structuredContent`).
     pub async fn call(
         &self,
+        context: ToolCallContext<'_, S>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // Boxed: the server's future for each request holds a pointer, not this call's
+        // whole state, and its code is written once.
+        Box::pin(self.answer_call(context)).await
+    }
+
+    async fn answer_call(
+        &self,
         mut context: ToolCallContext<'_, S>,
     ) -> Result<CallToolResponse, ErrorData> {
         let route = match self.router.get(context.name()) {
@@ -391,15 +424,17 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             show_unexpected: self.show_unexpected,
         };
         let name = called.tool.clone();
+        #[cfg(feature = "ask")]
         let again = Again::of(&context);
         let first = CALLED.scope(
             called.clone(),
             Self::answer(route.clone(), context, log.clone(), name.clone()),
         );
         let mut response = first.await;
-        // A tool that asks its user: asked, then called again with the answers in.
-        let asks = log.0.lock().ok().and_then(|mut l| l.asks.take());
-        if let Some((spec, arguments)) = asks {
+        // A tool that asks its user: asked, then called again with the answers in. (In a
+        // build without `ask` nothing asks, and the asking is not in the call's future.)
+        #[cfg(feature = "ask")]
+        if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
             let ready = super::rounds::ready(profile, self.repair);
             let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
@@ -457,7 +492,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 Ok(CallToolResponse::Complete(result))
             }
             Ok(response) => Ok(response),
-            Err(error) => restore(error),
+            Err(error) => restore(error, &log),
         }
     }
 
@@ -548,14 +583,12 @@ fn annotations(a: &rmcp::model::ToolAnnotations) -> crate::describe::Annotations
 }
 
 /// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
-fn restore(error: ErrorData) -> Result<CallToolResponse, ErrorData> {
+fn restore(error: ErrorData, log: &RepairLog) -> Result<CallToolResponse, ErrorData> {
     if error.code != ErrorCode::INVALID_PARAMS {
         return Err(error);
     }
-    let carried = error.data.as_ref().and_then(|d| d.get(RESULT_KEY));
-    if let Some(result) = carried.and_then(|r| serde_json::from_value(r.clone()).ok()) {
-        let result: rmcp::model::CallToolResult = result;
-        return Ok(result.into());
+    if let Some(result) = log.0.lock().ok().and_then(|mut l| l.refused.take()) {
+        return Ok(to_rmcp_result(result).into());
     }
     if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {
         return Ok(
