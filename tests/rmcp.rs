@@ -218,6 +218,15 @@ impl<const STRUCTURED: bool> Desk<STRUCTURED> {
         Ok("the whole graph".into())
     }
 
+    /// A method with a bug: it panics, with internals in the message.
+    #[tool(description = "Forget an entity.")]
+    async fn forget(&self, Parameters(args): Parameters<Greet>) -> Result<String, ToolError> {
+        panic!(
+            "index out of range in the entity table (password=hunter2): {}",
+            args.name
+        );
+    }
+
     #[tool(description = "Always busy.")]
     async fn busy(&self, Parameters(_): Parameters<Explode>) -> Result<String, ToolError> {
         Err(ToolError::transient("Busy.")
@@ -746,5 +755,32 @@ async fn a_method_without_parameters_refuses_names_under_structured() {
         "{text}"
     );
     let ok = call(&client, "read_graph", json!({})).await;
+    assert_eq!(ok.is_error, Some(false));
+}
+
+#[tokio::test]
+async fn a_method_that_panics_under_structured_gets_an_answer() {
+    let client = connect(Desk::<true>::new()).await;
+    // Before, the request's task died with the panic and the call was never answered.
+    let answered = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        call(&client, "forget", json!({"name": "Ada", "times": 1})),
+    )
+    .await
+    .expect("the call is answered");
+    assert_eq!(answered.is_error, Some(true));
+    let text = text(&answered);
+    assert!(
+        text.starts_with("forget failed with an internal error"),
+        "{text}"
+    );
+    assert!(!text.contains("hunter2"), "{text}");
+    // Not marked read-only or idempotent: it may have done something before it failed.
+    assert!(text.contains("check whether it did"), "{text}");
+    let content = answered.structured_content.unwrap();
+    assert_eq!(content["isRetryable"], false);
+    assert_eq!(content["attempted_query"]["tool"], "forget");
+    // The server is still there.
+    let ok = call(&client, "reserve", json!({"name": "Ada", "times": 1})).await;
     assert_eq!(ok.is_error, Some(false));
 }

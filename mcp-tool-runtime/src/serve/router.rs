@@ -13,6 +13,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::adapter::{RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
+use super::call::CatchUnwind;
+use super::output::internal_failure;
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
@@ -467,7 +469,18 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         log: RepairLog,
         tool: String,
     ) -> Result<CallToolResponse, ErrorData> {
-        match (route.call)(context).await {
+        // A method that panics gets the answer a toolbox's handler gets: the call is
+        // answered (rmcp would let the request's task die unanswered), its internals
+        // go to the log only.
+        let annotations = route.attr.annotations.as_ref().map(annotations);
+        let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
+            let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
+            let shown = log.0.lock().ok().and_then(|mut l| l.shown.take());
+            let error =
+                internal_failure(&tool, annotations).for_call(tool, shown.unwrap_or(Value::Null));
+            return Ok(to_rmcp_result(error.into_call_result()).into());
+        };
+        match outcome {
             Ok(CallToolResponse::Complete(mut result)) => {
                 let (repairs, shown) = log
                     .0
