@@ -373,3 +373,24 @@ fn a_vendor_keyword_is_advertised_and_constrains_nothing() {
     let error = Lookup::from_arguments(json!({"region": ""})).unwrap_err();
     assert_eq!(error.violations().len(), 1, "{:?}", error.violations());
 }
+
+/// A part of a tool's arguments whose schema says what no server here enforces.
+#[derive(mcp_tool::Argument, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Part {
+    #[schemars(extend("contentEncoding" = "base64"))]
+    data: String,
+}
+
+/// Holds such parts, a list of them deep in its arguments.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Holder {
+    parts: Vec<Part>,
+}
+
+#[test]
+#[should_panic(expected = "says `contentEncoding`, which this server cannot enforce")]
+fn a_keyword_that_cannot_be_enforced_deep_in_the_arguments_stops_the_server_at_its_start() {
+    let _ = Holder::input_schema();
+}

@@ -166,6 +166,7 @@ pub struct Reshape {
     /// reshaped field holds, so that a server with none builds neither.
     schema: fn(&Field, &Reshape) -> &'static Value,
     judge: fn(&Value, &Value, &mut crate::check::Checker<'_>),
+    vet: fn(&Map<String, Value>, &str),
 }
 
 impl Reshape {
@@ -176,7 +177,14 @@ impl Reshape {
             judged,
             schema: Field::reshaped,
             judge: schemars_type::judge,
+            vet: schemars_type::vet,
         }
+    }
+
+    /// Stops the server if the field `name`'s reshaped `schema` says what the judge
+    /// cannot enforce (see [`schemars_type::enforceable`]).
+    pub(crate) fn vet(&self, schema: &Map<String, Value>, name: &str) {
+        (self.vet)(schema, name);
     }
 
     /// The schema a value of `field` (whose reshape this is) is judged against.

@@ -137,35 +137,20 @@ impl ToolSpec {
 
     /// The tool's `inputSchema`. Built once; later calls return the same value.
     pub fn input_schema(&'static self) -> &'static Value {
-        &self.vetted().schema
+        self.object_schema()
     }
 
     /// The tool's `inputSchema` in `profile`'s form. Built once.
     pub fn input_schema_for(&'static self, profile: SchemaProfile) -> &'static Value {
-        let plan = self.vetted();
         match profile.index().checked_sub(1) {
-            None => &plan.schema,
-            Some(i) => &plan.profiles[i],
+            None => self.object_schema(),
+            Some(i) => &self.plan().profiles[i],
         }
     }
 
     /// The tool as `tools/list` lists it. Built once.
     pub fn tool(&'static self) -> &'static Tool {
-        &self.vetted().tool
-    }
-
-    /// The plan, with the schema each reshaped field's value is judged against built
-    /// too: a keyword the judge cannot enforce stops the server where its tools are
-    /// registered or listed, not at the first call to the tool, which would go
-    /// unanswered. (After the plan, not in it: a field's schema may be this struct's.)
-    fn vetted(&'static self) -> &'static Plan {
-        let plan = self.plan();
-        for field in self.fields {
-            if let Some(reshape) = &field.reshape {
-                reshape.schema_of(field);
-            }
-        }
-        plan
+        &self.plan().tool
     }
 
     /// The schema of this struct as a field's type, where it stands in `walk`: the
@@ -258,6 +243,10 @@ impl Field {
                 Some(value) => (reshape.apply)(value),
                 None => (reshape.apply)(&mut schema),
             }
+            // A keyword the judge cannot enforce stops the server here, as the schema
+            // of a tool that holds this field, at any depth, is first built (where its
+            // tools are registered or listed), not at the first call.
+            reshape.vet(&schema, self.name);
         }
         schema
     }

@@ -134,6 +134,13 @@ pub(crate) fn enforceable(schema: Value, field: &str) -> Value {
     schema
 }
 
+/// [`enforceable`] for a field's reshaped schema as it is advertised: run where the
+/// schema is first built, so that a server stops at its start, whatever the depth of
+/// the field.
+pub(crate) fn vet(schema: &Map<String, Value>, field: &str) {
+    enforceable(Value::Object(schema.clone()), field);
+}
+
 /// The keywords and formats of `schema` that [`judge`] does not enforce.
 fn unenforced(schema: &Value, found: &mut Vec<String>) {
     let Value::Object(map) = schema else {
