@@ -161,9 +161,10 @@ pub struct Like {
 pub struct Reshape {
     apply: fn(&mut Map<String, Value>),
     judged: &'static OnceLock<Value>,
-    /// The schema judged, built on first use ([`Field::reshaped`]), and its judge (the
-    /// interpreter of schemars-typed fields): reached through these, which only a
-    /// reshaped field holds, so that a server with none builds neither.
+    /// The schema judged, built on first use ([`Field::reshaped`]), its judge (the
+    /// interpreter of schemars-typed fields) and the check that it asks nothing the
+    /// judge cannot enforce: reached through these, which only a reshaped field holds,
+    /// so that a server with none builds none of them.
     schema: fn(&Field, &Reshape) -> &'static Value,
     judge: fn(&Value, &Value, &mut crate::check::Checker<'_>),
     vet: fn(&Map<String, Value>, &str),

@@ -47,8 +47,8 @@ pub fn error_envelope() -> Value {
     serde_json::from_str(ERROR_ENVELOPE).expect("the error envelope is JSON")
 }
 
-/// [`error_envelope`] as text. "Any JSON value" is said type by type (`any_value!`): an empty
-/// schema says the same, and reads as a forgotten constraint to linters.
+/// [`error_envelope`] as text. "Any JSON value" is said type by type (`any_value!`):
+/// an empty schema says the same, and reads as a forgotten constraint to linters.
 const ERROR_ENVELOPE: &str = concat!(
     r#"{
   "type": "object",
