@@ -116,12 +116,14 @@ impl schemars::JsonSchema for Contact {
     }
 }
 
-/// The rounds of the multi-round fixtures, kept here: a `requestState` is only the name of
-/// one, random, so a changed state names none and is refused.
+/// The states of the multi-round fixtures, kept here: a `requestState` is only the name of
+/// one, hard to guess, so a changed state names none and is refused. For the suite's runs
+/// they are kept as long as the process: a server keeps them with a lifetime, or seals
+/// the state instead, as this crate's own rounds do (`mcp_tool::ask::Rounds`).
 #[derive(Default)]
-struct Rounds(Mutex<HashMap<String, (&'static str, u8)>>);
+struct IssuedStates(Mutex<HashMap<String, (&'static str, u8)>>);
 
-impl Rounds {
+impl IssuedStates {
     /// A state naming round `round` of `tool`.
     fn issue(&self, tool: &'static str, round: u8) -> String {
         let state = random_name();
@@ -144,7 +146,9 @@ impl Rounds {
     }
 }
 
-/// 128 random bits, in hex, from the standard library's randomly seeded hasher.
+/// A name no client can guess from the ones it saw: the current time hashed twice with
+/// the standard library's hasher, whose keys are random for each process. (Not for
+/// secrets: a server that puts anything in the state seals it.)
 fn random_name() -> String {
     use std::hash::{BuildHasher, Hasher};
     let half = || {
@@ -252,7 +256,7 @@ fn text(text: impl Into<String>) -> CallToolResult {
 #[derive(Clone)]
 struct Conformance {
     tool_router: ToolRouter<Self>,
-    rounds: Arc<Rounds>,
+    states: Arc<IssuedStates>,
     /// The level `logging/setLevel` set (protocol 2025-11-25).
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
 }
@@ -262,7 +266,7 @@ impl Conformance {
     fn new() -> Self {
         Conformance {
             tool_router: Self::tool_router(),
-            rounds: Arc::default(),
+            states: Arc::default(),
             log_level: Arc::default(),
         }
     }
@@ -456,7 +460,7 @@ impl Conformance {
     ) -> Result<CallToolResponse, ErrorData> {
         const TOOL: &str = "test_input_required_result_multiple_inputs";
         if let Some(state) = state {
-            self.rounds.round(TOOL, &state)?;
+            self.states.round(TOOL, &state)?;
             let name = accepted(&responses, "user_name").and_then(|c| c.get("name")?.as_str());
             if let (Some(name), Some(greeting), Some(roots)) = (
                 name,
@@ -471,7 +475,7 @@ impl Conformance {
             "greeting": sample("Generate a greeting", 50),
             "client_roots": list_roots(),
         });
-        Ok(input_required(requests, Some(self.rounds.issue(TOOL, 1)))?.into())
+        Ok(input_required(requests, Some(self.states.issue(TOOL, 1)))?.into())
     }
 
     #[tool(description = "Asks two questions, one round each")]
@@ -482,7 +486,7 @@ impl Conformance {
     ) -> Result<CallToolResponse, ErrorData> {
         const TOOL: &str = "test_input_required_result_multi_round";
         let round = match &state {
-            Some(state) => self.rounds.round(TOOL, state)?,
+            Some(state) => self.states.round(TOOL, state)?,
             None => 0,
         };
         let step1 = || elicit("Step 1: What is your name?", "name", "string");
@@ -495,15 +499,15 @@ impl Conformance {
             ))
             .into()),
             2 => Ok(
-                input_required(json!({"step2": step2()}), Some(self.rounds.issue(TOOL, 2)))?.into(),
+                input_required(json!({"step2": step2()}), Some(self.states.issue(TOOL, 2)))?.into(),
             ),
             1 if accepted(&responses, "step1").is_some() => Ok(input_required(
                 json!({"step2": step2()}),
-                Some(self.rounds.issue(TOOL, 2)),
+                Some(self.states.issue(TOOL, 2)),
             )?
             .into()),
             _ => Ok(
-                input_required(json!({"step1": step1()}), Some(self.rounds.issue(TOOL, 1)))?.into(),
+                input_required(json!({"step1": step1()}), Some(self.states.issue(TOOL, 1)))?.into(),
             ),
         }
     }
@@ -670,13 +674,13 @@ impl Conformance {
         state: Option<String>,
     ) -> Result<CallToolResponse, ErrorData> {
         if let Some(state) = state {
-            self.rounds.round(tool, &state)?;
+            self.states.round(tool, &state)?;
             if accepted(&responses, "confirm").is_some() {
                 return Ok(text("state-ok: the state echoed is the one issued.").into());
             }
         }
         let question = json!({"confirm": elicit("Please confirm", "ok", "boolean")});
-        Ok(input_required(question, Some(self.rounds.issue(tool, 1)))?.into())
+        Ok(input_required(question, Some(self.states.issue(tool, 1)))?.into())
     }
 
     /// Sends `messages` as log notifications if the client asked for logs at info or
