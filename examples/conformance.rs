@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_tool::rmcp::Parameters;
-use mcp_tool::{McpTool, ToolError};
+use mcp_tool::{McpTool, SchemaProfile, ToolError};
 use rmcp::handler::server::tool::{InputResponses as Answers, RequestState, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestParams,
@@ -259,20 +259,32 @@ struct Conformance {
     states: Arc<IssuedStates>,
     /// The level `logging/setLevel` set (protocol 2025-11-25).
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    /// The form the schemas are advertised in (`--schema-profile`).
+    profile: SchemaProfile,
+    /// Each client gets its family's form (`--schema-profile auto`).
+    from_client: bool,
 }
 
 #[tool_router]
 impl Conformance {
-    fn new() -> Self {
+    fn new(profile: SchemaProfile, from_client: bool) -> Self {
         Conformance {
             tool_router: Self::tool_router(),
             states: Arc::default(),
             log_level: Arc::default(),
+            profile,
+            from_client,
         }
     }
 
+    /// The router as this server serves it, its schemas in the profile asked for.
     fn served(&self) -> mcp_tool::rmcp::Structured<'_, Self> {
-        mcp_tool::rmcp::structured(&self.tool_router)
+        let router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile);
+        if self.from_client {
+            router.with_profile_from_client()
+        } else {
+            router
+        }
     }
 
     #[tool(description = "Returns simple text content")]
@@ -1041,7 +1053,7 @@ fn subscription(uri: &str) -> Result<(), ErrorData> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let command = serve::command_line("conformance", &[]);
-    let server = Conformance::new();
+    let server = Conformance::new(command.profile, command.from_client);
     match command.mode {
         serve::Mode::Http(addr) => serve::http(server, addr).await,
         serve::Mode::Stdio | serve::Mode::Demo => serve::stdio(server).await,
@@ -1054,7 +1066,7 @@ mod tests {
     use rmcp::model::CallToolRequestParams;
     use serde_json::{Value, json};
 
-    use super::Conformance;
+    use super::{Conformance, SchemaProfile};
 
     /// The two checks of the conformance suite's SEP-1303 draft, which has no fixture for
     /// them yet, against a derived tool with required, typed arguments: an argument of the
@@ -1064,7 +1076,10 @@ mod tests {
     async fn invalid_arguments_are_tool_execution_errors() {
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
         tokio::spawn(async move {
-            let running = Conformance::new().serve(server_io).await.unwrap();
+            let running = Conformance::new(SchemaProfile::Portable, false)
+                .serve(server_io)
+                .await
+                .unwrap();
             let _ = running.waiting().await;
         });
         let client = ().serve(client_io).await.unwrap();

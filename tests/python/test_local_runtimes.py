@@ -62,7 +62,7 @@ class LocalRuntimesTakeEverySchema(unittest.TestCase):
                 self.convert(name, schema)
 
     def test_the_examples_tools_in_every_profile(self):
-        for example in ["book_flight", "orders", "travel_desk"]:
+        for example in ["book_flight", "orders", "travel_desk", "conformance"]:
             for profile in PROFILES:
                 for tool in listed(example, profile):
                     for kind in ["inputSchema", "outputSchema"]:
