@@ -1061,8 +1061,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 #[cfg(test)]
+#[path = "../tests/support/connect.rs"]
+mod connect;
+
+#[cfg(test)]
 mod tests {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use serde_json::{Value, json};
 
@@ -1074,15 +1077,8 @@ mod tests {
     /// naming the argument), never as a JSON-RPC error.
     #[tokio::test]
     async fn invalid_arguments_are_tool_execution_errors() {
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        tokio::spawn(async move {
-            let running = Conformance::new(SchemaProfile::Portable, false)
-                .serve(server_io)
-                .await
-                .unwrap();
-            let _ = running.waiting().await;
-        });
-        let client = ().serve(client_io).await.unwrap();
+        let client =
+            super::connect::connect(Conformance::new(SchemaProfile::Portable, false)).await;
         let call = |arguments: Value| {
             let Value::Object(arguments) = arguments else {
                 unreachable!()

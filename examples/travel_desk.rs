@@ -185,10 +185,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 #[path = "../tests/support/conforms.rs"]
 mod conforms;
+#[cfg(test)]
+#[path = "../tests/support/connect.rs"]
+mod connect;
 
 #[cfg(test)]
 mod tests {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use serde_json::Value;
 
@@ -196,15 +198,7 @@ mod tests {
 
     #[tokio::test]
     async fn every_result_matches_the_advertised_output_schema() {
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        tokio::spawn(async move {
-            let running = TravelDesk::new(SchemaProfile::Portable, false)
-                .serve(server_io)
-                .await
-                .unwrap();
-            let _ = running.waiting().await;
-        });
-        let client = ().serve(client_io).await.unwrap();
+        let client = super::connect::connect(TravelDesk::new(SchemaProfile::Portable, false)).await;
         let tools = serde_json::to_value(client.list_all_tools().await.unwrap()).unwrap();
         let calls = [
             (

@@ -59,15 +59,9 @@ async fn explode(_: Explode) -> Result<(), ToolError> {
     panic!("secret internals: password=hunter2");
 }
 
-/// Serves `server` on one end of an in-memory pipe; returns an rmcp client on the other.
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    ().serve(client_io).await.expect("the client connects")
-}
+#[path = "support/connect.rs"]
+mod support_connect;
+use support_connect::connect;
 
 async fn call(
     client: &RunningService<RoleClient, ()>,

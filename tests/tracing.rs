@@ -12,6 +12,9 @@ use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 
+#[path = "support/connect.rs"]
+mod support_connect;
+
 /// Sign up.
 #[derive(McpTool, Deserialize, Debug)]
 struct SignUp {
@@ -135,19 +138,13 @@ impl rmcp::ServerHandler for Desk {}
 
 #[tokio::test]
 async fn an_rmcp_router_s_calls_are_events_too() {
-    use rmcp::ServiceExt;
     let captured = Captured::default();
     let _guard =
         tracing::subscriber::set_default(tracing_subscriber::registry().with(captured.clone()));
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let desk = Desk {
-            tool_router: Desk::tool_router(),
-        };
-        let running = desk.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_io).await.unwrap();
+    let client = support_connect::connect(Desk {
+        tool_router: Desk::tool_router(),
+    })
+    .await;
     let arguments = json!({"email": "nope", "password": "hunter2"})
         .as_object()
         .unwrap()
