@@ -101,24 +101,17 @@ fn tool_impl(tool: &Tool) -> TokenStream {
     }
 }
 
-/// `impl Argument` whose functions call `schema`, `check` and `echo` (expressions over
-/// `rules`, `value`, `cx` and `limits`), and `object` when it is a struct's.
+/// `impl Argument` whose functions call `schema` and `check` (expressions over `rules`,
+/// `value`, `walk` and `cx`), and `object` when it is a struct's.
 fn argument_impl(
     tool: &Tool,
     schema: TokenStream,
     check: TokenStream,
-    echo: TokenStream,
     object: Option<TokenStream>,
-    redacts: bool,
 ) -> TokenStream {
     let krate = &tool.krate;
     let p = quote!(#krate::__private);
     let ident = tool.ident;
-    let redacts = redacts.then(|| {
-        quote!(
-            const REDACTS: bool = true;
-        )
-    });
     let object = object.map(|object| {
         quote! {
             fn object() -> ::core::option::Option<&'static #p::ToolSpec> {
@@ -130,7 +123,6 @@ fn argument_impl(
         #[automatically_derived]
         impl #krate::Argument for #ident {
             type Target = Self;
-            #redacts
 
             fn schema(rules: #p::Rules, walk: &mut #p::Walk) -> #p::Map<::std::string::String, #p::Value> {
                 #schema
@@ -138,10 +130,6 @@ fn argument_impl(
 
             fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
                 #check
-            }
-
-            fn echo(value: &#p::Value, limits: #p::Limits) -> #p::Value {
-                #echo
             }
 
             #object
@@ -171,9 +159,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool,
                 quote!(__SPEC.field_schema(rules, walk)),
                 quote!(__SPEC.check_field(value, rules, cx)),
-                quote!(__SPEC.echo(value, limits)),
                 Some(quote!(::core::option::Option::Some(&__SPEC))),
-                false,
             );
             let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
             let assertions = fields.iter().map(|f| field_assertions(f, &p));
@@ -207,9 +193,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool,
                 quote!(__NEWTYPE.schema(rules, walk)),
                 quote!(__NEWTYPE.check(value, rules, cx)),
-                quote!(__NEWTYPE.echo(value, limits)),
                 None,
-                inner.sensitive,
             );
             let json_schema =
                 json_schema_impl(&p, ident, quote!(#p::newtype_json_schema(&__NEWTYPE)));

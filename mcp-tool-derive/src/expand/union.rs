@@ -109,9 +109,7 @@ pub(super) fn union(
         tool,
         quote!(__UNION.field_schema(rules, walk)),
         quote!(__UNION.check_field(value, rules, cx)),
-        quote!(__UNION.echo(value, limits)),
         None,
-        false,
     );
     let schema = if is_tool {
         quote!(#p::json_schema(&__SPEC))

@@ -7,7 +7,6 @@ use serde_json::{Map, Value, json};
 use super::walk::Walk;
 use crate::check::Checker;
 use crate::number;
-use crate::result::echo::{self, Limits};
 use crate::rules::{self, JsonType, Rules};
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
@@ -38,11 +37,6 @@ pub trait Argument {
     /// Whether the argument may be left out: true for `Option<T>`.
     const OPTIONAL: bool = false;
 
-    /// Whether its values are never echoed (a newtype marked `sensitive`), so that an
-    /// echo of the object holding it cannot be the value as sent.
-    #[doc(hidden)]
-    const REDACTS: bool = false;
-
     /// The JSON Schema of this type with `rules` applied.
     #[doc(hidden)]
     fn schema(rules: Rules, walk: &mut Walk) -> Map<String, Value>;
@@ -51,12 +45,6 @@ pub trait Argument {
     /// whether the value had the right JSON type.
     #[doc(hidden)]
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool;
-
-    /// A copy of `value` safe to echo back: cut to `limits`, sensitive parts hidden.
-    #[doc(hidden)]
-    fn echo(value: &Value, limits: Limits) -> Value {
-        echo::truncate(value, limits)
-    }
 
     /// The description of a derived struct: its fields can stand in an object beside
     /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
@@ -473,7 +461,6 @@ impl Argument for Value {
 impl<T: Argument> Argument for Option<T> {
     type Target = T::Target;
     const OPTIONAL: bool = true;
-    const REDACTS: bool = T::REDACTS;
 
     /// The schema of `T` or `null`, which serde reads as `None`; a field of this type
     /// is left out of `required`.
@@ -486,10 +473,6 @@ impl<T: Argument> Argument for Option<T> {
         value.is_null() || T::check(value, rules, cx)
     }
 
-    fn echo(value: &Value, limits: Limits) -> Value {
-        T::echo(value, limits)
-    }
-
     /// `None` has no default to show: the field is simply left out.
     fn to_json(value: &Self) -> Option<Value> {
         value.as_ref().and_then(T::to_json)
@@ -499,7 +482,6 @@ impl<T: Argument> Argument for Option<T> {
 impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
-    const REDACTS: bool = T::REDACTS;
 
     fn object() -> Option<&'static super::ToolSpec> {
         T::object()
@@ -515,10 +497,6 @@ impl<T: Argument> Argument for Box<T> {
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         T::check(value, rules, cx)
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        T::echo(value, limits)
     }
 }
 
@@ -556,13 +534,6 @@ impl<T: Argument> Argument for Vec<T> {
             rules::check(rules.own, value, cx);
             true
         })
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        match value {
-            Value::Array(items) => echo::array(items, limits, |_, v, inner| T::echo(v, inner)),
-            other => echo::truncate(other, limits),
-        }
     }
 }
 
@@ -682,13 +653,6 @@ fn map_schema<K: MapKey, T: Argument>(rules: Rules, walk: &mut Walk) -> Map<Stri
     schema
 }
 
-fn map_echo<T: Argument>(value: &Value, limits: Limits) -> Value {
-    match value {
-        Value::Object(map) => echo::object(map, limits, |_, v, inner| T::echo(v, inner)),
-        other => echo::truncate(other, limits),
-    }
-}
-
 impl<K: MapKey, T: Argument, S> Argument for HashMap<K, T, S> {
     type Target = Self;
 
@@ -698,10 +662,6 @@ impl<K: MapKey, T: Argument, S> Argument for HashMap<K, T, S> {
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         check_map::<K, T>(value, rules, cx)
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        map_echo::<T>(value, limits)
     }
 }
 
@@ -714,10 +674,6 @@ impl<K: MapKey, T: Argument> Argument for BTreeMap<K, T> {
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         check_map::<K, T>(value, rules, cx)
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        map_echo::<T>(value, limits)
     }
 }
 

@@ -32,7 +32,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::check::{Checker, SpecId};
-use crate::result::echo::Limits;
 use crate::rules::Rules;
 use argument::Argument;
 
@@ -220,11 +219,8 @@ impl Like {
 pub struct ArgType {
     schema: fn(Rules, &mut Walk) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
-    echo: fn(&Value, Limits) -> Value,
     /// An `Option`: `null` is its `None`.
     optional: bool,
-    /// See [`Argument::REDACTS`].
-    pub(crate) redacts: bool,
     /// The description of a derived struct, whose fields can stand beside others (a
     /// union's tag, a flattening struct's fields).
     pub(crate) object: fn() -> Option<&'static ToolSpec>,
@@ -242,9 +238,7 @@ impl ArgType {
         ArgType {
             schema: schemars_type::schema::<T>,
             check: schemars_type::check::<T>,
-            echo: crate::result::echo::truncate,
             optional: false,
-            redacts: false,
             object: no_object,
         }
     }
@@ -254,9 +248,7 @@ impl ArgType {
         ArgType {
             schema: T::schema,
             check: T::check,
-            echo: T::echo,
             optional: T::OPTIONAL,
-            redacts: T::REDACTS,
             object: T::object,
         }
     }

@@ -9,7 +9,6 @@ use serde_json::{Map, Value};
 use super::ArgType;
 use super::walk::Walk;
 use crate::check::Checker;
-use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules};
 
 /// What the description says of a value read through a conversion that may refuse it.
@@ -83,15 +82,6 @@ impl Newtype {
             cx.sensitive(check)
         } else {
             check(cx)
-        }
-    }
-
-    /// The inner type's echo, or nothing of a sensitive value.
-    pub fn echo(&self, value: &Value, limits: Limits) -> Value {
-        if self.sensitive {
-            Value::from(echo::REDACTED)
-        } else {
-            (self.ty.echo)(value, limits)
         }
     }
 }

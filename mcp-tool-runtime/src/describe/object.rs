@@ -11,7 +11,6 @@ use serde_json::{Map, Value};
 use super::walk::MAX_RECURSION;
 use super::{Field, ToolSpec};
 use crate::check::{Checker, Report};
-use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules};
 use crate::text::{concat, push_quoted_list, suggest};
 
@@ -525,35 +524,6 @@ impl ToolSpec {
 
     fn is_sensitive(&'static self, name: &str) -> bool {
         self.field_named(name).is_some_and(|f| f.sensitive)
-    }
-
-    /// A copy of an arguments object safe to echo: sensitive fields (and names close
-    /// to them) redacted, everything cut to `limits`.
-    pub fn echo(&'static self, value: &Value, limits: Limits) -> Value {
-        if let Some(union) = self.union {
-            return union.echo(value, limits);
-        }
-        let Value::Object(map) = value else {
-            return echo::truncate(value, limits);
-        };
-        // Small, flat and nothing to hide: the echo is the value itself.
-        if !self
-            .fields
-            .iter()
-            .any(|f| f.sensitive || f.ty.redacts || f.flatten)
-            && echo::is_flat_within(map, limits)
-        {
-            return value.clone();
-        }
-        let names = self.names();
-        echo::object(map, limits, |key, v, inner| match self.field_named(key) {
-            Some(field) if field.sensitive => Value::from(echo::REDACTED),
-            Some(field) => (field.ty.echo)(v, inner),
-            None => match suggest::nearest(key, names.iter().copied()) {
-                Some(near) if self.is_sensitive(near) => Value::from(echo::REDACTED),
-                _ => echo::truncate(v, inner),
-            },
-        })
     }
 }
 

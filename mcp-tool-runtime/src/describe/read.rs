@@ -39,13 +39,15 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
     ) -> Result<T, ToolError> {
-        let (arguments, _) = self.checked(tool, arguments, context, profile, false)?;
-        self.deserialize(tool, arguments)
+        let passed = self.checked(tool, arguments, context, profile, false, false)?;
+        self.deserialize(tool, passed.arguments)
     }
 
     /// [`ToolSpec::from_arguments_as`], repairing known client mistakes first where
     /// `repair` (see [`Repair`]): the repairs made come back with the value, and with an
-    /// error. (A `Toolbox` checks and reads in two steps, asking its user between.)
+    /// error; and, where `echo`, what `attempted_query` shows of the arguments should
+    /// the call fail later. (A `Toolbox` checks and reads in two steps, asking its user
+    /// between.)
     #[cfg(feature = "rmcp")]
     pub(crate) fn read<T: McpTool>(
         &'static self,
@@ -54,14 +56,40 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
         repair: bool,
-    ) -> Result<(T, Vec<Repair>), ToolError> {
-        let (arguments, repairs) = self.checked(tool, arguments, context, profile, repair)?;
-        Ok((self.deserialize(tool, arguments)?, repairs))
+        echo: bool,
+    ) -> Result<(T, Passed), ToolError> {
+        let mut passed = self.checked(tool, arguments, context, profile, repair, echo)?;
+        let arguments = std::mem::take(&mut passed.arguments);
+        Ok((self.deserialize(tool, arguments)?, passed))
+    }
+
+    /// What `attempted_query` shows of `arguments` for a call that fails before they
+    /// pass the checks for another reason (a round refused or ended): cut short, and
+    /// with what the checks find sensitive hidden, as for an argument error. An error's
+    /// path only: the checks run for what they find, not for what they say.
+    pub(crate) fn shown(&'static self, tool: &str, arguments: &Value, context: &Context) -> Value {
+        match arguments {
+            Value::Object(_) => {}
+            Value::Null => return Value::Object(Map::new()),
+            other => return echo::truncate(other, echo::ARGUMENTS),
+        }
+        let mut cx = Checker::for_tool(context, tool);
+        if self.is_recursive() {
+            cx.enter_spec(self.id());
+        }
+        self.check(arguments, &mut cx);
+        echo::hiding(arguments, &cx.finish().hidden, echo::ARGUMENTS)
     }
 
     /// Checks `arguments`; if they pass, makes them what serde reads (the repairs put in
     /// place, integral floats as integers, `null`s meaning "left out" taken out). The
     /// same for every tool: only [`ToolSpec::deserialize`] is of `T`.
+    ///
+    /// Where `echo`, the arguments that pass are also copied, cut short and with what
+    /// the checks found sensitive hidden, for the `attempted_query` of a handler's
+    /// error: the one copy a call that succeeds makes, since the arguments then move
+    /// into the handler's type. What is hidden is what the checks found, for argument
+    /// errors and handler errors alike.
     pub(crate) fn checked(
         &'static self,
         tool: &str,
@@ -69,7 +97,8 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
         repair: bool,
-    ) -> Result<(Value, Vec<Repair>), ToolError> {
+        echo: bool,
+    ) -> Result<Passed, ToolError> {
         let mut arguments = match arguments {
             Value::Object(_) => arguments,
             Value::Null => Value::Object(Map::new()),
@@ -102,6 +131,8 @@ impl ToolSpec {
             let error = self.invalid(tool, checked, arguments);
             return Err(error.with_repairs(repairs));
         }
+        // As the arguments came, before any repair.
+        let shown = echo.then(|| echo::hiding(&arguments, &checked.hidden, echo::ARGUMENTS));
         for (at, _, parsed) in checked.repairs {
             if let Some(slot) = at.get_mut(&mut arguments) {
                 *slot = parsed;
@@ -134,7 +165,11 @@ impl ToolSpec {
                 object.insert((*name).to_owned(), value);
             }
         }
-        Ok((arguments, repairs))
+        Ok(Passed {
+            arguments,
+            repairs,
+            shown,
+        })
     }
 
     /// Reads checked arguments into `T`.
@@ -180,6 +215,17 @@ impl ToolSpec {
             checked.hidden,
         )
     }
+}
+
+/// Arguments that passed the checks (see [`ToolSpec::checked`]).
+#[derive(Debug, Default)]
+pub(crate) struct Passed {
+    /// As serde reads them.
+    pub arguments: Value,
+    /// The repairs made.
+    pub repairs: Vec<Repair>,
+    /// What `attempted_query` shows of them, where asked for.
+    pub shown: Option<Value>,
 }
 
 /// The refusals of the newtypes' conversions (`#[serde(try_from)]`), tried on the

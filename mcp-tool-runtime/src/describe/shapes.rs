@@ -9,7 +9,6 @@ use serde_json::{Map, Value, json};
 use super::argument::{Argument, ItemsRule, LengthRule, repairable};
 use super::walk::Walk;
 use crate::check::Checker;
-use crate::result::echo::{self, Limits};
 use crate::rules::{self, JsonType, Rules};
 
 /// The schema of a list of `T`, with `rules` applied.
@@ -47,10 +46,6 @@ macro_rules! sets {
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
                 check_set::<T>(value, rules, cx)
-            }
-
-            fn echo(value: &Value, limits: Limits) -> Value {
-                <Vec<T> as Argument>::echo(value, limits)
             }
         }
 
@@ -98,10 +93,6 @@ impl<T: Argument, const N: usize> Argument for [T; N] {
             }
             <Vec<T> as Argument>::check(value, rules, cx)
         })
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        <Vec<T> as Argument>::echo(value, limits)
     }
 }
 
@@ -185,10 +176,6 @@ impl Argument for Map<String, Value> {
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         <std::collections::BTreeMap<String, Value> as Argument>::check(value, rules, cx)
-    }
-
-    fn echo(value: &Value, limits: Limits) -> Value {
-        echo::truncate(value, limits)
     }
 }
 

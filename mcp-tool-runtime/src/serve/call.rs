@@ -10,14 +10,15 @@ use std::sync::Arc;
 use std::task::{Poll, ready};
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::ask::{Answer, Ask, Begun, Reach, Sealing, Session, Step};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::asking::{AskField, Asking, Unconfirmed};
 use crate::describe::profile::SchemaProfile;
-use crate::result::{ToolError, echo};
+use crate::describe::read::Passed;
+use crate::result::ToolError;
 
 use super::output::{OutputShape, internal_failure, output_result};
 
@@ -49,12 +50,6 @@ where
     H: Handler<S, T, M>,
     H::Output: Serialize,
 {
-    // What `attempted_query` shows of a call that fails: taken now, as the arguments
-    // move into `T`.
-    let shown = match &arguments {
-        Value::Null => Value::Object(Map::new()),
-        arguments => T::echo(arguments, echo::ARGUMENTS),
-    };
     let may_ask = T::spec().asking.is_some() || H::ASKS;
     let show_unexpected = setup.show_unexpected;
     let reach = setup.reach;
@@ -62,7 +57,12 @@ where
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
             #[cfg(feature = "ask")]
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
-            Begun::Stop(error, claimed) => (Err(error), claimed),
+            Begun::Stop(error, claimed) => {
+                let error = named(error, T::NAME, || {
+                    T::spec().shown(T::NAME, &arguments, &setup.context)
+                });
+                (Err(error), claimed)
+            }
             Begun::Go(session, claimed) => {
                 let setup = Ready {
                     context: setup.context,
@@ -79,12 +79,6 @@ where
         Err(error) if error.is_malformed_request() => return Err(error),
         Err(error) => {
             let error = error.settled(T::NAME, T::spec().annotations, show_unexpected);
-            // A handler's error that does not say which call failed gets this one.
-            let error = if error.has_call() {
-                error
-            } else {
-                error.for_call(T::NAME, shown)
-            };
             Answer::Complete(error.into_call_result())
         }
     };
@@ -104,8 +98,9 @@ pub(crate) struct Ready {
 /// The arguments of a call once its user has answered what the tool asks, or the
 /// questions to put first.
 pub(crate) enum Prepared {
-    /// Checked, and as serde reads them, with the repairs made.
-    Ready(Value, Vec<crate::result::Repair>),
+    /// Checked, and as serde reads them, with the repairs made and what
+    /// `attempted_query` shows of them.
+    Ready(Passed),
     /// The call ends while the user answers (2026-07-28).
     Asking(Answer),
 }
@@ -122,12 +117,15 @@ pub(crate) async fn prepare(
     mut arguments: Value,
     setup: &Ready,
 ) -> Result<Prepared, ToolError> {
+    let context = &setup.context;
     if let Some(refused) = session.refused() {
-        return Err(refused);
+        return Err(named(refused, tool, || {
+            spec.shown(tool, &arguments, context)
+        }));
     }
     let asking = spec.asking;
     let confirm = asking.and_then(|a| a.confirm.as_ref());
-    let (value, repairs, confirmation) = loop {
+    let (passed, confirmation) = loop {
         session.fill(&mut arguments);
         // Written only when it will be shown: to the user, or in a refusal.
         let confirmation = confirm
@@ -138,9 +136,9 @@ pub(crate) async fn prepare(
         let kept = asking
             .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
             .map(|_| arguments.clone());
-        let error = match spec.checked(tool, arguments, &setup.context, setup.profile, setup.repair)
-        {
-            Ok((value, repairs)) => break (value, repairs, confirmation),
+        let checked = spec.checked(tool, arguments, context, setup.profile, setup.repair, true);
+        let error = match checked {
+            Ok(passed) => break (passed, confirmation),
             Err(error) => error,
         };
         let (Some(asking), Some(kept)) = (asking, kept) else {
@@ -156,23 +154,45 @@ pub(crate) async fn prepare(
             .collect::<Vec<_>>()
             .join(" ");
         let params = crate::ask::form::fields(spec.input_schema(), &asked);
+        let shown = || spec.shown(tool, &kept, context);
         match session.ask_fields(names, question, params).await {
             Step::Answered => arguments = kept,
-            Step::Suspend => return session.suspend().map(Prepared::Asking),
-            Step::Stop(error) => return Err(error),
+            Step::Suspend => {
+                return match session.suspend() {
+                    Ok(answer) => Ok(Prepared::Asking(answer)),
+                    Err(error) => Err(named(error, tool, shown)),
+                };
+            }
+            Step::Stop(error) => return Err(named(error, tool, shown)),
         }
     };
     if let Some(message) = confirmation {
+        let shown = || passed.shown.clone().unwrap_or_default();
         if !session.can_ask() {
-            return Err(needs_confirmation(&message));
+            return Err(named(needs_confirmation(&message), tool, shown));
         }
         match session.ask_confirm(message).await {
             Step::Answered => {}
-            Step::Suspend => return session.suspend().map(Prepared::Asking),
-            Step::Stop(error) => return Err(error),
+            Step::Suspend => {
+                return match session.suspend() {
+                    Ok(answer) => Ok(Prepared::Asking(answer)),
+                    Err(error) => Err(named(error, tool, shown)),
+                };
+            }
+            Step::Stop(error) => return Err(named(error, tool, shown)),
         }
     }
-    Ok(Prepared::Ready(value, repairs))
+    Ok(Prepared::Ready(passed))
+}
+
+/// `error`, saying which call failed (its `attempted_query`: `shown`) unless it says so
+/// already.
+pub(crate) fn named(error: ToolError, tool: &str, shown: impl FnOnce() -> Value) -> ToolError {
+    if error.has_call() {
+        error
+    } else {
+        error.for_call(tool.to_owned(), shown())
+    }
 }
 
 async fn run<S, T, M, H>(
@@ -190,12 +210,17 @@ where
     H::Output: Serialize,
 {
     let spec = T::spec();
-    let (value, repairs) = match prepare(spec, T::NAME, &session, arguments, &setup).await? {
-        Prepared::Ready(value, repairs) => (value, repairs),
+    let passed = match prepare(spec, T::NAME, &session, arguments, &setup).await? {
+        Prepared::Ready(passed) => passed,
         Prepared::Asking(answer) => return Ok(answer),
     };
+    let Passed {
+        arguments,
+        repairs,
+        shown,
+    } = passed;
     let args: T = spec
-        .deserialize(T::NAME, value)
+        .deserialize(T::NAME, arguments)
         .map_err(|error| error.with_repairs(repairs.clone()))?;
     let ask = Ask::new(session.clone());
     // Both creating and polling the handler's future may panic.
@@ -203,15 +228,23 @@ where
         async move { handler.call(state, args, ask).await },
     ));
     let outcome = running.await;
+    let shown = shown.unwrap_or_default();
     if session.has_pending() {
-        return session.suspend();
+        return session
+            .suspend()
+            .map_err(|error| named(error, T::NAME, || shown));
     }
+    let shown = || shown;
     match outcome {
         Ok(Ok(output)) => Ok(Answer::Complete(
             output_result(T::NAME, spec.annotations, &output, shape).with_repairs(&repairs),
         )),
-        Ok(Err(error)) => Err(error.with_repairs(repairs)),
-        Err(_panic) => Err(internal_failure(T::NAME, spec.annotations)),
+        Ok(Err(error)) => Err(named(error, T::NAME, shown).with_repairs(repairs)),
+        Err(_panic) => Err(named(
+            internal_failure(T::NAME, spec.annotations),
+            T::NAME,
+            shown,
+        )),
     }
 }
 

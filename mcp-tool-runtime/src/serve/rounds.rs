@@ -19,10 +19,11 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::adapter::{to_rmcp_input_required, to_rmcp_result};
-use super::call::{Prepared, Ready, prepare};
+use super::call::{Prepared, Ready, named, prepare};
 use crate::ask::{Answer, Begun, Rounds, Session};
 use crate::context::Context;
 use crate::describe::ToolSpec;
+use crate::describe::read::Passed;
 use crate::result::ToolError;
 
 use super::router::Gate;
@@ -73,7 +74,6 @@ where
     Fut: Future<Output = Result<CallToolResponse, ErrorData>>,
 {
     let tool = again.name.clone().into_owned();
-    let shown = spec.echo(&arguments, crate::result::echo::ARGUMENTS);
     let reach = super::peer::reach(
         &again.request_context,
         again.input_responses.clone(),
@@ -83,16 +83,20 @@ where
     let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true) {
         #[cfg(feature = "ask")]
         Begun::Replay(json) => return replay(&json),
-        Begun::Stop(error, claimed) => (Err(error), claimed),
+        Begun::Stop(error, claimed) => {
+            let shown = || spec.shown(&tool, &arguments, &ready.context);
+            (Err(named(error, &tool, shown)), claimed)
+        }
         Begun::Go(session, claimed) => {
             let outcome = match prepare(spec, &tool, &session, arguments, &ready).await {
                 Ok(Prepared::Asking(Answer::InputRequired(asked))) => {
                     Ok(to_rmcp_input_required(asked)?)
                 }
                 Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
-                Ok(Prepared::Ready(Value::Object(checked), _)) => {
-                    Ok(call(again.context(checked)).await?)
-                }
+                Ok(Prepared::Ready(Passed {
+                    arguments: Value::Object(checked),
+                    ..
+                })) => Ok(call(again.context(checked)).await?),
                 Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
                     "tools/call needs its arguments as an object.",
                 )),
@@ -106,14 +110,8 @@ where
         Err(error) if error.is_malformed_request() => {
             return Err(ErrorData::invalid_params(error.message().to_owned(), None));
         }
-        Err(error) => {
-            let error = if error.has_call() {
-                error
-            } else {
-                error.for_call(tool, shown)
-            };
-            to_rmcp_result(error.into_call_result()).into()
-        }
+        // Each error says which call failed where it is made.
+        Err(error) => to_rmcp_result(error.into_call_result()).into(),
     };
     if let Some(claimed) = claimed {
         let json = match &response {

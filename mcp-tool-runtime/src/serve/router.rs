@@ -97,29 +97,22 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             .and_then(|a| a.confirm.as_ref())
             .filter(|_| gate != Some(Gate::Asked))
             .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
-            .map(|c| {
-                let message = crate::ask::form::confirmation(c, &arguments);
-                super::call::needs_confirmation(&message).for_call(
-                    tool.to_owned(),
-                    T::echo(&arguments, crate::result::echo::ARGUMENTS),
-                )
-            });
-        // What `attempted_query` shows if the method fails, for `structured` to put in.
-        if let Some(log) = &log
-            && let Ok(mut log) = log.0.lock()
-        {
-            log.shown = Some(T::echo(&arguments, crate::result::echo::ARGUMENTS));
-        }
-        match T::spec().read(tool, arguments, &Context::now(), profile, repair) {
-            Ok(_) if let Some(refused) = unconfirmed => {
+            .map(|c| crate::ask::form::confirmation(c, &arguments));
+        // Under `structured`, what `attempted_query` shows if the method fails.
+        let echo = log.is_some() || unconfirmed.is_some();
+        match T::spec().read(tool, arguments, &Context::now(), profile, repair, echo) {
+            Ok((_, passed)) if let Some(message) = unconfirmed => {
+                let refused = super::call::needs_confirmation(&message)
+                    .for_call(tool.to_owned(), passed.shown.unwrap_or_default());
                 Err(extraction_error(refused, log.as_ref()))
             }
-            Ok((args, repairs)) => {
+            Ok((args, passed)) => {
                 // Said in the result's `_meta` by `structured`, which reads the log.
-                if let (Some(log), false) = (log, repairs.is_empty())
+                if let Some(log) = log
                     && let Ok(mut log) = log.0.lock()
                 {
-                    log.repairs.extend(repairs);
+                    log.repairs.extend(passed.repairs);
+                    log.shown = passed.shown;
                 }
                 Ok(Parameters(args))
             }
@@ -399,6 +392,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 arguments,
                 &Context::now(),
                 self.profile_of(&context.request_context),
+                false,
                 false,
             );
             if let Err(error) = checked {

@@ -10,7 +10,6 @@ use serde_json::{Map, Value};
 use super::super::walk::{MAX_RECURSION, Walk};
 use super::{Repr, Shape, UnionSpec, Variant};
 use crate::check::{Checker, Report};
-use crate::result::echo::{self, Limits};
 use crate::rules::{self, Rules, one_of_failure};
 use crate::text::{push_quoted_list, suggest};
 
@@ -410,53 +409,6 @@ impl UnionSpec {
             variant.check_content(value, cx);
         }
         true
-    }
-
-    /// A copy of an arguments value safe to echo: the form's sensitive fields hidden.
-    pub fn echo(&'static self, value: &Value, limits: Limits) -> Value {
-        let by_name = |name: &str| self.variant(name);
-        match (self.repr, value) {
-            (Repr::External, Value::Object(map)) if map.len() == 1 => {
-                echo::object(map, limits, |key, v, inner| match by_name(key) {
-                    Some(variant) => variant.echo(v, inner),
-                    None => echo::truncate(v, inner),
-                })
-            }
-            (Repr::Internal { tag }, Value::Object(map)) => {
-                match map.get(tag).and_then(Value::as_str).and_then(by_name) {
-                    Some(variant) => variant.echo(value, limits),
-                    None => self.echo_any(value, limits),
-                }
-            }
-            (Repr::Adjacent { tag, content }, Value::Object(map)) => {
-                let variant = map.get(tag).and_then(Value::as_str).and_then(by_name);
-                echo::object(map, limits, |key, v, inner| match variant {
-                    Some(variant) if key == content => variant.echo(v, inner),
-                    _ => echo::truncate(v, inner),
-                })
-            }
-            (Repr::Untagged, _) => {
-                let probe = probe_copy(value, false);
-                match self
-                    .which
-                    .and_then(|which| which(&probe))
-                    .and_then(|i| self.variants.get(i))
-                {
-                    Some(variant) => variant.echo(value, limits),
-                    None => self.echo_any(value, limits),
-                }
-            }
-            _ => echo::truncate(value, limits),
-        }
-    }
-
-    /// The echo of a value no form was found for: whatever any form hides, hidden.
-    fn echo_any(&'static self, value: &Value, limits: Limits) -> Value {
-        let mut out = echo::truncate(value, limits);
-        for variant in self.variants {
-            out = variant.echo(&out, limits);
-        }
-        out
     }
 }
 

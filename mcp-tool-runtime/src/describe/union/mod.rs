@@ -17,7 +17,6 @@ use super::shapes;
 use super::walk::Walk;
 use super::{ArgType, ToolSpec};
 use crate::check::{Checker, Report, SpecId};
-use crate::result::echo::{self, Limits};
 use crate::rules::Rules;
 
 /// A union at the root of a tool's arguments, as the tool's description reaches it: a
@@ -38,8 +37,6 @@ pub trait RootUnion: Sync + std::fmt::Debug {
     fn root_names(&'static self, root: &Value) -> Box<[&'static str]>;
     /// See [`UnionSpec::root_schema`].
     fn root_schema(&'static self, walk: &mut Walk) -> Map<String, Value>;
-    /// See [`UnionSpec::echo`].
-    fn echo(&'static self, value: &Value, limits: Limits) -> Value;
 }
 
 impl RootUnion for UnionSpec {
@@ -62,10 +59,6 @@ impl RootUnion for UnionSpec {
 
     fn root_schema(&'static self, walk: &mut Walk) -> Map<String, Value> {
         UnionSpec::root_schema(self, walk)
-    }
-
-    fn echo(&'static self, value: &Value, limits: Limits) -> Value {
-        UnionSpec::echo(self, value, limits)
     }
 }
 
@@ -264,14 +257,6 @@ impl Variant {
                 None => self.check_content(value, cx),
             },
             Shape::Tuple(_) => self.check_content(value, cx),
-        }
-    }
-
-    fn echo(&self, value: &Value, limits: Limits) -> Value {
-        match &self.shape {
-            Shape::Struct(spec) => spec.echo(value, limits),
-            Shape::Newtype(ty, _) => (ty.echo)(value, limits),
-            _ => echo::truncate(value, limits),
         }
     }
 }
