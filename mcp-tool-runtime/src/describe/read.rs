@@ -132,7 +132,7 @@ impl ToolSpec {
             return Err(error.with_repairs(repairs));
         }
         // As the arguments came, before any repair.
-        let shown = echo.then(|| echo::hiding(&arguments, &checked.hidden, echo::ARGUMENTS));
+        let shown = echo.then(|| echo::Echoed::of(&arguments, &checked.hidden));
         for (at, _, parsed) in checked.repairs {
             if let Some(slot) = at.get_mut(&mut arguments) {
                 *slot = parsed;
@@ -225,7 +225,7 @@ pub(crate) struct Passed {
     /// The repairs made.
     pub repairs: Vec<Repair>,
     /// What `attempted_query` shows of them, where asked for.
-    pub shown: Option<Value>,
+    pub shown: Option<echo::Echoed>,
 }
 
 /// The refusals of the newtypes' conversions (`#[serde(try_from)]`), tried on the

@@ -49,13 +49,6 @@ pub fn truncate(value: &Value, limits: Limits) -> Value {
 /// (a sensitive field's, or a misspelt one's: the checks found them) replaced by
 /// [`REDACTED`].
 pub(crate) fn hiding(value: &Value, hidden: &[Location], limits: Limits) -> Value {
-    // Small, flat and nothing to hide, as most arguments are: the echo is the value.
-    if hidden.is_empty()
-        && let Value::Object(map) = value
-        && is_flat_within(map, limits)
-    {
-        return value.clone();
-    }
     let hidden: Vec<&[Segment]> = hidden.iter().map(Location::segments).collect();
     hide(value, &hidden, limits)
 }
@@ -83,6 +76,31 @@ fn hide(value: &Value, hidden: &[&[Segment]], limits: Limits) -> Value {
             hide(v, &below(&|s| s.is_key(key)), inner)
         }),
         other => truncate(other, limits),
+    }
+}
+
+/// The echo of a call's arguments that passed the checks, kept as JSON text for the
+/// `attempted_query` of an error that seldom comes (the handler's): one buffer, where
+/// the echo as a `Value` is an allocation for every name, string and object of it. Read
+/// back into a `Value` only when an error needs it.
+#[derive(Debug, Default)]
+pub(crate) struct Echoed(String);
+
+impl Echoed {
+    /// [`hiding`] `value` with [`ARGUMENTS`] limits, written as JSON.
+    pub(crate) fn of(value: &Value, hidden: &[Location]) -> Self {
+        let text = match value {
+            Value::Object(map) if hidden.is_empty() && is_flat_within(map, ARGUMENTS) => {
+                serde_json::to_string(value)
+            }
+            value => serde_json::to_string(&hiding(value, hidden, ARGUMENTS)),
+        };
+        Echoed(text.unwrap_or_default())
+    }
+
+    /// The echo as a value, for an error's `attempted_query`.
+    pub(crate) fn value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
     }
 }
 
@@ -244,6 +262,36 @@ pub fn json_type(value: &Value) -> &'static str {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_echo_kept_as_text_reads_back_as_the_echo_itself() {
+        let flat = json!({
+            "float": 0.1, "huge": 1e300, "max": u64::MAX, "min": i64::MIN,
+            "text": "é😀\"\n\u{7f}", "list": [1, "two", null, true],
+        });
+        let deep = json!({
+            "long": "x".repeat(500), "many": (0..30).collect::<Vec<_>>(),
+            "nested": {"a": {"b": {"c": {"d": {"e": {"f": {"g": 1}}}}}}},
+            "secret": {"pin": "1234"},
+        });
+        let hidden = [Location::new(Box::new([
+            Segment::Key("secret".into()),
+            Segment::Key("pin".into()),
+        ]))];
+        for (value, hidden) in [(&flat, &[][..]), (&deep, &[][..]), (&deep, &hidden[..])] {
+            let kept = Echoed::of(value, hidden);
+            assert_eq!(kept.value(), hiding(value, hidden, ARGUMENTS), "{value}");
+        }
+        assert_eq!(
+            Echoed::of(&flat, &[]).value(),
+            flat,
+            "a small flat object is its echo"
+        );
+        assert_eq!(
+            Echoed::of(&deep, &hidden).value()["secret"]["pin"],
+            REDACTED
+        );
+    }
 
     #[test]
     fn long_strings_are_cut_on_a_char_boundary() {

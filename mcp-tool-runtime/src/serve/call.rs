@@ -19,6 +19,7 @@ use crate::describe::asking::{AskField, Asking, Unconfirmed};
 use crate::describe::profile::SchemaProfile;
 use crate::describe::read::Passed;
 use crate::result::ToolError;
+use crate::result::echo::Echoed;
 
 use super::output::{OutputShape, internal_failure, output_result};
 
@@ -167,7 +168,7 @@ pub(crate) async fn prepare(
         }
     };
     if let Some(message) = confirmation {
-        let shown = || passed.shown.clone().unwrap_or_default();
+        let shown = || passed.shown.as_ref().map(Echoed::value).unwrap_or_default();
         if !session.can_ask() {
             return Err(named(needs_confirmation(&message), tool, shown));
         }
@@ -228,13 +229,12 @@ where
         async move { handler.call(state, args, ask).await },
     ));
     let outcome = running.await;
-    let shown = shown.unwrap_or_default();
+    let shown = || shown.as_ref().map(Echoed::value).unwrap_or_default();
     if session.has_pending() {
         return session
             .suspend()
-            .map_err(|error| named(error, T::NAME, || shown));
+            .map_err(|error| named(error, T::NAME, shown));
     }
-    let shown = || shown;
     match outcome {
         Ok(Ok(output)) => Ok(Answer::Complete(
             output_result(T::NAME, spec.annotations, &output, shape).with_repairs(&repairs),

@@ -21,6 +21,7 @@ use crate::ask::Rounds;
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
+use crate::result::echo::Echoed;
 use crate::result::{Content, ToolError};
 
 /// Where a call through `structured` is, for its [`Parameters`].
@@ -103,7 +104,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         match T::spec().read(tool, arguments, &Context::now(), profile, repair, echo) {
             Ok((_, passed)) if let Some(message) = unconfirmed => {
                 let refused = super::call::needs_confirmation(&message)
-                    .for_call(tool.to_owned(), passed.shown.unwrap_or_default());
+                    .for_call(tool.to_owned(), shown(passed.shown));
                 Err(extraction_error(refused, log.as_ref()))
             }
             Ok((args, passed)) => {
@@ -137,7 +138,7 @@ struct RepairLog(Arc<std::sync::Mutex<Logged>>);
 #[derive(Debug, Default)]
 struct Logged {
     repairs: Vec<crate::result::Repair>,
-    shown: Option<Value>,
+    shown: Option<Echoed>,
     /// A tool that asks its user, and its arguments, for `structured` to ask.
     asks: Option<(&'static crate::describe::ToolSpec, Value)>,
     /// The whole result of the arguments' refusal, for `structured` to answer with.
@@ -155,6 +156,11 @@ pub(super) struct Called {
 
 tokio::task_local! {
     pub(super) static CALLED: Called;
+}
+
+/// What `attempted_query` shows of a call's arguments, as [`Parameters`] kept them.
+fn shown(echoed: Option<Echoed>) -> Value {
+    echoed.as_ref().map(Echoed::value).unwrap_or_default()
 }
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
@@ -469,14 +475,13 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let annotations = route.attr.annotations.as_ref().map(annotations);
         let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
             let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let shown = log.0.lock().ok().and_then(|mut l| l.shown.take());
-            let error =
-                internal_failure(&tool, annotations).for_call(tool, shown.unwrap_or(Value::Null));
+            let shown_as = log.0.lock().ok().and_then(|mut l| l.shown.take());
+            let error = internal_failure(&tool, annotations).for_call(tool, shown(shown_as));
             return Ok(to_rmcp_result(error.into_call_result()).into());
         };
         match outcome {
             Ok(CallToolResponse::Complete(mut result)) => {
-                let (repairs, shown) = log
+                let (repairs, echoed) = log
                     .0
                     .lock()
                     .map(|mut l| (std::mem::take(&mut l.repairs), l.shown.take()))
@@ -488,7 +493,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 {
                     structured.insert(
                         "attempted_query".into(),
-                        serde_json::json!({"tool": tool, "arguments": shown.unwrap_or(Value::Null)}),
+                        serde_json::json!({"tool": tool, "arguments": shown(echoed)}),
                     );
                 }
                 if !repairs.is_empty() {
