@@ -231,7 +231,7 @@ impl ToolSpec {
                 }
                 None if field.required => {
                     let mark = cx.enter_field(field.name);
-                    self.missing(i, map, cx);
+                    self.missing(i, map, strays, cx);
                     cx.leave(mark);
                 }
                 None => {}
@@ -341,11 +341,13 @@ impl ToolSpec {
         Some(found)
     }
 
-    /// Reports the field at `index` as required but not sent.
+    /// Reports the field at `index` as required but not sent; where `strays` (a name was
+    /// sent that is no field's own), says which of them seems to be it.
     pub(crate) fn missing(
         &'static self,
         index: usize,
         map: &Map<String, Value>,
+        strays: bool,
         cx: &mut Checker<'_>,
     ) {
         let field = &self.fields[index];
@@ -357,10 +359,14 @@ impl ToolSpec {
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
         let names = self.names();
-        let sent_as = map.keys().take(64).find(|key| {
-            !names.contains(&key.as_str())
-                && suggest::nearest(key, names.iter().copied()) == Some(field.name)
-        });
+        let sent_as = strays
+            .then(|| {
+                map.keys().take(64).find(|key| {
+                    !names.contains(&key.as_str())
+                        && suggest::nearest(key, names.iter().copied()) == Some(field.name)
+                })
+            })
+            .flatten();
         if let Some(key) = sent_as {
             detail.push_str(&format!(
                 " It seems to have been sent as {key:?}: rename it."
