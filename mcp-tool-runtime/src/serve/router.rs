@@ -475,8 +475,8 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let annotations = route.attr.annotations.as_ref().map(annotations);
         let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
             let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let shown_as = log.0.lock().ok().and_then(|mut l| l.shown.take());
-            let error = internal_failure(&tool, annotations).for_call(tool, shown(shown_as));
+            let echoed = log.0.lock().ok().and_then(|mut l| l.shown.take());
+            let error = internal_failure(&tool, annotations).for_call(tool, shown(echoed));
             return Ok(to_rmcp_result(error.into_call_result()).into());
         };
         match outcome {
