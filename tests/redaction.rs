@@ -150,3 +150,41 @@ fn a_handler_error_hides_what_an_argument_error_hides() {
     assert_eq!(by_handler["payment"]["number"], "[redacted]");
     assert_eq!(by_handler["login"]["user"], "ada");
 }
+
+/// Store secrets under names of the caller's choosing.
+#[derive(McpTool, Deserialize, Debug)]
+struct Vault {
+    owner: String,
+    /// Every other name is a secret's.
+    #[serde(flatten)]
+    secrets: std::collections::HashMap<String, CardNumber>,
+}
+
+async fn vault(_: Vault) -> Result<Value, ToolError> {
+    Err(ToolError::transient("The vault is locked."))
+}
+
+#[test]
+fn a_sensitive_value_in_a_flattened_map_is_hidden_when_the_handler_fails() {
+    let tools = Toolbox::new().tool(vault);
+    let args = json!({"owner": "ada", "visa": "4111111111111111"});
+    let result = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(tools.call("vault", args.clone()))
+        .unwrap()
+        .to_value();
+    let shown = &result["structuredContent"]["attempted_query"]["arguments"];
+    assert_eq!(shown["owner"], "ada", "{result}");
+    assert_eq!(shown["visa"], "[redacted]", "{result}");
+    assert!(!result.to_string().contains("4111111111111111"));
+    // As an argument error hides it.
+    let mut wrong = args;
+    wrong["visa"] = json!("4111");
+    let error = Vault::from_arguments(wrong).unwrap_err();
+    let written = error.to_call_result().to_value();
+    assert_eq!(
+        written["structuredContent"]["attempted_query"]["arguments"]["visa"],
+        "[redacted]"
+    );
+}
