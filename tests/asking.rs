@@ -64,6 +64,9 @@ async fn cancel(shop: Arc<Shop>, args: CancelOrder) -> Result<String, ToolError>
 }
 
 async fn book(_: Arc<Shop>, args: Book) -> Result<String, ToolError> {
+    if args.origin == "ZZZ" {
+        return Err(ToolError::transient("No flights leave ZZZ today."));
+    }
     let cabin = match args.cabin {
         Cabin::Economy => "economy",
         Cabin::PremiumEconomy => "premium economy",
@@ -449,6 +452,32 @@ async fn an_invalid_answer_is_asked_again_saying_why_then_a_valid_one_runs() {
     let good = json!({ key: accept(json!({"departure_date": "15/01/2027"})) });
     let done = complete(call(&tools, "book", args, rounds(Some(good), Some(state))).await);
     assert_eq!(done.text(), "CDG on 15/01/2027 in economy for 1");
+}
+
+#[tokio::test]
+async fn a_failed_call_shows_the_model_what_it_sent_not_what_the_user_answered() {
+    let (tools, _) = toolbox();
+    let args = json!({"origin": "ZZZ", "cabin": "economy"});
+    let first = call(&tools, "book", args.clone(), rounds(None, None)).await;
+    let (key, _, state) = only_request(&first);
+    let answer = json!({ key: accept(json!({"departure_date": "15/01/2027"})) });
+    let failed = complete(
+        call(
+            &tools,
+            "book",
+            args.clone(),
+            rounds(Some(answer), Some(state)),
+        )
+        .await,
+    );
+    assert!(failed.is_error);
+    let structured = failed.structured_content.unwrap();
+    assert_eq!(structured["errorCategory"], "transient");
+    // The user's answer went to the server, not to the model.
+    assert_eq!(
+        structured["attempted_query"]["arguments"], args,
+        "{structured}"
+    );
 }
 
 #[tokio::test]

@@ -80,6 +80,9 @@ impl Desk {
         &self,
         Parameters(args): Parameters<BookTable>,
     ) -> Result<String, ToolError> {
+        if args.guests == 7 {
+            return Err(ToolError::transient("No table for seven tonight."));
+        }
         Ok(format!("a table for {}", args.guests))
     }
 }
@@ -470,6 +473,19 @@ async fn an_rmcp_method_asks_its_user_for_a_field_as_a_toolbox_does() {
     assert_eq!(
         done["result"]["content"][0]["text"], "a table for 4",
         "{done}"
+    );
+    // A method that fails after the user answered shows the model what it sent, not
+    // the user's answer, as a toolbox's handler does.
+    let asked = answered(port, &call(3, json!({}), None, None), 3).await;
+    let (key, state) = question(&asked["result"]);
+    let answer = json!({ key: {"action": "accept", "content": {"guests": 7}} });
+    let failed = answered(port, &call(4, json!({}), Some(answer), Some(&state)), 4).await;
+    let structured = &failed["result"]["structuredContent"];
+    assert_eq!(structured["errorCategory"], "transient", "{failed}");
+    assert_eq!(
+        structured["attempted_query"]["arguments"],
+        json!({}),
+        "{failed}"
     );
     serving.stop().await;
 }

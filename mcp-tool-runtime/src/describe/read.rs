@@ -169,6 +169,7 @@ impl ToolSpec {
             arguments,
             repairs,
             shown,
+            hidden: checked.hidden,
         })
     }
 
@@ -226,6 +227,8 @@ pub(crate) struct Passed {
     pub repairs: Vec<Repair>,
     /// What `attempted_query` shows of them, where asked for.
     pub shown: Option<echo::Echoed>,
+    /// Where the checks found sensitive values, in the arguments as they came.
+    pub hidden: Vec<Location>,
 }
 
 /// The refusals of the newtypes' conversions (`#[serde(try_from)]`), tried on the

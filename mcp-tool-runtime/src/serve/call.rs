@@ -126,7 +126,12 @@ pub(crate) async fn prepare(
     }
     let asking = spec.asking;
     let confirm = asking.and_then(|a| a.confirm.as_ref());
-    let (passed, confirmation) = loop {
+    // What the model sent, for `attempted_query`: the answers of the user filled in
+    // below went to the server, not to the model.
+    let sent = asking
+        .filter(|a| !a.fields.is_empty())
+        .map(|_| arguments.clone());
+    let (mut passed, confirmation) = loop {
         session.fill(&mut arguments);
         // Written only when it will be shown: to the user, or in a refusal.
         let confirmation = confirm
@@ -137,7 +142,8 @@ pub(crate) async fn prepare(
         let kept = asking
             .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
             .map(|_| arguments.clone());
-        let checked = spec.checked(tool, arguments, context, setup.profile, setup.repair, true);
+        let echo = sent.is_none();
+        let checked = spec.checked(tool, arguments, context, setup.profile, setup.repair, echo);
         let error = match checked {
             Ok(passed) => break (passed, confirmation),
             Err(error) => error,
@@ -167,6 +173,9 @@ pub(crate) async fn prepare(
             Step::Stop(error) => return Err(named(error, tool, shown)),
         }
     };
+    if let Some(sent) = &sent {
+        passed.shown = Some(Echoed::of(sent, &passed.hidden));
+    }
     if let Some(message) = confirmation {
         let shown = || passed.shown.as_ref().map(Echoed::value).unwrap_or_default();
         if !session.can_ask() {
@@ -219,6 +228,7 @@ where
         arguments,
         repairs,
         shown,
+        ..
     } = passed;
     let args: T = spec
         .deserialize(T::NAME, arguments)

@@ -25,6 +25,7 @@ use crate::context::Context;
 use crate::describe::ToolSpec;
 use crate::describe::read::Passed;
 use crate::result::ToolError;
+use crate::result::echo::Echoed;
 
 use super::router::Gate;
 
@@ -48,10 +49,14 @@ impl<'s, S> Again<'s, S> {
         }
     }
 
-    /// The context of the second call, with these arguments.
-    pub fn context(&self, arguments: JsonObject) -> ToolCallContext<'s, S> {
+    /// The context of the second call, with these arguments (the user's answers in), and
+    /// what `attempted_query` shows of the call: what the model sent.
+    pub fn context(&self, arguments: JsonObject, sent: Option<Echoed>) -> ToolCallContext<'s, S> {
         let mut request_context = self.request_context.clone();
         request_context.extensions.insert(Gate::Asked);
+        if let Some(sent) = sent {
+            request_context.extensions.insert(sent);
+        }
         let params =
             rmcp::model::CallToolRequestParams::new(self.name.clone()).with_arguments(arguments);
         ToolCallContext::new(self.service, params, request_context)
@@ -95,8 +100,9 @@ where
                 Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
                 Ok(Prepared::Ready(Passed {
                     arguments: Value::Object(checked),
+                    shown,
                     ..
-                })) => Ok(call(again.context(checked)).await?),
+                })) => Ok(call(again.context(checked, shown)).await?),
                 Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
                     "tools/call needs its arguments as an object.",
                 )),

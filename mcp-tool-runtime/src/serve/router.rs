@@ -99,8 +99,10 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             .filter(|_| gate != Some(Gate::Asked))
             .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
             .map(|c| crate::ask::form::confirmation(c, &arguments));
-        // Under `structured`, what `attempted_query` shows if the method fails.
-        let echo = log.is_some() || unconfirmed.is_some();
+        // Under `structured`, what `attempted_query` shows if the method fails: after
+        // asking, what the model sent (taken before the user's answers went in).
+        let sent = extensions.get::<Echoed>().cloned();
+        let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
         match T::spec().read(tool, arguments, &Context::now(), profile, repair, echo) {
             Ok((_, passed)) if let Some(message) = unconfirmed => {
                 let refused = super::call::needs_confirmation(&message)
@@ -113,7 +115,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
                     && let Ok(mut log) = log.0.lock()
                 {
                     log.repairs.extend(passed.repairs);
-                    log.shown = passed.shown;
+                    log.shown = sent.or(passed.shown);
                 }
                 Ok(Parameters(args))
             }
