@@ -279,12 +279,8 @@ impl Conformance {
 
     /// The router as this server serves it, its schemas in the profile asked for.
     fn served(&self) -> mcp_tool::rmcp::Structured<'_, Self> {
-        let router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile);
-        if self.from_client {
-            router.with_profile_from_client()
-        } else {
-            router
-        }
+        let router = mcp_tool::rmcp::structured(&self.tool_router);
+        serve::profiled_router(router, self.profile, self.from_client)
     }
 
     #[tool(description = "Returns simple text content")]

@@ -112,16 +112,21 @@ async fn pay(_: Pay) -> Result<Value, ToolError> {
     Err(ToolError::transient("The bank is down."))
 }
 
-/// What a failed handler's result shows of `args`.
-fn shown_by_handler(args: &Value) -> Value {
-    let tools = Toolbox::new().tool(pay);
+/// The result of calling `tool` of `tools` with `args`, whose handler fails.
+fn failed_call(tools: &Toolbox, tool: &str, args: &Value) -> Value {
     let result = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
-        .block_on(tools.call("pay", args.clone()))
+        .block_on(tools.call(tool, args.clone()))
         .unwrap()
         .to_value();
     assert_eq!(result["structuredContent"]["errorCategory"], "transient");
+    result
+}
+
+/// What a failed handler's result shows of `args`.
+fn shown_by_handler(args: &Value) -> Value {
+    let result = failed_call(&Toolbox::new().tool(pay), "pay", args);
     result["structuredContent"]["attempted_query"]["arguments"].clone()
 }
 
@@ -166,14 +171,8 @@ async fn vault(_: Vault) -> Result<Value, ToolError> {
 
 #[test]
 fn a_sensitive_value_in_a_flattened_map_is_hidden_when_the_handler_fails() {
-    let tools = Toolbox::new().tool(vault);
     let args = json!({"owner": "ada", "visa": "4111111111111111"});
-    let result = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(tools.call("vault", args.clone()))
-        .unwrap()
-        .to_value();
+    let result = failed_call(&Toolbox::new().tool(vault), "vault", &args);
     let shown = &result["structuredContent"]["attempted_query"]["arguments"];
     assert_eq!(shown["owner"], "ada", "{result}");
     assert_eq!(shown["visa"], "[redacted]", "{result}");

@@ -125,6 +125,22 @@ pub fn profiled<S: Send + Sync + 'static>(tools: Toolbox<S>, command: &CommandLi
     }
 }
 
+/// `router` advertising its schemas as the command line said: in `profile`, or, where
+/// `from_client` (`--schema-profile auto`), in each client's family's.
+#[allow(dead_code)] // book_flight and orders serve a Toolbox
+pub fn profiled_router<S: Send + Sync + 'static>(
+    router: mcp_tool::rmcp::Structured<'_, S>,
+    profile: SchemaProfile,
+    from_client: bool,
+) -> mcp_tool::rmcp::Structured<'_, S> {
+    let router = router.with_profile(profile);
+    if from_client {
+        router.with_profile_from_client()
+    } else {
+        router
+    }
+}
+
 /// The key that seals the state of calls waiting for the user: `MCP_TOOL_STATE_KEY`
 /// (at least 32 bytes), the same for every replica; without it, a key of this process.
 #[allow(dead_code)] // travel_desk serves an rmcp router, not a Toolbox

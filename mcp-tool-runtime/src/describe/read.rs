@@ -57,10 +57,10 @@ impl ToolSpec {
         profile: SchemaProfile,
         repair: bool,
         echo: bool,
-    ) -> Result<(T, Passed), ToolError> {
-        let mut passed = self.checked(tool, arguments, context, profile, repair, echo)?;
-        let arguments = std::mem::take(&mut passed.arguments);
-        Ok((self.deserialize(tool, arguments)?, passed))
+    ) -> Result<(T, Vec<Repair>, Option<echo::Echoed>), ToolError> {
+        let passed = self.checked(tool, arguments, context, profile, repair, echo)?;
+        let read = self.deserialize(tool, passed.arguments)?;
+        Ok((read, passed.repairs, passed.shown))
     }
 
     /// What `attempted_query` shows of `arguments` for a call that fails before they
@@ -219,7 +219,7 @@ impl ToolSpec {
 }
 
 /// Arguments that passed the checks (see [`ToolSpec::checked`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Passed {
     /// As serde reads them.
     pub arguments: Value,

@@ -83,7 +83,7 @@ fn hide(value: &Value, hidden: &[&[Segment]], limits: Limits) -> Value {
 /// `attempted_query` of an error that seldom comes (the handler's): one buffer, where
 /// the echo as a `Value` is an allocation for every name, string and object of it. Read
 /// back into a `Value` only when an error needs it.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub(crate) struct Echoed(String);
 
 impl Echoed {

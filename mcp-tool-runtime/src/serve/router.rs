@@ -104,18 +104,18 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         let sent = extensions.get::<Echoed>().cloned();
         let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
         match T::spec().read(tool, arguments, &Context::now(), profile, repair, echo) {
-            Ok((_, passed)) if let Some(message) = unconfirmed => {
+            Ok((_, _, echoed)) if let Some(message) = unconfirmed => {
                 let refused = super::call::needs_confirmation(&message)
-                    .for_call(tool.to_owned(), shown(passed.shown));
+                    .for_call(tool.to_owned(), shown(echoed));
                 Err(extraction_error(refused, log.as_ref()))
             }
-            Ok((args, passed)) => {
+            Ok((args, repairs, echoed)) => {
                 // Said in the result's `_meta` by `structured`, which reads the log.
                 if let Some(log) = log
                     && let Ok(mut log) = log.0.lock()
                 {
-                    log.repairs.extend(passed.repairs);
-                    log.shown = sent.or(passed.shown);
+                    log.repairs.extend(repairs);
+                    log.shown = sent.or(echoed);
                 }
                 Ok(Parameters(args))
             }
