@@ -69,7 +69,7 @@ fn mcp_tool(args: Value) -> usize {
     mcp_tool_of::<BookFlight>(args)
 }
 
-const FLIGHT_B: [Contender; 7] = [
+const FLIGHT_B: [Contender; 8] = [
     ("floor", &[], |a| {
         usize::from(serde_json::from_value::<flight_b::Plain>(a).is_err())
     }),
@@ -83,13 +83,18 @@ const FLIGHT_B: [Contender; 7] = [
     }),
     ("mcp_tool", &[], mcp_tool_of::<flight_b::BookFlightB>),
     (
+        "mcp_tool, plain valid walk",
+        &[FastPath::ValidWalk],
+        mcp_tool_of::<flight_b::BookFlightB>,
+    ),
+    (
         "mcp_tool (again)",
         &[],
         mcp_tool_of::<flight_b::BookFlightB>,
     ),
 ];
 
-const ORDER: [Contender; 7] = [
+const ORDER: [Contender; 8] = [
     ("floor", &[], |a| {
         usize::from(serde_json::from_value::<order::Plain>(a).is_err())
     }),
@@ -102,10 +107,15 @@ const ORDER: [Contender; 7] = [
         listed(order::with_jsonschema::check(a))
     }),
     ("mcp_tool", &[], mcp_tool_of::<order::CreateOrder>),
+    (
+        "mcp_tool, plain valid walk",
+        &[FastPath::ValidWalk],
+        mcp_tool_of::<order::CreateOrder>,
+    ),
     ("mcp_tool (again)", &[], mcp_tool_of::<order::CreateOrder>),
 ];
 
-const BOOK_FLIGHT: [Contender; 13] = [
+const BOOK_FLIGHT: [Contender; 14] = [
     ("floor", &[], |a| usize::from(floor(a).is_err())),
     ("by_hand", &[], |a| listed(by_hand::check(a))),
     ("validator", &[], |a| listed(with_validator::check(a))),
@@ -125,6 +135,11 @@ const BOOK_FLIGHT: [Contender; 13] = [
     (
         "mcp_tool, plain field slots",
         &[FastPath::FieldSlots],
+        mcp_tool,
+    ),
+    (
+        "mcp_tool, plain valid walk",
+        &[FastPath::ValidWalk],
         mcp_tool,
     ),
     ("mcp_tool, all plain", &FastPath::ALL, mcp_tool),

@@ -1075,3 +1075,32 @@ fn wide_and_nonzero_integers_bound_themselves() {
     );
     assert_eq!(inner(&property("small"))["maximum"], 10);
 }
+
+static COUNTED_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn counted(code: &str) -> Result<(), String> {
+    COUNTED_CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    if code.is_empty() {
+        return Err("must not be empty".into());
+    }
+    Ok(())
+}
+
+/// The custom rule comes first and a failing field after it: a walk that judged it,
+/// then handed the call to the full check, would run it twice.
+#[derive(McpTool, Deserialize, Debug)]
+struct CountedCalls {
+    #[validate(custom = counted)]
+    code: String,
+    #[validate(range(max = 9))]
+    seats: u8,
+}
+
+#[test]
+fn an_authors_function_runs_once_a_call() {
+    use std::sync::atomic::Ordering;
+    ok::<CountedCalls>(json!({"code": "A", "seats": 2}));
+    assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), 1);
+    assert!(check::<CountedCalls>(json!({"code": "A", "seats": 12})).is_err());
+    assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), 1);
+}

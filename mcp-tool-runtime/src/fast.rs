@@ -26,16 +26,20 @@ pub enum FastPath {
     /// A struct's fields found in one walk of the map into slots on the stack, in front
     /// of a lookup per field (`describe/object.rs`).
     FieldSlots = 16,
+    /// Valid arguments judged by a walk that records nothing, in front of the full
+    /// check with its paths and lists (`describe/valid_walk.rs`).
+    ValidWalk = 32,
 }
 
 impl FastPath {
     /// Every fast path, for the benchmark and the tests.
-    pub const ALL: [FastPath; 5] = [
+    pub const ALL: [FastPath; 6] = [
         FastPath::Patterns,
         FastPath::Dates,
         FastPath::Today,
         FastPath::Suggestions,
         FastPath::FieldSlots,
+        FastPath::ValidWalk,
     ];
 
     /// Its name in `BENCHMARKS.md`.
@@ -46,6 +50,7 @@ impl FastPath {
             FastPath::Today => "today",
             FastPath::Suggestions => "suggestions",
             FastPath::FieldSlots => "field_slots",
+            FastPath::ValidWalk => "valid_walk",
         }
     }
 }

@@ -102,16 +102,25 @@ fn tool_impl(tool: &Tool) -> TokenStream {
 }
 
 /// `impl Argument` whose functions call `schema` and `check` (expressions over `rules`,
-/// `value`, `walk` and `cx`), and `object` when it is a struct's.
+/// `value`, `walk` and `cx`), `passes` where the type has the fast path of valid
+/// arguments, and `object` when it is a struct's.
 fn argument_impl(
     tool: &Tool,
     schema: TokenStream,
     check: TokenStream,
+    passes: Option<TokenStream>,
     object: Option<TokenStream>,
 ) -> TokenStream {
     let krate = &tool.krate;
     let p = quote!(#krate::__private);
     let ident = tool.ident;
+    let passes = passes.map(|passes| {
+        quote! {
+            fn passes(value: &#p::Value, rules: #p::Rules, cx: &#p::Checker<'_>) -> bool {
+                #passes
+            }
+        }
+    });
     let object = object.map(|object| {
         quote! {
             fn object() -> ::core::option::Option<&'static #p::ToolSpec> {
@@ -131,6 +140,8 @@ fn argument_impl(
             fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
                 #check
             }
+
+            #passes
 
             #object
         }
@@ -159,6 +170,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool,
                 quote!(__SPEC.field_schema(rules, walk)),
                 quote!(__SPEC.check_field(value, rules, cx)),
+                Some(quote!(__SPEC.passes_field(value, rules, cx))),
                 Some(quote!(::core::option::Option::Some(&__SPEC))),
             );
             let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
@@ -193,6 +205,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool,
                 quote!(__NEWTYPE.schema(rules, walk)),
                 quote!(__NEWTYPE.check(value, rules, cx)),
+                None,
                 None,
             );
             let json_schema =
@@ -506,6 +519,10 @@ pub fn enumeration(en: &Enum) -> TokenStream {
 
                 fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
                     __SPEC.check(value, rules, cx)
+                }
+
+                fn passes(value: &#p::Value, rules: #p::Rules, cx: &#p::Checker<'_>) -> bool {
+                    __SPEC.passes(value, rules, cx)
                 }
             }
 

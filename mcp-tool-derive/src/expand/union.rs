@@ -110,6 +110,7 @@ pub(super) fn union(
         quote!(__UNION.field_schema(rules, walk)),
         quote!(__UNION.check_field(value, rules, cx)),
         None,
+        None,
     );
     let schema = if is_tool {
         quote!(#p::json_schema(&__SPEC))

@@ -46,6 +46,17 @@ pub trait Argument {
     #[doc(hidden)]
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool;
 
+    /// Whether `value` is of this type and passes `rules` with nothing for the checker
+    /// to record (no violation, no repair, nothing hidden or read later): the fast path
+    /// of valid arguments, which [`Argument::check`] would pass in silence. `false`
+    /// means only "not sure": the full check then runs and says what it finds. The
+    /// default is `false`, for the types without a fast path.
+    #[doc(hidden)]
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        let _ = (value, rules, cx);
+        false
+    }
+
     /// The description of a derived struct: its fields can stand in an object beside
     /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
     #[doc(hidden)]
@@ -146,6 +157,10 @@ impl Argument for String {
         rules::check(rules.own, value, cx);
         true
     }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        value.is_string() && rules::pass(rules.own, value, cx)
+    }
 }
 
 impl Argument for char {
@@ -175,6 +190,10 @@ impl Argument for char {
             }
         }
     }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        value.as_str().is_some_and(|s| s.chars().count() == 1) && rules::pass(rules.own, value, cx)
+    }
 }
 
 impl Argument for bool {
@@ -199,6 +218,10 @@ impl Argument for bool {
         }
         rules::check(rules.own, value, cx);
         true
+    }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        value.is_boolean() && rules::pass(rules.own, value, cx)
     }
 }
 
@@ -225,6 +248,10 @@ macro_rules! integers {
 
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
                 check_integer(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
+            }
+
+            fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+                integer_passes(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
             }
         }
     )*};
@@ -352,6 +379,15 @@ fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
     schema
 }
 
+/// [`Argument::passes`] for an integer type of the range `min..=max`: an integer
+/// written as one (`3.0` is read as `3`, a repair to record, so not here) in range.
+fn integer_passes(value: &Value, rules: Rules, cx: &Checker<'_>, min: i128, max: i128) -> bool {
+    let Value::Number(n) = value else {
+        return false;
+    };
+    number::integer_in(n, min, max) == Some(false) && rules::pass(rules.own, value, cx)
+}
+
 fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
     let Value::Number(n) = value else {
         if let Some(parsed) = cx.unstringify_scalar(value, true) {
@@ -436,6 +472,10 @@ macro_rules! floats {
                 rules::check(rules.own, value, cx);
                 true
             }
+
+            fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+                value.is_number() && rules::pass(rules.own, value, cx)
+            }
         }
     )*};
 }
@@ -456,6 +496,10 @@ impl Argument for Value {
         rules::check(rules.own, value, cx);
         true
     }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        rules::pass(rules.own, value, cx)
+    }
 }
 
 impl<T: Argument> Argument for Option<T> {
@@ -471,6 +515,10 @@ impl<T: Argument> Argument for Option<T> {
     /// `null` is `None`, as serde reads it: no rule applies to it.
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         value.is_null() || T::check(value, rules, cx)
+    }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        value.is_null() || T::passes(value, rules, cx)
     }
 
     /// `None` has no default to show: the field is simply left out.
@@ -497,6 +545,10 @@ impl<T: Argument> Argument for Box<T> {
 
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         T::check(value, rules, cx)
+    }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        T::passes(value, rules, cx)
     }
 }
 
@@ -534,6 +586,16 @@ impl<T: Argument> Argument for Vec<T> {
             rules::check(rules.own, value, cx);
             true
         })
+    }
+
+    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        let Value::Array(items) = value else {
+            return false;
+        };
+        items
+            .iter()
+            .all(|item| T::passes(item, rules.for_items(), cx))
+            && rules::pass(rules.own, value, cx)
     }
 }
 

@@ -52,4 +52,11 @@ impl EnumSpec {
         rules::check(rules.own, value, cx);
         true
     }
+
+    /// [`Argument::passes`](crate::Argument::passes): one of the values as written,
+    /// passing the field's rules.
+    pub fn passes(&self, value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+        value.as_str().is_some_and(|s| self.values.contains(&s))
+            && rules::pass(rules.own, value, cx)
+    }
 }

@@ -18,6 +18,7 @@ mod schemars_type;
 mod shapes;
 mod traits;
 mod union;
+mod valid_walk;
 mod walk;
 
 pub use enumeration::EnumSpec;
@@ -95,6 +96,8 @@ pub(crate) struct Plan {
     root_names: Box<[&'static str]>,
     /// The struct holds itself, directly or through others: found by the build.
     recursive: bool,
+    /// Valid arguments may take the fast path of `valid_walk.rs`.
+    valid_walk: bool,
 }
 
 impl Default for SpecCache {
@@ -219,11 +222,18 @@ impl Like {
 pub struct ArgType {
     schema: fn(Rules, &mut Walk) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
+    /// [`Argument::passes`]: the fast path of valid arguments.
+    passes: fn(&Value, Rules, &Checker<'_>) -> bool,
     /// An `Option`: `null` is its `None`.
     optional: bool,
     /// The description of a derived struct, whose fields can stand beside others (a
     /// union's tag, a flattening struct's fields).
     pub(crate) object: fn() -> Option<&'static ToolSpec>,
+}
+
+/// The `passes` of a type without a fast path: the full check judges it.
+fn no_fast_path(_: &Value, _: Rules, _: &Checker<'_>) -> bool {
+    false
 }
 
 /// No struct description: the `object` of a type that is not a derived struct.
@@ -238,6 +248,7 @@ impl ArgType {
         ArgType {
             schema: schemars_type::schema::<T>,
             check: schemars_type::check::<T>,
+            passes: no_fast_path,
             optional: false,
             object: no_object,
         }
@@ -248,6 +259,7 @@ impl ArgType {
         ArgType {
             schema: T::schema,
             check: T::check,
+            passes: T::passes,
             optional: T::OPTIONAL,
             object: T::object,
         }

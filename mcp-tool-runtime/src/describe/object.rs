@@ -16,7 +16,7 @@ use crate::text::{concat, push_quoted_list, suggest};
 
 /// Structs of up to this many fields find their values in one walk of the map, into
 /// slots on the stack; bigger ones look each field up.
-const FIELDS_BY_NAME: usize = 64;
+pub(super) const FIELDS_BY_NAME: usize = 64;
 
 /// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
 /// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
@@ -308,7 +308,7 @@ impl ToolSpec {
     /// both in name order: fewer string comparisons than a search per field. Returns how
     /// many fields were found; `None` for structs of more than [`FIELDS_BY_NAME`] fields,
     /// or if maps keep insertion order in this build.
-    fn match_fields<'v>(
+    pub(super) fn match_fields<'v>(
         &'static self,
         map: &'v Map<String, Value>,
         slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],

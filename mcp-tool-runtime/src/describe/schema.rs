@@ -60,6 +60,7 @@ impl ToolSpec {
             summaries,
             names: self.collect_names(),
             root_names,
+            valid_walk: self.admits_valid_walk(recursive),
             recursive,
         }
     }

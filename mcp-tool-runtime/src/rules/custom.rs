@@ -42,6 +42,11 @@ impl RuleKind for Custom {
         });
     }
 
+    /// The author's function runs once a call: it may be slow, or count its calls.
+    fn judged_twice(&self) -> bool {
+        false
+    }
+
     fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
         let invalid = (self.check)(value, cx.context()).err()?;
         Some(Failure {

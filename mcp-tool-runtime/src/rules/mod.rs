@@ -141,6 +141,13 @@ pub trait RuleKind: std::fmt::Debug + Sync {
             failure.report(cx, value, rule.message, rule.hint);
         }
     }
+
+    /// Whether the rule may be judged twice in one call: by the fast path of valid
+    /// arguments, then, if that path finds a doubt elsewhere, by the full check. True
+    /// of every rule of this crate; not of an author's function, which runs once.
+    fn judged_twice(&self) -> bool {
+        true
+    }
 }
 
 /// The rules on a value, and on its items when it is an array.
@@ -270,6 +277,17 @@ pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
     for rule in rules {
         rule.kind.report(value, rule, cx);
     }
+}
+
+/// Whether `value`, already of the right JSON type, passes every rule with nothing
+/// reported: the fast path of valid arguments (see [`Argument::passes`]). `false` for
+/// a rule that fails, and for one that must not run twice (an author's function).
+///
+/// [`Argument::passes`]: crate::Argument::passes
+pub(crate) fn pass(rules: &[Rule], value: &Value, cx: &Checker<'_>) -> bool {
+    rules
+        .iter()
+        .all(|rule| rule.kind.judged_twice() && rule.kind.check(value, cx).is_none())
 }
 
 /// A rule's failure on one value, before it becomes a violation.
