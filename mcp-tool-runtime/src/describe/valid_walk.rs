@@ -10,18 +10,21 @@ use serde_json::Value;
 
 use super::{Field, ToolSpec};
 use crate::check::Checker;
-use crate::describe::object::FIELDS_BY_NAME;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
+
+/// The most fields a struct may have for the walk: their slots are cleared for every
+/// object, and a larger struct takes the full check, whose slots are more.
+const WALKED_FIELDS: usize = 16;
 
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
     /// reshaped or read by a function of their own, the struct not a union's root nor
-    /// holding itself, and few enough fields for the slots. Decided once, for the plan.
+    /// holding itself, and at most [`WALKED_FIELDS`] of them. Decided once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
         self.union.is_none()
             && !recursive
-            && self.fields.len() <= FIELDS_BY_NAME
+            && self.fields.len() <= WALKED_FIELDS
             && self
                 .fields
                 .iter()
@@ -38,23 +41,19 @@ impl ToolSpec {
         let Value::Object(map) = value else {
             return false;
         };
-        let mut slots = [None; FIELDS_BY_NAME];
-        let found = match self.match_fields(map, &mut slots) {
-            Some(found) => found,
-            None => {
-                for (slot, field) in slots.iter_mut().zip(self.fields) {
-                    *slot = map.get(field.name);
-                }
-                slots.iter().flatten().count()
-            }
+        let mut slots = [None; WALKED_FIELDS];
+        // Maps that keep the order names came in (serde_json's `preserve_order`) take
+        // the full check.
+        let Some(found) = self.slot_fields(map, &mut slots) else {
+            return false;
         };
         // A name no field has is unknown, or a former name, or another case style.
         found == map.len()
             && self
                 .fields
                 .iter()
-                .zip(slots)
-                .all(|(field, value)| field_passes(field, value, cx))
+                .zip(&slots)
+                .all(|(field, value)| field_passes(field, *value, cx))
     }
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
