@@ -21,7 +21,7 @@ const FIELDS_BY_NAME: usize = 64;
 /// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
 /// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
 /// Asked once per process.
-fn maps_are_sorted() -> bool {
+pub(super) fn maps_are_sorted() -> bool {
     static SORTED: OnceLock<bool> = OnceLock::new();
     *SORTED.get_or_init(|| {
         let mut probe = Map::new();
@@ -306,27 +306,18 @@ impl ToolSpec {
 
     /// Finds each field's value in one walk of the map's keys against the field names,
     /// both in name order: fewer string comparisons than a search per field. Returns how
-    /// many fields were found; `None` for structs of more fields than `slots`, or if maps
-    /// keep insertion order in this build.
+    /// many fields were found; `None` for structs of more than [`FIELDS_BY_NAME`] fields,
+    /// or if maps keep insertion order in this build.
     fn match_fields<'v>(
         &'static self,
         map: &'v Map<String, Value>,
-        slots: &mut [Option<&'v Value>],
+        slots: &mut [Option<&'v Value>; FIELDS_BY_NAME],
     ) -> Option<usize> {
-        if !crate::fast::on(crate::fast::FastPath::FieldSlots) {
+        if self.fields.len() > FIELDS_BY_NAME || !crate::fast::on(crate::fast::FastPath::FieldSlots)
+        {
             return None;
         }
-        self.slot_fields(map, slots)
-    }
-
-    /// [`ToolSpec::match_fields`] whatever the switch of its fast path says: the walk
-    /// of valid arguments (`valid_walk.rs`) has one of its own.
-    pub(super) fn slot_fields<'v>(
-        &'static self,
-        map: &'v Map<String, Value>,
-        slots: &mut [Option<&'v Value>],
-    ) -> Option<usize> {
-        if self.fields.len() > slots.len() || !maps_are_sorted() {
+        if !maps_are_sorted() {
             return None;
         }
         let mut found = 0;

@@ -6,25 +6,23 @@
 //! nothing read later); anything else, it leaves to the full check, which then runs
 //! from the start. `tests/fast_paths.rs` holds the two to the same answers.
 
+use std::cmp::Ordering;
+
 use serde_json::Value;
 
+use super::object::maps_are_sorted;
 use super::{Field, ToolSpec};
 use crate::check::Checker;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
 
-/// The most fields a struct may have for the walk: their slots are cleared for every
-/// object, and a larger struct takes the full check, whose slots are more.
-const WALKED_FIELDS: usize = 16;
-
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
-    /// reshaped or read by a function of their own, the struct not a union's root nor
-    /// holding itself, and at most [`WALKED_FIELDS`] of them. Decided once, for the plan.
+    /// reshaped or read by a function of their own, and the struct not a union's root
+    /// nor holding itself. Decided once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
         self.union.is_none()
             && !recursive
-            && self.fields.len() <= WALKED_FIELDS
             && self
                 .fields
                 .iter()
@@ -34,26 +32,38 @@ impl ToolSpec {
     /// Whether `value` is an object of this struct that passes every check with
     /// nothing to record: then [`ToolSpec::check`] is not needed. `false` means only
     /// "not sure".
+    ///
+    /// The map's keys and the fields' names are walked together, both in name order,
+    /// each field judged as its name is met: the walk stops at the first doubt, so
+    /// that invalid arguments, which the full check reads again, lose little here.
     pub(crate) fn passes(&'static self, value: &Value, cx: &Checker<'_>) -> bool {
-        if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk {
+        // Maps that keep the order names came in (serde_json's `preserve_order`) take
+        // the full check.
+        if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk || !maps_are_sorted() {
             return false;
         }
         let Value::Object(map) = value else {
             return false;
         };
-        let mut slots = [None; WALKED_FIELDS];
-        // Maps that keep the order names came in (serde_json's `preserve_order`) take
-        // the full check.
-        let Some(found) = self.slot_fields(map, &mut slots) else {
-            return false;
-        };
-        // A name no field has is unknown, or a former name, or another case style.
-        found == map.len()
-            && self
-                .fields
-                .iter()
-                .zip(&slots)
-                .all(|(field, value)| field_passes(field, *value, cx))
+        let mut fields = self.by_name().iter().map(|&i| &self.fields[i]);
+        for (key, value) in map {
+            loop {
+                // A key past every name is no field's.
+                let Some(field) = fields.next() else {
+                    return false;
+                };
+                match field.name.cmp(key.as_str()) {
+                    // A name before the key: a field not sent.
+                    Ordering::Less if field.required => return false,
+                    Ordering::Less => {}
+                    Ordering::Equal if field_passes(field, value, cx) => break,
+                    // A key before the name is no field's own: unknown, a former
+                    // name, or another case style.
+                    Ordering::Equal | Ordering::Greater => return false,
+                }
+            }
+        }
+        fields.all(|field| !field.required)
     }
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
@@ -63,12 +73,11 @@ impl ToolSpec {
     }
 }
 
-/// Whether the value sent for `field` (if one was) passes with nothing to record.
-fn field_passes(field: &Field, value: Option<&Value>, cx: &Checker<'_>) -> bool {
+/// Whether the value sent for `field` passes with nothing to record.
+fn field_passes(field: &Field, value: &Value, cx: &Checker<'_>) -> bool {
     match value {
-        None => !field.required,
         // Read as left out: recorded, and taken out before serde reads the arguments.
-        Some(Value::Null) if !field.required && cx.nulls_are_absent() => false,
-        Some(value) => (field.ty.passes)(value, field.rules(), cx),
+        Value::Null if !field.required && cx.nulls_are_absent() => false,
+        value => (field.ty.passes)(value, field.rules(), cx),
     }
 }

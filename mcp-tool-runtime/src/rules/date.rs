@@ -24,6 +24,22 @@ pub struct Date {
     pub at_start: bool,
 }
 
+impl Date {
+    /// The part of `s` that is the date: all of it, or its first ten characters for a
+    /// date-time (`at_start`).
+    fn written<'s>(&self, s: &'s str) -> &'s str {
+        match (self.at_start, s.get(..10)) {
+            (true, Some(date)) => date,
+            _ => s,
+        }
+    }
+
+    /// A date read, on the rule's side of `today`.
+    fn on_its_side(&self, parsed: Option<jiff::civil::Date>, today: jiff::civil::Date) -> bool {
+        parsed.is_some_and(|d| (self.future && d > today) || (!self.future && d < today))
+    }
+}
+
 impl RuleKind for Date {
     fn schema(
         &self,
@@ -54,18 +70,23 @@ impl RuleKind for Date {
         ));
     }
 
+    fn holds(&self, value: &Value, cx: &Checker<'_>) -> bool {
+        let Value::String(s) = value else {
+            return true;
+        };
+        let today = cx.context().today();
+        self.on_its_side(strftime::parse(self.format, self.written(s)), today)
+    }
+
     fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
         let Value::String(s) = value else {
             return None;
         };
         let today = cx.context().today();
-        let written = match (self.at_start, s.get(..10)) {
-            (true, Some(date)) => date,
-            _ => s.as_str(),
-        };
+        let written = self.written(s);
         let parsed = strftime::parse(self.format, written);
         // The success path allocates nothing: the texts are written only for a failure.
-        if parsed.is_some_and(|d| (self.future && d > today) || (!self.future && d < today)) {
+        if self.on_its_side(parsed, today) {
             return None;
         }
         let rule = if self.future {

@@ -54,6 +54,10 @@ impl RuleKind for Format {
         schema.insert("format".into(), self.parts().1.into());
     }
 
+    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+        value.as_str().is_none_or(self.parts().3)
+    }
+
     fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
         let Value::String(s) = value else {
             return None;

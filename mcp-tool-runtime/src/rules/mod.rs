@@ -148,6 +148,13 @@ pub trait RuleKind: std::fmt::Debug + Sync {
     fn judged_twice(&self) -> bool {
         true
     }
+
+    /// Whether `value` passes the rule: [`RuleKind::check`] without the words of a
+    /// failure, for the walk of valid arguments, which stops at the first rule that
+    /// fails and leaves the saying to the full check.
+    fn holds(&self, value: &Value, cx: &Checker<'_>) -> bool {
+        self.check(value, cx).is_none()
+    }
 }
 
 /// The rules on a value, and on its items when it is an array.
@@ -287,7 +294,7 @@ pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
 pub(crate) fn pass(rules: &[Rule], value: &Value, cx: &Checker<'_>) -> bool {
     rules
         .iter()
-        .all(|rule| rule.kind.judged_twice() && rule.kind.check(value, cx).is_none())
+        .all(|rule| rule.kind.judged_twice() && rule.kind.holds(value, cx))
 }
 
 /// A rule's failure on one value, before it becomes a violation.

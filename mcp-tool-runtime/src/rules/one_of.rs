@@ -34,6 +34,10 @@ impl RuleKind for OneOf {
         (!self.values.contains(&s.as_str())).then(|| one_of_failure(self.values, s))
     }
 
+    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+        value.as_str().is_none_or(|s| self.values.contains(&s))
+    }
+
     fn report(&self, value: &Value, rule: &super::Rule, cx: &mut Checker<'_>) {
         // The one allowed value it is in another letter case (`Business` for
         // `business`): read as that, and said.

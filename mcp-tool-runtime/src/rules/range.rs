@@ -50,10 +50,24 @@ impl RuleKind for Range {
         }
     }
 
+    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+        !matches!(value, Value::Number(n) if self.outside(n))
+    }
+
     fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
         let Value::Number(n) = value else {
             return None;
         };
+        self.outside(n).then(|| {
+            let text = self.text();
+            Failure::new("range", expectation(&["must be ", &text]), text.into())
+        })
+    }
+}
+
+impl Range {
+    /// Below the lower bound or above the upper one.
+    fn outside(&self, n: &serde_json::Number) -> bool {
         let low = self.min.is_some_and(|b| match b.value.cmp_to(n) {
             Ordering::Greater => true,
             Ordering::Equal => b.exclusive,
@@ -64,14 +78,9 @@ impl RuleKind for Range {
             Ordering::Equal => b.exclusive,
             Ordering::Greater => false,
         });
-        (low || high).then(|| {
-            let text = self.text();
-            Failure::new("range", expectation(&["must be ", &text]), text.into())
-        })
+        low || high
     }
-}
 
-impl Range {
     /// "at least 1 and at most 9", "more than 0".
     fn text(&self) -> String {
         let mut text = String::with_capacity(32);

@@ -26,6 +26,12 @@ impl RuleKind for Regex {
         schema.insert("pattern".into(), self.pattern.source().into());
     }
 
+    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+        value
+            .as_str()
+            .is_none_or(|s| matches!(self.pattern.is_match(s), Ok(true)))
+    }
+
     fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
         let Value::String(s) = value else {
             return None;
