@@ -43,26 +43,6 @@ impl ToolSpec {
         self.deserialize(tool, passed.arguments)
     }
 
-    /// [`ToolSpec::from_arguments_as`], repairing known client mistakes first where
-    /// `repair` (see [`Repair`]): the repairs made come back with the value, and with an
-    /// error; and, where `echo`, what `attempted_query` shows of the arguments should
-    /// the call fail later. (A `Toolbox` checks and reads in two steps, asking its user
-    /// between.)
-    #[cfg(feature = "rmcp")]
-    pub(crate) fn read<T: McpTool>(
-        &'static self,
-        tool: &str,
-        arguments: Value,
-        context: &Context,
-        profile: SchemaProfile,
-        repair: bool,
-        echo: bool,
-    ) -> Result<(T, Vec<Repair>, Option<echo::Echoed>), ToolError> {
-        let passed = self.checked(tool, arguments, context, profile, repair, echo)?;
-        let read = self.deserialize(tool, passed.arguments)?;
-        Ok((read, passed.repairs, passed.shown))
-    }
-
     /// What `attempted_query` shows of `arguments` for a call that fails before they
     /// pass the checks for another reason (a round refused or ended): cut short, and
     /// with what the checks find sensitive hidden, as for an argument error. An error's

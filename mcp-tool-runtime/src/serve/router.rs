@@ -68,62 +68,111 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         // The tool as the client called it: rmcp names a `#[tool]` method's tool after
         // the method (or its `name = "..."`), which need not be `T::NAME`.
         let tool = context.name();
-        let profile = context
-            .request_context
-            .extensions
-            .get::<SchemaProfile>()
-            .copied()
-            .unwrap_or_default();
-        let extensions = &context.request_context.extensions;
-        let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
-        let log = extensions.get::<RepairLog>().cloned();
-        let gate = extensions.get::<Gate>().copied();
-        // Under `structured`, a tool that asks its user stops its first call here:
-        // `structured` asks, then calls again with the answers in. (Nothing asks in a
-        // build without `ask`: the branch and what it reaches are left out of the binary.)
-        if cfg!(feature = "ask")
-            && gate == Some(Gate::First)
-            && T::spec().asking.is_some()
-            && let Some(log) = &log
+        // Only serde's read is of `T`: the rest is one function for every tool.
+        let checked = check(
+            T::spec(),
+            tool,
+            arguments,
+            &context.request_context.extensions,
+        )?;
+        match T::spec().deserialize::<T>(tool, checked.arguments) {
+            Ok(args) => checked.after.read(tool).map(|()| Parameters(args)),
+            Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
+        }
+    }
+}
+
+/// Arguments [`check`] passed, as serde reads them, and what is left to do once read.
+struct Checked {
+    arguments: Value,
+    after: AfterRead,
+}
+
+/// What [`Parameters`] does once the arguments are read: refuse a call that must be
+/// confirmed, or log the repairs and the echo for `structured`.
+struct AfterRead {
+    unconfirmed: Option<String>,
+    repairs: Vec<crate::result::Repair>,
+    echoed: Option<Echoed>,
+    sent: Option<Echoed>,
+    log: Option<RepairLog>,
+}
+
+/// The checks of [`Parameters`], the same for every tool: the arguments of `spec` as
+/// the client called it `tool`, with the call's settings from `extensions`.
+fn check(
+    spec: &'static crate::describe::ToolSpec,
+    tool: &str,
+    arguments: Value,
+    extensions: &rmcp::model::Extensions,
+) -> Result<Checked, ErrorData> {
+    let profile = extensions
+        .get::<SchemaProfile>()
+        .copied()
+        .unwrap_or_default();
+    let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
+    let log = extensions.get::<RepairLog>().cloned();
+    let gate = extensions.get::<Gate>().copied();
+    // Under `structured`, a tool that asks its user stops its first call here:
+    // `structured` asks, then calls again with the answers in. (Nothing asks in a
+    // build without `ask`: the branch and what it reaches are left out of the binary.)
+    if cfg!(feature = "ask")
+        && gate == Some(Gate::First)
+        && spec.asking.is_some()
+        && let Some(log) = &log
+        && let Ok(mut log) = log.0.lock()
+    {
+        log.asks = Some((spec, arguments));
+        return Err(ErrorData::internal_error(ASKS, None));
+    }
+    // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
+    // that must be confirmed is refused (or runs, if its author said so).
+    let unconfirmed = spec
+        .asking
+        .filter(|_| cfg!(feature = "ask"))
+        .and_then(|a| a.confirm.as_ref())
+        .filter(|_| gate != Some(Gate::Asked))
+        .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
+        .map(|c| crate::ask::form::confirmation(c, &arguments));
+    // Under `structured`, what `attempted_query` shows if the method fails: after
+    // asking, what the model sent (taken before the user's answers went in).
+    let sent = extensions.get::<Echoed>().cloned();
+    let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
+    match spec.checked(tool, arguments, &Context::now(), profile, repair, echo) {
+        Ok(passed) => Ok(Checked {
+            arguments: passed.arguments,
+            after: AfterRead {
+                unconfirmed,
+                repairs: passed.repairs,
+                echoed: passed.shown,
+                sent,
+                log,
+            },
+        }),
+        Err(error) if error.is_malformed_request() => {
+            Err(ErrorData::invalid_params(error.message().to_owned(), None))
+        }
+        Err(error) => Err(extraction_error(error, log.as_ref())),
+    }
+}
+
+impl AfterRead {
+    /// The call refused if it must be confirmed; else the repairs and the echo logged
+    /// for `structured`.
+    fn read(self, tool: &str) -> Result<(), ErrorData> {
+        if let Some(message) = self.unconfirmed {
+            let refused = super::call::needs_confirmation(&message)
+                .for_call(tool.to_owned(), shown(self.echoed));
+            return Err(extraction_error(refused, self.log.as_ref()));
+        }
+        // Said in the result's `_meta` by `structured`, which reads the log.
+        if let Some(log) = self.log
             && let Ok(mut log) = log.0.lock()
         {
-            log.asks = Some((T::spec(), arguments));
-            return Err(ErrorData::internal_error(ASKS, None));
+            log.repairs.extend(self.repairs);
+            log.shown = self.sent.or(self.echoed);
         }
-        // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
-        // that must be confirmed is refused (or runs, if its author said so).
-        let unconfirmed = T::spec()
-            .asking
-            .filter(|_| cfg!(feature = "ask"))
-            .and_then(|a| a.confirm.as_ref())
-            .filter(|_| gate != Some(Gate::Asked))
-            .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
-            .map(|c| crate::ask::form::confirmation(c, &arguments));
-        // Under `structured`, what `attempted_query` shows if the method fails: after
-        // asking, what the model sent (taken before the user's answers went in).
-        let sent = extensions.get::<Echoed>().cloned();
-        let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
-        match T::spec().read(tool, arguments, &Context::now(), profile, repair, echo) {
-            Ok((_, _, echoed)) if let Some(message) = unconfirmed => {
-                let refused = super::call::needs_confirmation(&message)
-                    .for_call(tool.to_owned(), shown(echoed));
-                Err(extraction_error(refused, log.as_ref()))
-            }
-            Ok((args, repairs, echoed)) => {
-                // Said in the result's `_meta` by `structured`, which reads the log.
-                if let Some(log) = log
-                    && let Ok(mut log) = log.0.lock()
-                {
-                    log.repairs.extend(repairs);
-                    log.shown = sent.or(echoed);
-                }
-                Ok(Parameters(args))
-            }
-            Err(error) if error.is_malformed_request() => {
-                Err(ErrorData::invalid_params(error.message().to_owned(), None))
-            }
-            Err(error) => Err(extraction_error(error, log.as_ref())),
-        }
+        Ok(())
     }
 }
 
