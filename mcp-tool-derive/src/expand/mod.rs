@@ -116,7 +116,7 @@ fn argument_impl(
     let ident = tool.ident;
     let passes = passes.map(|passes| {
         quote! {
-            fn passes(value: &#p::Value, rules: #p::Rules, cx: &#p::Checker<'_>) -> bool {
+            fn passes(value: &#p::Value, rules: #p::Rules, judge: &#p::Judge<'_>) -> bool {
                 #passes
             }
         }
@@ -170,7 +170,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 tool,
                 quote!(__SPEC.field_schema(rules, walk)),
                 quote!(__SPEC.check_field(value, rules, cx)),
-                Some(quote!(__SPEC.passes_field(value, rules, cx))),
+                Some(quote!(__SPEC.passes_field(value, rules, judge))),
                 Some(quote!(::core::option::Option::Some(&__SPEC))),
             );
             let json_schema = json_schema_impl(&p, ident, quote!(#p::json_schema(&__SPEC)));
@@ -521,8 +521,8 @@ pub fn enumeration(en: &Enum) -> TokenStream {
                     __SPEC.check(value, rules, cx)
                 }
 
-                fn passes(value: &#p::Value, rules: #p::Rules, cx: &#p::Checker<'_>) -> bool {
-                    __SPEC.passes(value, rules, cx)
+                fn passes(value: &#p::Value, rules: #p::Rules, judge: &#p::Judge<'_>) -> bool {
+                    __SPEC.passes(value, rules, judge)
                 }
             }
 

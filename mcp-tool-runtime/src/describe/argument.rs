@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
+use super::valid_walk::Judge;
 use super::walk::Walk;
 use crate::check::Checker;
 use crate::number;
@@ -52,8 +53,8 @@ pub trait Argument {
     /// means only "not sure": the full check then runs and says what it finds. The
     /// default is `false`, for the types without a fast path.
     #[doc(hidden)]
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        let _ = (value, rules, cx);
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        let _ = (value, rules, judge);
         false
     }
 
@@ -158,8 +159,8 @@ impl Argument for String {
         true
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        value.is_string() && rules::pass(rules.own, value, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        value.is_string() && rules::pass(rules.own, value, judge.context)
     }
 }
 
@@ -191,8 +192,9 @@ impl Argument for char {
         }
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        value.as_str().is_some_and(|s| s.chars().count() == 1) && rules::pass(rules.own, value, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        value.as_str().is_some_and(|s| s.chars().count() == 1)
+            && rules::pass(rules.own, value, judge.context)
     }
 }
 
@@ -220,8 +222,8 @@ impl Argument for bool {
         true
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        value.is_boolean() && rules::pass(rules.own, value, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        value.is_boolean() && rules::pass(rules.own, value, judge.context)
     }
 }
 
@@ -250,8 +252,8 @@ macro_rules! integers {
                 check_integer(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
             }
 
-            fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-                integer_passes(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
+            fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+                integer_passes(value, rules, judge, <$t>::MIN as i128, <$t>::MAX as i128)
             }
         }
     )*};
@@ -381,11 +383,11 @@ fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
 
 /// [`Argument::passes`] for an integer type of the range `min..=max`: an integer
 /// written as one (`3.0` is read as `3`, a repair to record, so not here) in range.
-fn integer_passes(value: &Value, rules: Rules, cx: &Checker<'_>, min: i128, max: i128) -> bool {
+fn integer_passes(value: &Value, rules: Rules, judge: &Judge<'_>, min: i128, max: i128) -> bool {
     let Value::Number(n) = value else {
         return false;
     };
-    number::integer_in(n, min, max) == Some(false) && rules::pass(rules.own, value, cx)
+    number::integer_in(n, min, max) == Some(false) && rules::pass(rules.own, value, judge.context)
 }
 
 fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
@@ -473,8 +475,8 @@ macro_rules! floats {
                 true
             }
 
-            fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-                value.is_number() && rules::pass(rules.own, value, cx)
+            fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+                value.is_number() && rules::pass(rules.own, value, judge.context)
             }
         }
     )*};
@@ -497,8 +499,8 @@ impl Argument for Value {
         true
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        rules::pass(rules.own, value, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        rules::pass(rules.own, value, judge.context)
     }
 }
 
@@ -517,8 +519,8 @@ impl<T: Argument> Argument for Option<T> {
         value.is_null() || T::check(value, rules, cx)
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        value.is_null() || T::passes(value, rules, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        value.is_null() || T::passes(value, rules, judge)
     }
 
     /// `None` has no default to show: the field is simply left out.
@@ -547,8 +549,8 @@ impl<T: Argument> Argument for Box<T> {
         T::check(value, rules, cx)
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        T::passes(value, rules, cx)
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        T::passes(value, rules, judge)
     }
 }
 
@@ -588,14 +590,14 @@ impl<T: Argument> Argument for Vec<T> {
         })
     }
 
-    fn passes(value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+    fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         let Value::Array(items) = value else {
             return false;
         };
         items
             .iter()
-            .all(|item| T::passes(item, rules.for_items(), cx))
-            && rules::pass(rules.own, value, cx)
+            .all(|item| T::passes(item, rules.for_items(), judge))
+            && rules::pass(rules.own, value, judge.context)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::valid_walk::Judge;
 use crate::check::Checker;
 use crate::rules::{self, Rules};
 
@@ -55,8 +56,8 @@ impl EnumSpec {
 
     /// [`Argument::passes`](crate::Argument::passes): one of the values as written,
     /// passing the field's rules.
-    pub fn passes(&self, value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
+    pub fn passes(&self, value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         value.as_str().is_some_and(|s| self.values.contains(&s))
-            && rules::pass(rules.own, value, cx)
+            && rules::pass(rules.own, value, judge.context)
     }
 }

@@ -18,7 +18,7 @@ mod schemars_type;
 mod shapes;
 mod traits;
 mod union;
-mod valid_walk;
+pub(crate) mod valid_walk;
 mod walk;
 
 pub use enumeration::EnumSpec;
@@ -35,6 +35,7 @@ use serde_json::{Map, Value};
 use crate::check::{Checker, SpecId};
 use crate::rules::Rules;
 use argument::Argument;
+use valid_walk::Judge;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
 #[derive(Debug)]
@@ -223,7 +224,7 @@ pub struct ArgType {
     schema: fn(Rules, &mut Walk) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
     /// [`Argument::passes`]: the fast path of valid arguments.
-    passes: fn(&Value, Rules, &Checker<'_>) -> bool,
+    passes: fn(&Value, Rules, &Judge<'_>) -> bool,
     /// An `Option`: `null` is its `None`.
     optional: bool,
     /// The description of a derived struct, whose fields can stand beside others (a
@@ -232,7 +233,7 @@ pub struct ArgType {
 }
 
 /// The `passes` of a type without a fast path: the full check judges it.
-fn no_fast_path(_: &Value, _: Rules, _: &Checker<'_>) -> bool {
+fn no_fast_path(_: &Value, _: Rules, _: &Judge<'_>) -> bool {
     false
 }
 

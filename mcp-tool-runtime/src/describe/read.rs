@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
+use super::valid_walk::Judge;
 use crate::check::{Checked, Checker, Location};
 use crate::context::Context;
 use crate::result::Repair;
@@ -88,19 +89,13 @@ impl ToolSpec {
                 return Err(ToolError::malformed_request(message).for_call(tool.to_owned(), other));
             }
         };
-        let mut cx = Checker::for_tool(context, tool);
-        if self.is_recursive() {
-            cx.enter_spec(self.id());
-        }
-        if profile == SchemaProfile::OpenAi {
-            cx.read_nulls_as_absent();
-        }
-        if repair {
-            cx.repair_mistakes();
-        }
         // Most arguments are valid: a walk that records nothing says so, or hands them
         // to the full check.
-        if self.passes(&arguments, &cx) {
+        let judge = Judge {
+            context,
+            nulls_are_absent: profile == SchemaProfile::OpenAi,
+        };
+        if self.passes(&arguments, &judge) {
             let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));
             return Ok(Passed {
                 arguments,
@@ -108,6 +103,16 @@ impl ToolSpec {
                 shown,
                 hidden: Vec::new(),
             });
+        }
+        let mut cx = Checker::for_tool(context, tool);
+        if self.is_recursive() {
+            cx.enter_spec(self.id());
+        }
+        if judge.nulls_are_absent {
+            cx.read_nulls_as_absent();
+        }
+        if repair {
+            cx.repair_mistakes();
         }
         if self.asking.is_some_and(|asking| !asking.fields.is_empty()) {
             cx.keep_fields();

@@ -12,9 +12,20 @@ use serde_json::Value;
 
 use super::object::maps_are_sorted;
 use super::{Field, ToolSpec};
-use crate::check::Checker;
+use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
+
+/// What the walk of valid arguments judges by. Only this crate's code makes one.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Judge<'a> {
+    /// The clock of the date rules.
+    pub(crate) context: &'a Context,
+    /// `null` for an optional property means "left out" (OpenAI's profile): a value
+    /// to take out before serde reads the arguments, which the full check records.
+    pub(crate) nulls_are_absent: bool,
+}
 
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
@@ -36,7 +47,7 @@ impl ToolSpec {
     /// The map's keys and the fields' names are walked together, both in name order,
     /// each field judged as its name is met: the walk stops at the first doubt, so
     /// that invalid arguments, which the full check reads again, lose little here.
-    pub(crate) fn passes(&'static self, value: &Value, cx: &Checker<'_>) -> bool {
+    pub(crate) fn passes(&'static self, value: &Value, judge: &Judge<'_>) -> bool {
         // Maps that keep the order names came in (serde_json's `preserve_order`) take
         // the full check.
         if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk || !maps_are_sorted() {
@@ -56,7 +67,7 @@ impl ToolSpec {
                     // A name before the key: a field not sent.
                     Ordering::Less if field.required => return false,
                     Ordering::Less => {}
-                    Ordering::Equal if field_passes(field, value, cx) => break,
+                    Ordering::Equal if field_passes(field, value, judge) => break,
                     // A key before the name is no field's own: unknown, a former
                     // name, or another case style.
                     Ordering::Equal | Ordering::Greater => return false,
@@ -68,16 +79,16 @@ impl ToolSpec {
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
     /// then the field's own rules on the whole.
-    pub fn passes_field(&'static self, value: &Value, rules: Rules, cx: &Checker<'_>) -> bool {
-        self.passes(value, cx) && rules::pass(rules.own, value, cx)
+    pub fn passes_field(&'static self, value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
+        self.passes(value, judge) && rules::pass(rules.own, value, judge.context)
     }
 }
 
 /// Whether the value sent for `field` passes with nothing to record.
-fn field_passes(field: &Field, value: &Value, cx: &Checker<'_>) -> bool {
+fn field_passes(field: &Field, value: &Value, judge: &Judge<'_>) -> bool {
     match value {
         // Read as left out: recorded, and taken out before serde reads the arguments.
-        Value::Null if !field.required && cx.nulls_are_absent() => false,
-        value => (field.ty.passes)(value, field.rules(), cx),
+        Value::Null if !field.required && judge.nulls_are_absent => false,
+        value => (field.ty.passes)(value, field.rules(), judge),
     }
 }

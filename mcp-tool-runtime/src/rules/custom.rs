@@ -42,8 +42,9 @@ impl RuleKind for Custom {
         });
     }
 
-    /// The author's function runs once a call: it may be slow, or count its calls.
-    fn judged_twice(&self) -> bool {
+    /// Not sure: the author's function runs once a call, in the full check (it may be
+    /// slow, or count its calls).
+    fn holds(&self, _: &Value, _: &crate::context::Context) -> bool {
         false
     }
 

@@ -70,11 +70,11 @@ impl RuleKind for Date {
         ));
     }
 
-    fn holds(&self, value: &Value, cx: &Checker<'_>) -> bool {
+    fn holds(&self, value: &Value, context: &crate::context::Context) -> bool {
         let Value::String(s) = value else {
             return true;
         };
-        let today = cx.context().today();
+        let today = context.today();
         self.on_its_side(strftime::parse(self.format, self.written(s)), today)
     }
 

@@ -54,7 +54,7 @@ impl RuleKind for Format {
         schema.insert("format".into(), self.parts().1.into());
     }
 
-    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
         value.as_str().is_none_or(self.parts().3)
     }
 

@@ -37,23 +37,34 @@ impl RuleKind for Length {
         }
     }
 
-    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
         let (min, max) = (self.min, self.max);
-        let (len, unit) = match value {
+        let len = match value {
             // A string has at most as many code points as bytes, and at least a quarter
             // as many: most need no counting.
             Value::String(s)
                 if max.is_none_or(|m| s.len() as u64 <= m)
                     && min.is_none_or(|m| (s.len() as u64).div_ceil(4) >= m) =>
             {
-                return None;
+                return true;
             }
+            Value::String(s) => s.chars().count() as u64,
+            Value::Array(a) => a.len() as u64,
+            _ => return true,
+        };
+        min.is_none_or(|m| len >= m) && max.is_none_or(|m| len <= m)
+    }
+
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
+        if self.holds(value, cx.context()) {
+            return None;
+        }
+        let (len, unit) = match value {
             Value::String(s) => (s.chars().count() as u64, "characters"),
             Value::Array(a) => (a.len() as u64, "items"),
             _ => return None,
         };
-        let bad = min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m);
-        bad.then(|| {
+        Some({
             let text = self.text(unit);
             let failure = Failure::new("length", expectation(&["must have ", &text]), text.into());
             // The length of a secret is a clue to it. An array's count is said already

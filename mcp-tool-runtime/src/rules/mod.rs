@@ -22,6 +22,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::check::{Checker, Report};
+use crate::context::Context;
 use crate::text::push_sentence;
 
 pub use custom::{Custom, CustomCheck, Invalid};
@@ -142,19 +143,12 @@ pub trait RuleKind: std::fmt::Debug + Sync {
         }
     }
 
-    /// Whether the rule may be judged twice in one call: by the fast path of valid
-    /// arguments, then, if that path finds a doubt elsewhere, by the full check. True
-    /// of every rule of this crate; not of an author's function, which runs once.
-    fn judged_twice(&self) -> bool {
-        true
-    }
-
-    /// Whether `value` passes the rule: [`RuleKind::check`] without the words of a
-    /// failure, for the walk of valid arguments, which stops at the first rule that
-    /// fails and leaves the saying to the full check.
-    fn holds(&self, value: &Value, cx: &Checker<'_>) -> bool {
-        self.check(value, cx).is_none()
-    }
+    /// Whether `value`, already of the right JSON type, passes the rule, judged in
+    /// `context`: [`RuleKind::check`] without the words of a failure, for the walk of
+    /// valid arguments, which stops at the first rule that fails and leaves the saying
+    /// to the full check. `false` means only "not sure": an author's function says so,
+    /// to run once a call, in the full check.
+    fn holds(&self, value: &Value, context: &Context) -> bool;
 }
 
 /// The rules on a value, and on its items when it is an array.
@@ -288,13 +282,11 @@ pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
 
 /// Whether `value`, already of the right JSON type, passes every rule with nothing
 /// reported: the fast path of valid arguments (see [`Argument::passes`]). `false` for
-/// a rule that fails, and for one that must not run twice (an author's function).
+/// a rule that fails, and for an author's function, which runs once, in the full check.
 ///
 /// [`Argument::passes`]: crate::Argument::passes
-pub(crate) fn pass(rules: &[Rule], value: &Value, cx: &Checker<'_>) -> bool {
-    rules
-        .iter()
-        .all(|rule| rule.kind.judged_twice() && rule.kind.holds(value, cx))
+pub(crate) fn pass(rules: &[Rule], value: &Value, context: &Context) -> bool {
+    rules.iter().all(|rule| rule.kind.holds(value, context))
 }
 
 /// A rule's failure on one value, before it becomes a violation.

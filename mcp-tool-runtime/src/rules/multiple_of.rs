@@ -43,6 +43,10 @@ impl RuleKind for MultipleOf {
         }
     }
 
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
+        !matches!(value, Value::Number(n) if !self.divides(n))
+    }
+
     fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
         let Value::Number(n) = value else {
             return None;

@@ -34,7 +34,7 @@ impl RuleKind for OneOf {
         (!self.values.contains(&s.as_str())).then(|| one_of_failure(self.values, s))
     }
 
-    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
         value.as_str().is_none_or(|s| self.values.contains(&s))
     }
 

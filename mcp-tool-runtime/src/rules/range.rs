@@ -50,7 +50,7 @@ impl RuleKind for Range {
         }
     }
 
-    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
         !matches!(value, Value::Number(n) if self.outside(n))
     }
 

@@ -26,7 +26,7 @@ impl RuleKind for Regex {
         schema.insert("pattern".into(), self.pattern.source().into());
     }
 
-    fn holds(&self, value: &Value, _: &Checker<'_>) -> bool {
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
         value
             .as_str()
             .is_none_or(|s| matches!(self.pattern.is_match(s), Ok(true)))

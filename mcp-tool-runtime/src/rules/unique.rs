@@ -29,6 +29,10 @@ impl RuleKind for Unique {
         }
     }
 
+    fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
+        !matches!(value, Value::Array(items) if !repeats(items).is_empty())
+    }
+
     fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
         let Value::Array(items) = value else {
             return None;
