@@ -71,6 +71,10 @@ pub struct Checker<'a> {
     /// The keys to rename before serde reads the arguments: in the object at the
     /// location, from the key sent to the field's name.
     restyled: Vec<(Location, String, &'static str)>,
+    /// The root object's fields the walk of valid arguments found to pass before it
+    /// stopped (bit `i` for the field at `i`): nothing to find there, so not judged
+    /// again. Taken by the first struct checked, the root.
+    passed: u64,
 }
 
 /// Reads a value as a newtype through its conversion: the refusal, in its own words.
@@ -156,7 +160,19 @@ impl<'a> Checker<'a> {
             conversions: Vec::new(),
             renamed: Vec::new(),
             restyled: Vec::new(),
+            passed: 0,
         }
+    }
+
+    /// The root object's fields found to pass by the walk of valid arguments
+    /// (`describe/valid_walk.rs`), bit `i` for the field at `i`: the check skips them.
+    pub(crate) fn skip_passed(&mut self, fields: u64) {
+        self.passed = fields;
+    }
+
+    /// The fields to skip, for the root object's check; none for any other.
+    pub(crate) fn take_passed(&mut self) -> u64 {
+        std::mem::take(&mut self.passed)
     }
 
     /// From now on, known client mistakes are repaired (see [`Repair`]).

@@ -175,6 +175,8 @@ impl ToolSpec {
     /// required ones not sent. Returns how many of `map`'s names the fields claimed.
     fn check_fields(&'static self, map: &Map<String, Value>, cx: &mut Checker<'_>) -> usize {
         let mut present = 0;
+        // Found to pass by the walk of valid arguments: nothing to record there.
+        let passed = cx.take_passed();
         let mut slots = [None; FIELDS_BY_NAME];
         let found = self.match_fields(map, &mut slots);
         // Whether a name was sent that is no field's own: only then can a field not found
@@ -182,6 +184,10 @@ impl ToolSpec {
         // and does not look).
         let strays = found.is_none_or(|found| map.len() > found);
         for (i, field) in self.fields.iter().enumerate() {
+            if passed & 1u64.checked_shl(i as u32).unwrap_or(0) != 0 {
+                present += 1;
+                continue;
+            }
             if field.flatten {
                 if let Some(spec) = (field.ty.object)() {
                     present += spec.check_fields(map, cx);

@@ -95,7 +95,8 @@ impl ToolSpec {
             context,
             nulls_are_absent: profile == SchemaProfile::OpenAi,
         };
-        if self.passes(&arguments, &judge) {
+        let mut passed = 0;
+        if self.walk(&arguments, &judge, &mut passed) {
             let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));
             return Ok(Passed {
                 arguments,
@@ -111,6 +112,7 @@ impl ToolSpec {
         if judge.nulls_are_absent {
             cx.read_nulls_as_absent();
         }
+        cx.skip_passed(passed);
         if repair {
             cx.repair_mistakes();
         }

@@ -48,6 +48,13 @@ impl ToolSpec {
     /// each field judged as its name is met: the walk stops at the first doubt, so
     /// that invalid arguments, which the full check reads again, lose little here.
     pub(crate) fn passes(&'static self, value: &Value, judge: &Judge<'_>) -> bool {
+        self.walk(value, judge, &mut 0)
+    }
+
+    /// [`ToolSpec::passes`], marking in `passed` each field found to pass (bit `i` for
+    /// the field at `i`, of the first 64) before the walk stopped: the full check, which
+    /// would find nothing there, skips them (`Checker::skip_passed`).
+    pub(crate) fn walk(&'static self, value: &Value, judge: &Judge<'_>, passed: &mut u64) -> bool {
         // Maps that keep the order names came in (serde_json's `preserve_order`) take
         // the full check.
         if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk || !maps_are_sorted() {
@@ -56,25 +63,28 @@ impl ToolSpec {
         let Value::Object(map) = value else {
             return false;
         };
-        let mut fields = self.by_name().iter().map(|&i| &self.fields[i]);
+        let mut fields = self.by_name().iter().map(|&i| (i, &self.fields[i]));
         for (key, value) in map {
             loop {
                 // A key past every name is no field's.
-                let Some(field) = fields.next() else {
+                let Some((i, field)) = fields.next() else {
                     return false;
                 };
                 match field.name.cmp(key.as_str()) {
                     // A name before the key: a field not sent.
                     Ordering::Less if field.required => return false,
                     Ordering::Less => {}
-                    Ordering::Equal if field_passes(field, value, judge) => break,
+                    Ordering::Equal if field_passes(field, value, judge) => {
+                        *passed |= 1u64.checked_shl(i as u32).unwrap_or(0);
+                        break;
+                    }
                     // A key before the name is no field's own: unknown, a former
                     // name, or another case style.
                     Ordering::Equal | Ordering::Greater => return false,
                 }
             }
         }
-        fields.all(|field| !field.required)
+        fields.all(|(_, field)| !field.required)
     }
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
