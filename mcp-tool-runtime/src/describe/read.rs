@@ -95,8 +95,8 @@ impl ToolSpec {
             context,
             nulls_are_absent: profile == SchemaProfile::OpenAi,
         };
-        let mut passed = 0;
-        if self.walk(&arguments, &judge, &mut passed) {
+        let walked = self.walk_arguments(&arguments, &judge);
+        if walked.is_ok() {
             let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));
             return Ok(Passed {
                 arguments,
@@ -112,7 +112,7 @@ impl ToolSpec {
         if judge.nulls_are_absent {
             cx.read_nulls_as_absent();
         }
-        cx.skip_passed(passed);
+        cx.skip_passed(walked.err().unwrap_or_default());
         if repair {
             cx.repair_mistakes();
         }

@@ -30,9 +30,12 @@ pub struct Judge<'a> {
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
     /// reshaped or read by a function of their own, and the struct not a union's root
-    /// nor holding itself. Decided once, for the plan.
+    /// nor holding itself; and whether maps iterate in name order, as the walk needs
+    /// (serde_json's `preserve_order` keeps the order names came in: the full check
+    /// then does it all). Decided once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
-        self.union.is_none()
+        maps_are_sorted()
+            && self.union.is_none()
             && !recursive
             && self
                 .fields
@@ -51,23 +54,20 @@ impl ToolSpec {
         self.walk(value, judge, &mut 0)
     }
 
-    /// [`ToolSpec::passes`], marking in `passed` each field found to pass (bit `i` for
-    /// the field at `i`, of the first 64) before the walk stopped: the full check, which
-    /// would find nothing there, skips them (`Checker::skip_passed`).
-    pub(crate) fn walk(&'static self, value: &Value, judge: &Judge<'_>, passed: &mut u64) -> bool {
-        // Maps that keep the order names came in (serde_json's `preserve_order`) take
-        // the full check.
-        if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk || !maps_are_sorted() {
+    /// [`ToolSpec::passes`], counting in `passed` the keys it found to pass: when it
+    /// stops, the map's first `passed` keys.
+    fn walk(&'static self, value: &Value, judge: &Judge<'_>, passed: &mut usize) -> bool {
+        if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk {
             return false;
         }
         let Value::Object(map) = value else {
             return false;
         };
-        let mut fields = self.by_name().iter().map(|&i| (i, &self.fields[i]));
+        let mut fields = self.by_name().iter().map(|&i| &self.fields[i]);
         for (key, value) in map {
             loop {
                 // A key past every name is no field's.
-                let Some((i, field)) = fields.next() else {
+                let Some(field) = fields.next() else {
                     return false;
                 };
                 match field.name.cmp(key.as_str()) {
@@ -75,7 +75,7 @@ impl ToolSpec {
                     Ordering::Less if field.required => return false,
                     Ordering::Less => {}
                     Ordering::Equal if field_passes(field, value, judge) => {
-                        *passed |= 1u64.checked_shl(i as u32).unwrap_or(0);
+                        *passed += 1;
                         break;
                     }
                     // A key before the name is no field's own: unknown, a former
@@ -84,7 +84,32 @@ impl ToolSpec {
                 }
             }
         }
-        fields.all(|(_, field)| !field.required)
+        fields.all(|field| !field.required)
+    }
+
+    /// The walk of the arguments object: `Ok` where they pass; else the fields the
+    /// walk found to pass before it stopped (bit `i` for the field at `i`, of the first
+    /// 64), which the full check, finding nothing there, skips
+    /// (`Checker::skip_passed`).
+    pub(crate) fn walk_arguments(
+        &'static self,
+        value: &Value,
+        judge: &Judge<'_>,
+    ) -> Result<(), u64> {
+        let mut count = 0;
+        if self.walk(value, judge, &mut count) {
+            return Ok(());
+        }
+        let Value::Object(map) = value else {
+            return Err(0);
+        };
+        let mut passed = 0;
+        for key in map.keys().take(count) {
+            if let Some(i) = self.fields.iter().position(|f| f.name == key) {
+                passed |= 1u64.checked_shl(i as u32).unwrap_or(0);
+            }
+        }
+        Err(passed)
     }
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
