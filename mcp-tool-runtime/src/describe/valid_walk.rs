@@ -4,7 +4,8 @@
 //! says the arguments pass, the full check would find nothing and record nothing (no
 //! repair, no key read under another name, no `null` read as left out, nothing hidden,
 //! nothing read later); anything else, it leaves to the full check, which then runs
-//! from the start. `tests/fast_paths.rs` holds the two to the same answers.
+//! again, skipping only the arguments' fields the walk found to pass before it stopped.
+//! `tests/fast_paths.rs` holds the two to the same answers.
 
 use std::cmp::Ordering;
 
