@@ -384,3 +384,16 @@ impl ToolSpec {
         self.plan().recursive
     }
 }
+
+/// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
+/// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
+/// Asked once per process.
+fn maps_are_sorted() -> bool {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        probe.keys().next().map(String::as_str) == Some("a")
+    })
+}

@@ -4,12 +4,11 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
 use super::walk::MAX_RECURSION;
-use super::{Field, ToolSpec};
+use super::{Field, ToolSpec, maps_are_sorted};
 use crate::check::{Checker, Report};
 use crate::rules::{self, Rules};
 use crate::text::{concat, push_quoted_list, suggest};
@@ -17,19 +16,6 @@ use crate::text::{concat, push_quoted_list, suggest};
 /// Structs of up to this many fields find their values in one walk of the map, into
 /// slots on the stack; bigger ones look each field up.
 const FIELDS_BY_NAME: usize = 64;
-
-/// Whether `serde_json::Map` iterates in key order: it does unless some crate in the
-/// build turns on serde_json's `preserve_order`, which keeps insertion order instead.
-/// Asked once per process.
-pub(super) fn maps_are_sorted() -> bool {
-    static SORTED: OnceLock<bool> = OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = Map::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().map(String::as_str) == Some("a")
-    })
-}
 
 impl ToolSpec {
     /// Checks this struct as a field's value: its fields, then the field's custom

@@ -11,8 +11,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::object::maps_are_sorted;
-use super::{Field, ToolSpec};
+use super::{Field, ToolSpec, maps_are_sorted};
 use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
