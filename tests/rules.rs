@@ -5,7 +5,7 @@
 #[path = "support/found.rs"]
 mod found;
 
-use mcp_tool::{Context, Invalid, McpEnum, McpTool, ToolError, Violation};
+use mcp_tool::{Argument, Context, Invalid, McpEnum, McpTool, ToolError, Violation};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -1086,21 +1086,41 @@ fn counted(code: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The custom rule comes first and a failing field after it: a walk that judged it,
-/// then handed the call to the full check, would run it twice.
-#[derive(McpTool, Deserialize, Debug)]
-struct CountedCalls {
+/// A nested struct whose custom rule comes before a field that may fail.
+#[derive(Argument, Deserialize, Debug)]
+struct CountedPart {
     #[validate(custom = counted)]
     code: String,
     #[validate(range(max = 9))]
     seats: u8,
 }
 
+#[derive(McpTool, Deserialize, Debug)]
+struct CountedCalls {
+    #[validate(custom = counted)]
+    code: String,
+    part: Option<CountedPart>,
+    #[validate(range(max = 9))]
+    seats: u8,
+}
+
+/// A walk of valid arguments that judged an author's function, then handed the call
+/// to the full check, would run it twice: where the function itself refuses, and
+/// where a field after it fails inside a nested struct (only the root's passed
+/// fields are skipped).
 #[test]
 fn an_authors_function_runs_once_a_call() {
     use std::sync::atomic::Ordering;
-    ok::<CountedCalls>(json!({"code": "A", "seats": 2}));
-    assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), 1);
-    assert!(check::<CountedCalls>(json!({"code": "A", "seats": 12})).is_err());
-    assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), 1);
+    let part = |seats: u8| json!({"code": "B", "seats": seats});
+    ok::<CountedCalls>(json!({"code": "A", "part": part(1), "seats": 2}));
+    assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), 2);
+    for args in [
+        json!({"code": "", "seats": 2}),
+        json!({"code": "A", "seats": 12}),
+        json!({"code": "A", "part": part(12), "seats": 2}),
+    ] {
+        let calls = if args.get("part").is_some() { 2 } else { 1 };
+        assert!(check::<CountedCalls>(args.clone()).is_err(), "{args}");
+        assert_eq!(COUNTED_CALLS.swap(0, Ordering::SeqCst), calls, "{args}");
+    }
 }

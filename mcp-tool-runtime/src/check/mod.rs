@@ -175,6 +175,15 @@ impl<'a> Checker<'a> {
         std::mem::take(&mut self.passed)
     }
 
+    /// The bit of the field at `index` in [`Checker::skip_passed`]'s set: none past the
+    /// 64th, whose fields are always judged.
+    pub(crate) fn field_bit(index: usize) -> u64 {
+        u32::try_from(index)
+            .ok()
+            .and_then(|i| 1u64.checked_shl(i))
+            .unwrap_or(0)
+    }
+
     /// From now on, known client mistakes are repaired (see [`Repair`]).
     pub(crate) fn repair_mistakes(&mut self) {
         self.repair = true;

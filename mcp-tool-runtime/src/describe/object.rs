@@ -170,7 +170,7 @@ impl ToolSpec {
         // and does not look).
         let strays = found.is_none_or(|found| map.len() > found);
         for (i, field) in self.fields.iter().enumerate() {
-            if passed & 1u64.checked_shl(i as u32).unwrap_or(0) != 0 {
+            if passed & Checker::field_bit(i) != 0 {
                 present += 1;
                 continue;
             }

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use super::{Field, ToolSpec, maps_are_sorted};
+use crate::check::Checker;
 use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
@@ -106,7 +107,7 @@ impl ToolSpec {
         let mut passed = 0;
         for key in map.keys().take(count) {
             if let Some(i) = self.fields.iter().position(|f| f.name == key) {
-                passed |= 1u64.checked_shl(i as u32).unwrap_or(0);
+                passed |= Checker::field_bit(i);
             }
         }
         Err(passed)

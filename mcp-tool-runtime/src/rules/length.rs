@@ -64,16 +64,14 @@ impl RuleKind for Length {
             Value::Array(a) => (a.len() as u64, "items"),
             _ => return None,
         };
-        Some({
-            let text = self.text(unit);
-            let failure = Failure::new("length", expectation(&["must have ", &text]), text.into());
-            // The length of a secret is a clue to it. An array's count is said already
-            // where what came is described.
-            if !cx.is_sensitive() && value.is_string() {
-                failure.with_detail(format!("It has {len} {}.", singular(unit, Some(len))))
-            } else {
-                failure
-            }
+        let text = self.text(unit);
+        let failure = Failure::new("length", expectation(&["must have ", &text]), text.into());
+        // The length of a secret is a clue to it. An array's count is said already where
+        // what came is described.
+        Some(if !cx.is_sensitive() && value.is_string() {
+            failure.with_detail(format!("It has {len} {}.", singular(unit, Some(len))))
+        } else {
+            failure
         })
     }
 }

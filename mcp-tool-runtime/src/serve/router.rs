@@ -76,7 +76,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             &context.request_context.extensions,
         )?;
         match T::spec().deserialize::<T>(tool, checked.arguments) {
-            Ok(args) => checked.after.read(tool).map(|()| Parameters(args)),
+            Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
             Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
         }
     }
@@ -159,7 +159,7 @@ fn check(
 impl AfterRead {
     /// The call refused if it must be confirmed; else the repairs and the echo logged
     /// for `structured`.
-    fn read(self, tool: &str) -> Result<(), ErrorData> {
+    fn finish(self, tool: &str) -> Result<(), ErrorData> {
         if let Some(message) = self.unconfirmed {
             let refused = super::call::needs_confirmation(&message)
                 .for_call(tool.to_owned(), shown(self.echoed));
