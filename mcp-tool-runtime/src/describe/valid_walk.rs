@@ -7,8 +7,6 @@
 //! again, skipping only the arguments' fields the walk found to pass before it stopped.
 //! `tests/fast_paths.rs` holds the two to the same answers.
 
-use std::cmp::Ordering;
-
 use serde_json::Value;
 
 use super::{Field, ToolSpec, maps_are_sorted};
@@ -58,30 +56,32 @@ impl ToolSpec {
     /// [`ToolSpec::passes`], counting in `passed` the keys it found to pass: when it
     /// stops, the map's first `passed` keys.
     fn walk(&'static self, value: &Value, judge: &Judge<'_>, passed: &mut usize) -> bool {
-        if !fast::on(FastPath::ValidWalk) || !self.plan().valid_walk {
-            return false;
-        }
         let Value::Object(map) = value else {
             return false;
         };
-        let mut fields = self.by_name().iter().map(|&i| &self.fields[i]);
+        let plan = self.plan();
+        if !plan.valid_walk || !fast::on(FastPath::ValidWalk) {
+            return false;
+        }
+        let mut fields = plan.by_name.iter().map(|&i| &self.fields[i]);
         for (key, value) in map {
             loop {
                 // A key past every name is no field's.
                 let Some(field) = fields.next() else {
                     return false;
                 };
-                match field.name.cmp(key.as_str()) {
-                    // A name before the key: a field not sent.
-                    Ordering::Less if field.required => return false,
-                    Ordering::Less => {}
-                    Ordering::Equal if field_passes(field, value, judge) => {
-                        *passed += 1;
-                        break;
+                // Equality first: in valid arguments each key is the next name.
+                if field.name == key {
+                    if !field_passes(field, value, judge) {
+                        return false;
                     }
-                    // A key before the name is no field's own: unknown, a former
-                    // name, or another case style.
-                    Ordering::Equal | Ordering::Greater => return false,
+                    *passed += 1;
+                    break;
+                }
+                // A required name before the key: a field not sent. A name after it: the
+                // key is no field's own (unknown, a former name, another case style).
+                if field.required || field.name > key.as_str() {
+                    return false;
                 }
             }
         }
