@@ -59,15 +59,24 @@ impl Num {
 impl Num {
     /// Writes this bound in decimal, as its `Display` does.
     pub(crate) fn push_to(self, out: &mut String) {
-        use std::fmt::Write;
-        let _ = write!(out, "{self}");
+        match self {
+            Num::Int(i) => push_int(out, i),
+            Num::Float(x) => {
+                use std::fmt::Write;
+                let _ = write!(out, "{x}");
+            }
+        }
     }
 }
 
-/// `i` in decimal.
+/// `i` in decimal. Without the formatting machinery: a failure's message writes its
+/// bounds and what came, and `fmt` costs more than the digits.
 pub(crate) fn push_int(out: &mut String, i: i128) {
-    use std::fmt::Write;
-    let _ = write!(out, "{i}");
+    // In 64 bits where it fits: 128-bit division is a call per digit.
+    match i64::try_from(i) {
+        Ok(i) => out.push_str(itoa::Buffer::new().format(i)),
+        Err(_) => out.push_str(itoa::Buffer::new().format(i)),
+    }
 }
 
 impl fmt::Display for Num {

@@ -193,6 +193,10 @@ impl Limits {
 }
 
 fn truncate_key(key: &str, chars: usize) -> String {
+    // No more bytes than `chars`: no more characters either, kept whole uncounted.
+    if key.len() <= chars {
+        return key.to_owned();
+    }
     match key.char_indices().nth(chars) {
         None => key.to_owned(),
         Some((cut, _)) => format!("{}…", &key[..cut]),
@@ -200,6 +204,10 @@ fn truncate_key(key: &str, chars: usize) -> String {
 }
 
 fn truncate_str(s: &str, chars: usize) -> Value {
+    // No more bytes than `chars`: no more characters either, kept whole uncounted.
+    if s.len() <= chars {
+        return Value::String(s.to_owned());
+    }
     match s.char_indices().nth(chars) {
         None => Value::String(s.to_owned()),
         Some((cut, _)) => Value::String(format!(
@@ -231,7 +239,14 @@ pub(crate) fn describe_into(out: &mut String, value: &Value, short: &Value) {
             out.push_str(if *b { "true" } else { "false" });
             Ok(())
         }
-        Value::Number(_) => write!(out, "{short}"),
+        // Integers written as serde_json writes them, without `fmt`.
+        Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
+            Some(i) => {
+                crate::number::push_int(out, i);
+                Ok(())
+            }
+            None => write!(out, "{short}"),
+        },
         Value::Array(items) => write!(
             out,
             "an array of {}: {short}",
@@ -301,6 +316,24 @@ mod tests {
         };
         assert!(cut.starts_with(&"é".repeat(80)));
         assert!(cut.ends_with("(300 characters in all)"));
+    }
+
+    #[test]
+    fn numbers_are_described_as_serde_json_writes_them() {
+        for n in [
+            json!(0),
+            json!(12),
+            json!(-3),
+            json!(i64::MIN),
+            json!(u64::MAX),
+            json!(2.5),
+            json!(-0.0),
+            json!(1e300),
+        ] {
+            let mut out = String::new();
+            describe_into(&mut out, &n, &truncate(&n, RECEIVED));
+            assert_eq!(out, n.to_string());
+        }
     }
 
     #[test]
