@@ -55,6 +55,7 @@ const MAX_LEN: usize = 256;
 const ASCII_MAX: usize = 64;
 
 /// How a candidate stands to the input.
+#[derive(Debug, PartialEq)]
 enum Verdict {
     /// The same name once folded.
     Same,
@@ -344,6 +345,44 @@ mod tests {
             nearest("busines", ["economy", "business"]),
             Some("business")
         );
+    }
+
+    #[test]
+    fn ascii_names_are_judged_as_chars_are() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "cab",
+            "economy",
+            "Economy",
+            "PROCESSING",
+            "premium_economy",
+            "premiumEconomy",
+            "Premium-Economy",
+            "premium economy",
+            "business",
+            "busines",
+            "first",
+            "kitten",
+            "sitting",
+            "departure_date",
+            "departureDate",
+            "a_b",
+            "_ab",
+        ];
+        for x in words {
+            for y in words {
+                for allowed in 0..6 {
+                    assert_eq!(
+                        Ascii::new(x).judge(y, allowed),
+                        Chars::new(x).judge(y, allowed),
+                        "{x} {y} {allowed}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
