@@ -99,6 +99,8 @@ pub(crate) struct Plan {
     recursive: bool,
     /// Valid arguments may take the fast path of `valid_walk.rs`.
     valid_walk: bool,
+    /// How many of the struct's own fields are required.
+    required: usize,
 }
 
 impl Default for SpecCache {
@@ -351,25 +353,28 @@ impl Field {
     }
 
     /// The field's rules: a newtype's (`like`), then its own, exactly as if all were
-    /// written on the field.
+    /// written on the field. Inlined: every check of a field reads them, and nearly every
+    /// field has no newtype's.
+    #[inline]
     pub(crate) fn rules(&self) -> Rules {
-        let Some((source, joined)) = self.like.source else {
-            return self.rules;
-        };
-        *joined.get_or_init(|| {
-            let shared = source();
-            // Once per field for the life of the process: the rules are as static as
-            // the field's own.
-            let join = |a: &[crate::rules::Rule],
-                        b: &[crate::rules::Rule]|
-             -> &'static [crate::rules::Rule] {
+        match self.like.source {
+            None => self.rules,
+            Some((source, joined)) => *joined.get_or_init(|| self.joined(source())),
+        }
+    }
+
+    /// A newtype's rules `shared`, then the field's own: made once per field for the life
+    /// of the process, as static as the field's own.
+    #[cold]
+    fn joined(&self, shared: Rules) -> Rules {
+        let join =
+            |a: &[crate::rules::Rule], b: &[crate::rules::Rule]| -> &'static [crate::rules::Rule] {
                 Box::leak([a, b].concat().into_boxed_slice())
             };
-            Rules {
-                own: join(shared.own, self.rules.own),
-                items: join(shared.items, self.rules.items),
-            }
-        })
+        Rules {
+            own: join(shared.own, self.rules.own),
+            items: join(shared.items, self.rules.items),
+        }
     }
 }
 

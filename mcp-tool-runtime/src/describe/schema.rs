@@ -61,6 +61,7 @@ impl ToolSpec {
             names: self.collect_names(),
             root_names,
             valid_walk: self.admits_valid_walk(recursive),
+            required: self.fields.iter().filter(|f| f.required).count(),
             recursive,
         }
     }
