@@ -65,10 +65,21 @@ pub(crate) fn case_repair(
     if !cx.repairs_on() {
         return None;
     }
-    let got = got.to_lowercase();
-    let mut found = values.iter().filter(|v| v.to_lowercase() == got);
+    let mut found = values.iter().filter(|v| same_lowercase(v, got));
     let first = found.next()?;
     found.next().is_none().then_some(*first)
+}
+
+/// Whether `a` and `b` are one text once lowercased. Two ASCII texts (nearly every
+/// value) are compared in place, with nothing allocated for a value that is not one;
+/// any other is lowercased whole, as `str::to_lowercase` does it (a final sigma, a
+/// Kelvin sign that lowercases to ASCII).
+fn same_lowercase(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b.to_lowercase()
+    }
 }
 
 /// The failure of a whitelist, with the nearest allowed value when there is one. Also
@@ -90,4 +101,46 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
         Cow::Owned(detail)
     });
     failure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_lowercase;
+
+    /// The comparison in place says what lowercasing both whole says, ASCII or not.
+    #[test]
+    fn lowercase_comparison_agrees_with_to_lowercase() {
+        let texts = [
+            "business",
+            "Business",
+            "BUSINESS",
+            "busines",
+            "business ",
+            "premium_economy",
+            "Premium_Economy",
+            "premium-economy",
+            "",
+            "km",
+            "KM",
+            "\u{212A}m", // KELVIN SIGN, lowercased to an ASCII `k`
+            "ΟΔΟΣ",
+            "οδος",
+            "οδοσ",
+            "Straße",
+            "STRASSE",
+            "İstanbul",
+            "istanbul",
+            "@[`{",
+            "`@{[",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(
+                    same_lowercase(a, b),
+                    a.to_lowercase() == b.to_lowercase(),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+    }
 }
