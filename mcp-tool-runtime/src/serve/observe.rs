@@ -32,6 +32,17 @@ pub(crate) fn answered(
     structured: Option<&Value>,
     meta: Option<&Map<String, Value>>,
 ) {
+    // The lists below are written only for a subscriber that takes the event: without
+    // one, they were most of what a server spent on answering invalid arguments beyond
+    // the result itself.
+    let taken = if is_error {
+        tracing::enabled!(target: "mcp_tool", tracing::Level::WARN)
+    } else {
+        tracing::enabled!(target: "mcp_tool", tracing::Level::INFO)
+    };
+    if !taken {
+        return;
+    }
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     let repairs = meta.and_then(|m| m.get(crate::result::REPAIRS_KEY));
     let repairs = listed(repairs, |r| r["path"].as_str().map(str::to_owned));
