@@ -15,20 +15,27 @@ pub fn nearest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -
         && crate::fast::on(crate::fast::FastPath::Suggestions))
     .then(|| Ascii::new(input));
     let mut chars: Option<Chars> = None;
-    let input_len = input.chars().count();
+    let input_len = if ascii.is_some() {
+        input.len()
+    } else {
+        input.chars().count()
+    };
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        // A third of the length, and nothing for names too short to misspell.
-        let len = candidate.chars().count().max(input_len);
-        let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
-        let allowed = best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)));
+        // A third of the length (in characters: an ASCII name's are its bytes), and
+        // nothing for names too short to misspell.
+        let allowance = |candidate_len: usize| {
+            let len = candidate_len.max(input_len);
+            let allowed = if len < 4 { 0 } else { (len / 3).max(1) };
+            best.map_or(allowed, |(b, _)| allowed.min(b.saturating_sub(1)))
+        };
         let verdict = match &ascii {
             Some(ascii) if candidate.is_ascii() && candidate.len() <= ASCII_MAX => {
-                ascii.judge(candidate, allowed)
+                ascii.judge(candidate, allowance(candidate.len()))
             }
             _ => chars
                 .get_or_insert_with(|| Chars::new(input))
-                .judge(candidate, allowed),
+                .judge(candidate, allowance(candidate.chars().count())),
         };
         match verdict {
             // Nothing is nearer: the first such candidate wins.
@@ -69,6 +76,9 @@ enum Verdict {
 struct Ascii {
     lower: [u8; ASCII_MAX],
     len: usize,
+    /// The letters of `lower`, for [`set_distance`]'s bound: made once, not for each
+    /// candidate.
+    set: u64,
     folded: [u8; ASCII_MAX],
     folded_len: usize,
 }
@@ -78,12 +88,14 @@ impl Ascii {
         let mut out = Ascii {
             lower: [0; ASCII_MAX],
             len: input.len(),
+            set: 0,
             folded: [0; ASCII_MAX],
             folded_len: 0,
         };
         for (i, b) in input.bytes().enumerate() {
             let b = b.to_ascii_lowercase();
             out.lower[i] = b;
+            out.set |= letter_bit(b);
             if !matches!(b, b'_' | b'-' | b' ') {
                 out.folded[out.folded_len] = b;
                 out.folded_len += 1;
@@ -105,11 +117,17 @@ impl Ascii {
         }
         let mut lower = [0; ASCII_MAX];
         let lower = &mut lower[..candidate.len()];
+        let mut set = 0;
         for (l, b) in lower.iter_mut().zip(candidate.bytes()) {
             *l = b.to_ascii_lowercase();
+            set |= letter_bit(*l);
         }
         let input = &self.lower[..self.len];
-        if !may_be_within(input, lower, allowed) {
+        // The bounds of `may_be_within`, the input's letters taken from `self`.
+        if input.len().abs_diff(lower.len()) > allowed
+            || sets_apart(self.set, set) > allowed
+            || bag_distance(input, lower) > allowed
+        {
             return Verdict::Far;
         }
         let mut rows = [[0; ASCII_MAX + 1]; 3];
@@ -194,12 +212,17 @@ fn may_be_within<T: Copy + Into<u32>>(a: &[T], b: &[T], allowed: usize) -> bool 
 /// string missing from the other, the larger side. Characters are counted by their
 /// value modulo 64, which can merge two but never split one: still a lower bound.
 fn set_distance<T: Copy + Into<u32>>(a: &[T], b: &[T]) -> usize {
-    let set = |chars: &[T]| {
-        chars
-            .iter()
-            .fold(0u64, |set, &c| set | 1 << (c.into() & 63))
-    };
-    let (a, b) = (set(a), set(b));
+    let set = |chars: &[T]| chars.iter().fold(0, |set, &c| set | letter_bit(c));
+    sets_apart(set(a), set(b))
+}
+
+/// The bit of a character in the sets of [`set_distance`].
+fn letter_bit(c: impl Into<u32>) -> u64 {
+    1 << (c.into() & 63)
+}
+
+/// [`set_distance`] of two strings' sets.
+fn sets_apart(a: u64, b: u64) -> usize {
     (a & !b).count_ones().max((b & !a).count_ones()) as usize
 }
 
