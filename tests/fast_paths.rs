@@ -124,6 +124,12 @@ fn each_fast_path_answers_as_the_plain_code() {
                "passengers": "two", "destinaton": "JFK", "пассажиры": 1}),
         json!({"origin": "ÀBC", "destination": "JF", "departure_date": "1/1/2099",
                "cabin": "first", "passengers": 1, "loyalty_ids": ["af123456", "AF1234567"]}),
+        // A required field missing among fields that pass and one that fails; a field
+        // in another case style, a `null`, a key no field has.
+        json!({"cabin": "business", "departure_date": "15/01/2099", "email": "ada@example.com",
+               "origin": "CDG", "passengers": "two"}),
+        json!({"cabin": "economy", "departureDate": "15/01/2099", "destination": "JFK",
+               "notes": null, "origin": "CDG", "passengers": 2, "zzz": 1}),
     ];
     let mixed = [
         json!({"code": "AB-12", "host": "a.b.c", "title": "Émile", "born": "05 March 1990",
@@ -147,6 +153,8 @@ fn each_fast_path_answers_as_the_plain_code() {
         json!({"legs": [{"from": "CDG", "cabin": "first", "seats": 0}], "budget": "12"}),
         json!({"legs": [], "Note": "x"}),
         json!({"legs": [leg], "budget": 3}),
+        json!({"budget": 5, "note": null, "traveller": "Ada", "traveler": "Bo"}),
+        json!({"budget": "5", "note": "aisle", "tags": {"a": 1}}),
     ];
     let tools = [
         Toolbox::new().tool(trip),
