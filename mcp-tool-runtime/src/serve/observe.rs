@@ -32,9 +32,8 @@ pub(crate) fn answered(
     structured: Option<&Value>,
     meta: Option<&Map<String, Value>>,
 ) {
-    // The lists below are written only for a subscriber that takes the event: without
-    // one, they were most of what a server spent on answering invalid arguments beyond
-    // the result itself.
+    // The lists below are written only for a subscriber that takes the event: a server
+    // without one would join every violation's path and rule into text for nobody.
     let taken = if is_error {
         tracing::enabled!(target: "mcp_tool", tracing::Level::WARN)
     } else {
