@@ -95,20 +95,13 @@ const NAME_SHOWN: usize = crate::result::echo::ARGUMENTS.chars;
 /// A name as a JSON pointer segment, cut short past [`NAME_SHOWN`] characters (with
 /// "…"): `~` as `~0`, `/` as `~1`.
 pub(super) fn push_escaped(pointer: &mut String, name: &str) {
-    // No more bytes than the characters shown: nothing to cut, and nothing to count.
-    if name.len() <= NAME_SHOWN {
-        push_whole(pointer, name);
-        return;
-    }
-    let name = match name.char_indices().nth(NAME_SHOWN) {
-        Some((cut, _)) => {
+    match crate::text::cut_at(name, NAME_SHOWN) {
+        None => push_whole(pointer, name),
+        Some(cut) => {
             push_whole(pointer, &name[..cut]);
             pointer.push('…');
-            return;
         }
-        None => name,
-    };
-    push_whole(pointer, name);
+    }
 }
 
 fn push_whole(pointer: &mut String, name: &str) {

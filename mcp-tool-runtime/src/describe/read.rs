@@ -263,8 +263,8 @@ fn refusals(conversions: &[crate::check::Conversion], arguments: &mut Value) -> 
 /// What a request whose `arguments` are not an object (nor absent) is told: the tool's
 /// name as sent (cut short; it need not be a tool's), and what came.
 pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
-    let tool = match tool.char_indices().nth(echo::RECEIVED.chars) {
-        Some((cut, _)) => format!("{}…", &tool[..cut]),
+    let tool = match crate::text::cut_at(tool, echo::RECEIVED.chars) {
+        Some(cut) => format!("{}…", &tool[..cut]),
         None => tool.to_owned(),
     };
     format!(

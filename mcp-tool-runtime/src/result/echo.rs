@@ -193,24 +193,16 @@ impl Limits {
 }
 
 fn truncate_key(key: &str, chars: usize) -> String {
-    // No more bytes than `chars`: no more characters either, kept whole uncounted.
-    if key.len() <= chars {
-        return key.to_owned();
-    }
-    match key.char_indices().nth(chars) {
+    match crate::text::cut_at(key, chars) {
         None => key.to_owned(),
-        Some((cut, _)) => format!("{}…", &key[..cut]),
+        Some(cut) => format!("{}…", &key[..cut]),
     }
 }
 
 fn truncate_str(s: &str, chars: usize) -> Value {
-    // No more bytes than `chars`: no more characters either, kept whole uncounted.
-    if s.len() <= chars {
-        return Value::String(s.to_owned());
-    }
-    match s.char_indices().nth(chars) {
+    match crate::text::cut_at(s, chars) {
         None => Value::String(s.to_owned()),
-        Some((cut, _)) => Value::String(format!(
+        Some(cut) => Value::String(format!(
             "{}… ({} characters in all)",
             &s[..cut],
             s.chars().count()

@@ -2,6 +2,17 @@
 
 pub(crate) mod suggest;
 
+/// Where `s` is cut to show `chars` characters: the byte its character `chars` starts
+/// at, or `None` when it has no more than that (every name and value a model sends is
+/// shown by its first characters, never whole past a limit). A text no longer in bytes
+/// than the limit is not counted.
+pub(crate) fn cut_at(s: &str, chars: usize) -> Option<usize> {
+    if s.len() <= chars {
+        return None;
+    }
+    s.char_indices().nth(chars).map(|(cut, _)| cut)
+}
+
 /// `s` quoted as `{:?}` would, without its escaping machinery when none is needed.
 pub(crate) fn push_quoted(out: &mut String, s: &str) {
     use std::fmt::Write;
@@ -75,4 +86,23 @@ pub(crate) fn sentence(text: &str) -> String {
         out.push('.');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_at;
+
+    /// Counted in characters, whatever their bytes; texts within the limit are whole.
+    #[test]
+    fn texts_are_cut_after_their_first_characters() {
+        assert_eq!(cut_at("", 3), None);
+        assert_eq!(cut_at("abc", 3), None);
+        assert_eq!(cut_at("abcd", 3), Some(3));
+        // More bytes than the limit, no more characters: whole.
+        assert_eq!(cut_at("éé", 3), None);
+        assert_eq!(cut_at("ééé", 3), None);
+        assert_eq!(cut_at("éééé", 3), Some(6));
+        assert_eq!(cut_at("a😀bc", 2), Some(5));
+        assert_eq!(cut_at("abc", 0), Some(0));
+    }
 }

@@ -76,8 +76,7 @@ enum Verdict {
 struct Ascii {
     lower: [u8; ASCII_MAX],
     len: usize,
-    /// The letters of `lower`, for [`set_distance`]'s bound: made once, not for each
-    /// candidate.
+    /// The [`letter_set`] of `lower`: made once, not for each candidate.
     set: u64,
     folded: [u8; ASCII_MAX],
     folded_len: usize,
@@ -123,11 +122,7 @@ impl Ascii {
             set |= letter_bit(*l);
         }
         let input = &self.lower[..self.len];
-        // The bounds of `may_be_within`, the input's letters taken from `self`.
-        if input.len().abs_diff(lower.len()) > allowed
-            || sets_apart(self.set, set) > allowed
-            || bag_distance(input, lower) > allowed
-        {
+        if !may_be_within(input, lower, [self.set, set], allowed) {
             return Verdict::Far;
         }
         let mut rows = [[0; ASCII_MAX + 1]; 3];
@@ -145,6 +140,8 @@ impl Ascii {
 /// A non-ASCII input (or one compared with a non-ASCII name), as chars.
 struct Chars {
     lower: Vec<char>,
+    /// The [`letter_set`] of `lower`.
+    set: u64,
     folded: Vec<char>,
     candidate: Vec<char>,
     rows: [Vec<usize>; 3],
@@ -155,6 +152,7 @@ impl Chars {
         let mut lower = Vec::with_capacity(input.len());
         push_lowercase(&mut lower, input);
         Chars {
+            set: letter_set(&lower),
             lower,
             folded: fold(input).collect(),
             candidate: Vec::new(),
@@ -168,7 +166,8 @@ impl Chars {
         }
         self.candidate.clear();
         push_lowercase(&mut self.candidate, candidate);
-        if !may_be_within(&self.lower, &self.candidate, allowed) {
+        let sets = [self.set, letter_set(&self.candidate)];
+        if !may_be_within(&self.lower, &self.candidate, sets, allowed) {
             return Verdict::Far;
         }
         let n = self.candidate.len() + 1;
@@ -200,28 +199,29 @@ fn push_lowercase(out: &mut Vec<char>, s: &str) {
     out.extend(s.chars().flat_map(char::to_lowercase));
 }
 
-/// Whether the cheap bounds leave `a` and `b` possibly within `allowed` edits.
-fn may_be_within<T: Copy + Into<u32>>(a: &[T], b: &[T], allowed: usize) -> bool {
+/// Whether the cheap bounds leave `a` and `b`, whose letter sets are `sets` (see
+/// [`letter_set`]), possibly within `allowed` edits.
+fn may_be_within<T: Copy + Into<u32>>(a: &[T], b: &[T], sets: [u64; 2], allowed: usize) -> bool {
     // Each edit changes the length by at most one.
     a.len().abs_diff(b.len()) <= allowed
-        && set_distance(a, b) <= allowed
+        && sets_apart(sets[0], sets[1]) <= allowed
         && bag_distance(a, b) <= allowed
 }
 
-/// A lower bound of the bag distance, cheaper still: the distinct characters of one
-/// string missing from the other, the larger side. Characters are counted by their
-/// value modulo 64, which can merge two but never split one: still a lower bound.
-fn set_distance<T: Copy + Into<u32>>(a: &[T], b: &[T]) -> usize {
-    let set = |chars: &[T]| chars.iter().fold(0, |set, &c| set | letter_bit(c));
-    sets_apart(set(a), set(b))
+/// The characters of a string as a set, each by its value modulo 64, which can merge
+/// two but never split one.
+fn letter_set<T: Copy + Into<u32>>(chars: &[T]) -> u64 {
+    chars.iter().fold(0, |set, &c| set | letter_bit(c))
 }
 
-/// The bit of a character in the sets of [`set_distance`].
+/// The bit of a character in a [`letter_set`].
 fn letter_bit(c: impl Into<u32>) -> u64 {
     1 << (c.into() & 63)
 }
 
-/// [`set_distance`] of two strings' sets.
+/// A lower bound of the bag distance, cheaper still, from two strings' letter sets: the
+/// distinct characters of one string missing from the other, the larger side. A merged
+/// character can only hide a difference: still a lower bound.
 fn sets_apart(a: u64, b: u64) -> usize {
     (a & !b).count_ones().max((b & !a).count_ones()) as usize
 }
@@ -354,7 +354,8 @@ mod tests {
             for y in words {
                 let (a, b): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
                 assert!(bag_distance(&a, &b) <= distance(x, y), "{x} {y}");
-                assert!(set_distance(&a, &b) <= distance(x, y), "{x} {y}");
+                let sets_apart = sets_apart(letter_set(&a), letter_set(&b));
+                assert!(sets_apart <= distance(x, y), "{x} {y}");
             }
         }
         assert_eq!(
