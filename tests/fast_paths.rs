@@ -4,13 +4,16 @@
 //! the switch is the process's.)
 #![allow(dead_code)] // the fields exist for the derive to read
 
+#[path = "support/cabin.rs"]
+mod cabin;
 #[path = "support/workload.rs"]
 mod workload;
 
 use mcp_tool::__private::{FastPath, only_off};
 use std::collections::HashMap;
 
-use mcp_tool::{Argument, McpEnum, McpTool, SchemaProfile, ToolError, Toolbox};
+use cabin::Cabin;
+use mcp_tool::{Argument, McpTool, SchemaProfile, ToolError, Toolbox};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use workload::BookFlight;
@@ -34,13 +37,6 @@ struct Mixed {
     arrival_airport_code: Option<String>,
     #[serde(rename = "число")]
     number: Option<u8>,
-}
-
-#[derive(McpEnum, Deserialize, Debug)]
-#[serde(rename_all = "snake_case")]
-enum Cabin {
-    Economy,
-    Business,
 }
 
 /// A derived struct inside a list, an enum of unit variants, an integer.

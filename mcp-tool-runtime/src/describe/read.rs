@@ -91,10 +91,7 @@ impl ToolSpec {
         };
         // Most arguments are valid: a walk that records nothing says so, or hands them
         // to the full check.
-        let judge = Judge {
-            context,
-            nulls_are_absent: profile == SchemaProfile::OpenAi,
-        };
+        let judge = Judge::new(context, profile);
         let walked = self.walk_arguments(&arguments, &judge);
         if walked.is_ok() {
             let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));

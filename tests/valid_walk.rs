@@ -1,0 +1,153 @@
+//! The walk of valid arguments (`describe/valid_walk.rs`) takes the valid calls it was
+//! made for, and leaves to the full check every call the full check has something to
+//! record for. Answers are the same either way (`tests/fast_paths.rs`), so only this
+//! test sees a walk that declines what it should take: a valid call then pays for the
+//! full check (`BENCHMARKS.md`, the row "mcp_tool, plain valid walk": half again as long).
+//! One that takes what it should decline would skip a repair or a `null` read as left
+//! out, and serde would then refuse the call or read it wrong.
+#![allow(dead_code)] // the fields exist for the derive and serde to read
+
+#[path = "support/cabin.rs"]
+mod cabin;
+#[path = "support/workload.rs"]
+mod workload;
+
+use cabin::Cabin;
+use mcp_tool::{Argument, Context, McpTool, SchemaProfile};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use workload::BookFlight;
+
+/// One leg: a derived struct inside a list and an option.
+#[derive(Argument, Deserialize, Debug)]
+struct Leg {
+    #[validate(regex = r"^[A-Z]{3}-[0-9]{4}$")]
+    flight: String,
+    cabin: Cabin,
+    #[validate(range(min = 1, max = 9))]
+    seats: u32,
+    #[validate(email)]
+    contact: Option<String>,
+}
+
+/// Nested objects in a list, a former name, a number, a list of strings.
+#[derive(McpTool, Deserialize, Debug)]
+struct Trip {
+    #[validate(length(min = 1, max = 20))]
+    legs: Vec<Leg>,
+    spare: Option<Leg>,
+    #[serde(alias = "traveller")]
+    traveler: Option<String>,
+    #[validate(range(min = 0.0))]
+    budget: Option<f64>,
+    #[validate(items(length(max = 10)))]
+    tags: Option<Vec<String>>,
+}
+
+/// A sensitive field: the full check records where it is, to hide it in an echo.
+#[derive(McpTool, Deserialize, Debug)]
+struct Locked {
+    #[validate(sensitive, length(equal = 4))]
+    pin: String,
+}
+
+fn context() -> Context {
+    Context::on(2026, 12, 3).unwrap()
+}
+
+fn takes<T: McpTool>(arguments: &Value, profile: SchemaProfile) -> bool {
+    let context = context();
+    let taken = T::spec().walk_takes(arguments, &context, profile);
+    // Taken or not, the call is read as the checks say.
+    if taken {
+        T::from_arguments_for(arguments.clone(), &context, profile)
+            .unwrap_or_else(|e| panic!("the walk took {arguments}, the checks refused: {e}"));
+    }
+    taken
+}
+
+fn leg() -> Value {
+    json!({"flight": "AFR-1234", "cabin": "economy", "seats": 2, "contact": "ada@example.com"})
+}
+
+#[test]
+fn valid_calls_take_the_walk() {
+    let flights = [
+        json!({"origin": "CDG", "destination": "JFK", "departure_date": "15/01/2099",
+               "cabin": "business", "passengers": 2, "email": "ada@example.com",
+               "notes": "Window seat, please.", "loyalty_ids": ["AF123456", "KL654321"]}),
+        json!({"origin": "CDG", "destination": "JFK", "departure_date": "15/01/2099",
+               "cabin": "first", "passengers": 9}),
+    ];
+    let trips = [
+        json!({"legs": [leg()]}),
+        json!({"legs": [leg(), {"flight": "KLM-0001", "cabin": "business", "seats": 9}],
+               "spare": leg(), "traveler": "Ada", "budget": 120.5, "tags": ["a", "b"]}),
+        json!({"legs": [leg()], "budget": 0, "tags": []}),
+    ];
+    for profile in [SchemaProfile::Portable, SchemaProfile::OpenAi] {
+        for args in &flights {
+            assert!(takes::<BookFlight>(args, profile), "{profile:?}: {args}");
+        }
+        for args in &trips {
+            assert!(takes::<Trip>(args, profile), "{profile:?}: {args}");
+        }
+    }
+    // `null` for an optional field is `None` where it is not read as left out.
+    let nulls = json!({"legs": [leg()], "spare": null, "traveler": null});
+    assert!(takes::<Trip>(&nulls, SchemaProfile::Portable));
+}
+
+#[test]
+fn calls_with_something_to_record_are_left_to_the_full_check() {
+    let with = |key: &str, value: Value| {
+        let mut args = json!({"legs": [leg()], "traveler": "Ada"});
+        args[key] = value;
+        args
+    };
+    let mut bad_leg = leg();
+    bad_leg["seats"] = json!(2.0);
+    let declined = [
+        // Read as left out, and taken out before serde reads the call (OpenAI's profile).
+        (
+            json!({"legs": [leg()], "spare": null}),
+            SchemaProfile::OpenAi,
+        ),
+        // A former name, and a name in another case style: read as the field, and said.
+        (
+            json!({"legs": [leg()], "traveller": "Ada"}),
+            SchemaProfile::Portable,
+        ),
+        (json!({"Legs": [leg()]}), SchemaProfile::Portable),
+        // An integral float for an integer: written as an integer for serde.
+        (json!({"legs": [bad_leg]}), SchemaProfile::Portable),
+        // A list sent as its JSON text, and an enum value in another case: repaired.
+        (
+            with("legs", json!(leg().to_string())),
+            SchemaProfile::Portable,
+        ),
+        (
+            with(
+                "legs",
+                json!([{"flight": "AFR-1234", "cabin": "Economy", "seats": 1}]),
+            ),
+            SchemaProfile::Portable,
+        ),
+        // A rule that fails, a name no field has, a required field not sent.
+        (with("budget", json!(-1)), SchemaProfile::Portable),
+        (with("zzz", json!(1)), SchemaProfile::Portable),
+        (json!({"traveler": "Ada"}), SchemaProfile::Portable),
+        (
+            json!({"legs": [{"cabin": "economy", "seats": 1}]}),
+            SchemaProfile::Portable,
+        ),
+    ];
+    for (args, profile) in &declined {
+        assert!(!takes::<Trip>(args, *profile), "{profile:?}: {args}");
+    }
+    // Valid, but what the full check finds sensitive must be known to hide it.
+    assert!(!takes::<Locked>(
+        &json!({"pin": "1234"}),
+        SchemaProfile::Portable
+    ));
+}
