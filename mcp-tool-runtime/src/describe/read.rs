@@ -62,6 +62,21 @@ impl ToolSpec {
         echo::hiding(arguments, &cx.finish().hidden, echo::ARGUMENTS)
     }
 
+    /// Whether the walk takes `arguments` whole, so that the full check does not run:
+    /// what `from_arguments` does first. For the tests, which hold the walk to taking
+    /// the valid calls it was made for (a walk that declines gives the same answers,
+    /// only slower) and to declining those the full check has something to record for.
+    #[doc(hidden)]
+    pub fn walk_takes(
+        &'static self,
+        arguments: &Value,
+        context: &Context,
+        profile: SchemaProfile,
+    ) -> bool {
+        self.walk_arguments(arguments, &judge(context, profile))
+            .is_ok()
+    }
+
     /// Checks `arguments`; if they pass, makes them what serde reads (the repairs put in
     /// place, integral floats as integers, `null`s meaning "left out" taken out). The
     /// same for every tool: only [`ToolSpec::deserialize`] is of `T`.
@@ -91,7 +106,7 @@ impl ToolSpec {
         };
         // Most arguments are valid: a walk that records nothing says so, or hands them
         // to the full check.
-        let judge = Judge::new(context, profile);
+        let judge = judge(context, profile);
         let walked = self.walk_arguments(&arguments, &judge);
         if walked.is_ok() {
             let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));
@@ -281,5 +296,14 @@ fn integer_in_place(arguments: &mut Value, at: &Location) {
         } else {
             Value::from(f as u64)
         };
+    }
+}
+
+/// The judge of arguments written against `profile`'s schema, dates judged in
+/// `context`.
+fn judge(context: &Context, profile: SchemaProfile) -> Judge<'_> {
+    Judge {
+        context,
+        nulls_are_absent: profile == SchemaProfile::OpenAi,
     }
 }

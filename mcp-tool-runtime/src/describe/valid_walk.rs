@@ -9,7 +9,6 @@
 
 use serde_json::Value;
 
-use super::profile::SchemaProfile;
 use super::{Field, ToolSpec, maps_are_sorted};
 use crate::check::Checker;
 use crate::context::Context;
@@ -25,17 +24,6 @@ pub struct Judge<'a> {
     /// `null` for an optional property means "left out" (OpenAI's profile): a value
     /// to take out before serde reads the arguments, which the full check records.
     pub(crate) nulls_are_absent: bool,
-}
-
-impl<'a> Judge<'a> {
-    /// The judge of arguments written against `profile`'s schema, dates judged in
-    /// `context`.
-    pub(crate) fn new(context: &'a Context, profile: SchemaProfile) -> Self {
-        Judge {
-            context,
-            nulls_are_absent: profile == SchemaProfile::OpenAi,
-        }
-    }
 }
 
 impl ToolSpec {
@@ -125,21 +113,6 @@ impl ToolSpec {
             }
         }
         Err(passed)
-    }
-
-    /// Whether the walk takes `arguments` whole, so that the full check does not run:
-    /// what `from_arguments` does first. For the tests, which hold the walk to taking
-    /// the valid calls it was made for (a walk that declines gives the same answers,
-    /// only slower) and to declining those the full check has something to record for.
-    #[doc(hidden)]
-    pub fn walk_takes(
-        &'static self,
-        arguments: &Value,
-        context: &Context,
-        profile: SchemaProfile,
-    ) -> bool {
-        self.walk_arguments(arguments, &Judge::new(context, profile))
-            .is_ok()
     }
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
