@@ -58,7 +58,7 @@ fn context() -> Context {
 fn takes<T: McpTool>(arguments: &Value, profile: SchemaProfile) -> bool {
     let context = context();
     let taken = T::spec().walk_takes(arguments, &context, profile);
-    // Taken or not, the call is read as the checks say.
+    // What the walk takes, the checks read: it takes nothing they would refuse.
     if taken {
         T::from_arguments_for(arguments.clone(), &context, profile)
             .unwrap_or_else(|e| panic!("the walk took {arguments}, the checks refused: {e}"));
