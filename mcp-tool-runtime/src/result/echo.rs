@@ -84,7 +84,7 @@ fn hide(value: &Value, hidden: &[&[Segment]], limits: Limits) -> Value {
 /// kept as JSON text: one buffer, where the echo as a `Value` is an allocation for
 /// every name and string, read back into a `Value` only when an error needs it. A float
 /// would not always read back as it came (serde_json's parser may miss a double's last
-/// digit), and an echo cut or hidden is a new `Value` already: those are kept as they are.
+/// digit), and an echo cut or hidden is a new `Value` already: those are kept as values.
 #[derive(Debug, Clone)]
 pub(crate) enum Echoed {
     /// As JSON text, which reads back exactly.
@@ -97,12 +97,8 @@ impl Echoed {
     /// [`hiding`] `value` with [`ARGUMENTS`] limits.
     pub(crate) fn of(value: &Value, hidden: &[Location]) -> Self {
         match value {
-            Value::Object(map) if hidden.is_empty() && is_flat_within(map, ARGUMENTS) => {
-                if map.values().any(has_float) {
-                    Echoed::Value(value.clone())
-                } else {
-                    Echoed::Text(serde_json::to_string(value).unwrap_or_default())
-                }
+            Value::Object(map) if hidden.is_empty() && reads_back_as_text(map, ARGUMENTS) => {
+                Echoed::Text(serde_json::to_string(value).unwrap_or_default())
             }
             value => Echoed::Value(hiding(value, hidden, ARGUMENTS)),
         }
@@ -114,15 +110,6 @@ impl Echoed {
             Echoed::Text(text) => serde_json::from_str(text).unwrap_or(Value::Null),
             Echoed::Value(value) => value.clone(),
         }
-    }
-}
-
-/// Whether a flat object's value is or holds a float.
-fn has_float(value: &Value) -> bool {
-    match value {
-        Value::Number(n) => n.is_f64(),
-        Value::Array(items) => items.iter().any(has_float),
-        _ => false,
     }
 }
 
@@ -184,12 +171,14 @@ pub(crate) fn object(
     Value::Object(out)
 }
 
-/// Whether `map` is its own echo: within `limits`, and flat (scalars and arrays of
-/// scalars only: a nested object may be a struct with fields to hide).
-pub(crate) fn is_flat_within(map: &Map<String, Value>, limits: Limits) -> bool {
+/// Whether `map` is its own echo and reads back from JSON text as it is: within
+/// `limits`, flat (scalars and arrays of scalars only: a nested object may be a struct
+/// with fields to hide), and without floats (see [`Echoed`]).
+fn reads_back_as_text(map: &Map<String, Value>, limits: Limits) -> bool {
     // A string of at most `chars` bytes has at most `chars` characters.
     let scalar = |v: &Value| match v {
         Value::String(s) => s.len() <= limits.chars,
+        Value::Number(n) => !n.is_f64(),
         Value::Array(_) | Value::Object(_) => false,
         _ => true,
     };
