@@ -54,6 +54,8 @@
 //! send again: a call sent again is a new call, and asks its user again. The side
 //! effects are as many as the confirmations the user gave.
 
+#[cfg(feature = "ask")]
+mod exact;
 pub(crate) mod form;
 #[cfg(feature = "ask")]
 mod seal;
@@ -146,7 +148,7 @@ impl Answer {
     /// The answer a store kept, read back.
     #[cfg(feature = "ask")]
     pub(crate) fn from_json(json: &str) -> Option<Answer> {
-        let mut value: Value = serde_json::from_str(json).ok()?;
+        let mut value = exact::from_str(json)?;
         if value.get("resultType").and_then(Value::as_str) == Some("input_required") {
             let Value::Object(input_requests) = value.get_mut("inputRequests")?.take() else {
                 return None;

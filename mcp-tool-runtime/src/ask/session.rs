@@ -492,7 +492,7 @@ fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, 
     let key: &StateKey = sealing.key()?;
     let progress: Progress = key
         .open(&sealed)
-        .and_then(|payload| serde_json::from_slice(&payload).ok())
+        .and_then(|payload| super::exact::from_slice(&payload))
         .ok_or_else(|| {
             malformed("The requestState sent back is not one this server sealed: it was changed, cut short, or sealed with another key.")
         })?;
@@ -639,4 +639,41 @@ fn answer(progress: &mut Progress, mut responses: Map<String, Value>) -> Result<
         apply(progress, &asked.asked, reply);
     }
     Ok(())
+}
+
+#[cfg(all(test, feature = "ask"))]
+mod tests {
+    use super::*;
+    use crate::result::echo::tests::doubles;
+
+    /// The user's values for asked fields travel in the sealed `requestState` as JSON
+    /// text; the retry reads every number back as it was sealed, so that the handler
+    /// is given what the user's client sent. (Fails without the exact read where
+    /// serde_json's default reader is built: `cargo test -p mcp-tool-runtime --lib`.)
+    #[test]
+    fn the_users_values_come_back_from_the_state_as_they_were_sealed() {
+        let sealing = Sealing::new();
+        let call = |fields| Progress {
+            tool: "book".into(),
+            args: bind("book", &Value::Object(Map::new())),
+            fields,
+            ..Progress::default()
+        };
+        let values = doubles(500);
+        let fields = (values.iter().enumerate())
+            .map(|(i, &x)| (format!("budget{i}"), Value::from(x)))
+            .collect();
+        let payload = serde_json::to_vec(&call(fields)).unwrap();
+        let sealed = sealing.key().unwrap().seal(&payload);
+        let opened = open(sealed, &sealing, call(Map::new())).unwrap();
+        let changed = (values.iter().enumerate())
+            .filter(|&(i, x)| {
+                opened.fields[&format!("budget{i}")]
+                    .as_f64()
+                    .map(f64::to_bits)
+                    != Some(x.to_bits())
+            })
+            .count();
+        assert_eq!(changed, 0, "values the user did not give");
+    }
 }

@@ -277,7 +277,7 @@ pub fn json_type(value: &Value) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -326,7 +326,7 @@ mod tests {
     /// Doubles of every magnitude, from their bits (xorshift, fixed seed): about one
     /// in ten is read back one unit off in its last place by a parser that is not
     /// exact, as serde_json's default one is not.
-    fn doubles(n: usize) -> Vec<f64> {
+    pub(crate) fn doubles(n: usize) -> Vec<f64> {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
