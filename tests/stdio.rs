@@ -7,8 +7,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use mcp_tool::rmcp::Parameters;
 use mcp_tool::stdio::Stdio;
 use mcp_tool::{McpTool, ToolError, Toolbox};
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::{tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -55,11 +58,10 @@ struct Served {
     gate: Arc<Gate>,
 }
 
+/// A toolbox of `hello` and `hold`, served.
 async fn serve(
     transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
 ) -> Served {
-    let (input, server_in) = tokio::io::duplex(64 * 1024);
-    let (server_out, output) = tokio::io::duplex(64 * 1024);
     let gate = Arc::new(Gate {
         open: Semaphore::new(0),
         started: AtomicUsize::new(0),
@@ -67,8 +69,19 @@ async fn serve(
     let tools = Toolbox::with_shared_state(Arc::clone(&gate))
         .tool(hello)
         .tool(hold);
+    start(transport, tools, gate).await
+}
+
+/// `handler` served, initialized.
+async fn start(
+    transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
+    handler: impl rmcp::ServerHandler,
+    gate: Arc<Gate>,
+) -> Served {
+    let (input, server_in) = tokio::io::duplex(64 * 1024);
+    let (server_out, output) = tokio::io::duplex(64 * 1024);
     let stdio = transport(server_in, server_out);
-    let serving = tokio::spawn(stdio.serve(tools));
+    let serving = tokio::spawn(stdio.serve(handler));
     let mut served = Served {
         input,
         output: BufReader::new(output).lines(),
@@ -253,4 +266,76 @@ async fn a_ten_megabyte_name_gets_a_small_answer() {
     assert_eq!(answer["id"], 7);
     assert_eq!(answer["result"]["isError"], true, "{answer}");
     writing.await.unwrap();
+}
+
+/// rmcp's own router, with a method that panics.
+#[derive(Clone)]
+struct Fragile {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Fragile {
+    /// A method with a bug: it panics, with internals in the message.
+    #[tool(description = "Forget someone.")]
+    async fn forget(&self, Parameters(args): Parameters<Hello>) -> Result<String, ToolError> {
+        panic!("index out of range (password=hunter2): {}", args.name)
+    }
+
+    #[tool(description = "Say hello.")]
+    async fn greet(&self, Parameters(args): Parameters<Hello>) -> Result<String, ToolError> {
+        Ok(format!("Hello, {}!", args.name))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl rmcp::ServerHandler for Fragile {}
+
+/// A tool method of rmcp's own router that panics: rmcp lets the request's task die,
+/// unanswered, so the client would wait forever, and serving would never end, since it
+/// answers every request read before it does.
+#[tokio::test]
+async fn a_request_whose_handler_panics_is_answered() {
+    let gate = Arc::new(Gate {
+        open: Semaphore::new(0),
+        started: AtomicUsize::new(0),
+    });
+    let fragile = Fragile {
+        tool_router: Fragile::tool_router(),
+    };
+    let mut served = start(Stdio::new, fragile, gate).await;
+    served
+        .send(&call(1, "forget", json!({"name": "Ada"})))
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 1, "{answer}");
+    let result = &answer["result"];
+    assert_eq!(result["isError"], true, "{answer}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("forget failed with an internal error"),
+        "{text}"
+    );
+    assert!(!text.contains("hunter2"), "{text}");
+    // Its annotations do not say a repeat is harmless: it may have done something.
+    assert!(text.contains("check whether it did"), "{text}");
+    assert_eq!(
+        result["structuredContent"]["isRetryable"], false,
+        "{answer}"
+    );
+    assert_eq!(
+        result["structuredContent"]["attempted_query"]["tool"],
+        "forget"
+    );
+    // The server goes on, and ends at the end of its input.
+    served.send(&call(2, "greet", json!({"name": "Ada"}))).await;
+    let answer = served.answer().await;
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let Served { input, serving, .. } = served;
+    drop(input);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serving ends at the end of the input")
+        .unwrap()
+        .unwrap();
 }

@@ -6,6 +6,8 @@
 #[cfg(feature = "rmcp")]
 mod adapter;
 pub(crate) mod call;
+#[cfg(feature = "rmcp")]
+mod guarded;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "rmcp")]

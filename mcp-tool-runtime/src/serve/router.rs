@@ -636,7 +636,7 @@ fn takes_nothing(schema: &serde_json::Map<String, Value>) -> bool {
 }
 
 /// rmcp's annotations of a tool as this crate's.
-fn annotations(a: &rmcp::model::ToolAnnotations) -> crate::describe::Annotations {
+pub(super) fn annotations(a: &rmcp::model::ToolAnnotations) -> crate::describe::Annotations {
     crate::describe::Annotations {
         read_only_hint: a.read_only_hint,
         destructive_hint: a.destructive_hint,

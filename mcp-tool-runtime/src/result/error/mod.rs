@@ -222,6 +222,14 @@ impl ToolError {
         self
     }
 
+    /// Records the tool that failed where its arguments are not at hand: the
+    /// `attempted_query` says the tool, and `null` arguments.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn for_tool(mut self, tool: String) -> Self {
+        self.inner.tool = Some(tool.into());
+        self
+    }
+
     /// Records the repairs made to the call's arguments: said in the result's `_meta`.
     pub(crate) fn with_repairs(mut self, repairs: Vec<crate::result::Repair>) -> Self {
         self.inner.repairs = repairs;
