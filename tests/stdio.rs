@@ -327,10 +327,31 @@ async fn a_request_whose_handler_panics_is_answered() {
         result["structuredContent"]["attempted_query"]["tool"],
         "forget"
     );
-    // The server goes on, and ends at the end of its input.
+    // The server goes on; the answer has the shape of any other, under either
+    // protocol (2026-07-28's results say their `resultType`, older ones do not).
     served.send(&call(2, "greet", json!({"name": "Ada"}))).await;
     let answer = served.answer().await;
     assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(answer["result"].get("resultType"), result.get("resultType"));
+    let [failed, greeted] = [(3, "forget"), (4, "greet")].map(|(id, tool)| {
+        let mut call: Value =
+            serde_json::from_str(&call(id, tool, json!({"name": "Ada"}))).unwrap();
+        call["params"]["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        });
+        call.to_string()
+    });
+    served.send(&failed).await;
+    let failed = served.answer().await;
+    assert_eq!(failed["result"]["isError"], true, "{failed}");
+    served.send(&greeted).await;
+    let greeted = served.answer().await;
+    assert_eq!(greeted["result"]["isError"], false, "{greeted}");
+    assert_eq!(greeted["result"]["resultType"], "complete", "{greeted}");
+    assert_eq!(failed["result"]["resultType"], "complete", "{failed}");
+    // And it ends at the end of its input.
     let Served { input, serving, .. } = served;
     drop(input);
     tokio::time::timeout(Duration::from_secs(10), serving)
