@@ -5,12 +5,12 @@
 //! serving, which answers every request read before it ends, would never end. A
 //! `Toolbox`, and an rmcp router handed over through `structured`, catch a tool's panic
 //! themselves and say which tool failed and whether calling again is safe. The crate's
-//! `serve` functions run any other handler (rmcp's own router, a `list_tools` of the
-//! author's) inside [`Guarded`], which answers such a request all the same.
+//! stdio serving runs every handler (rmcp's own router, a `list_tools` of the author's)
+//! inside [`Guarded`], which answers such a request all the same. Its HTTP serving
+//! cannot: rmcp's Streamable HTTP service takes a `ServerHandler`, not a `Service`, and
+//! a wrapper would have to forward each of its methods, and miss any that rmcp adds.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::task::Poll;
 
 use rmcp::ServerHandler;
 use rmcp::model::{
@@ -20,6 +20,7 @@ use rmcp::model::{
 use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, RoleServer, Service};
 
 use super::adapter::to_rmcp_result;
+use super::call::CatchUnwind;
 use super::output::internal_failure;
 use crate::describe::Annotations;
 
@@ -43,16 +44,9 @@ impl<H: ServerHandler> Service<RoleServer> for Guarded<H> {
             .is_none_or(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str());
         let answer = Service::handle_request(&*self.0, request, context);
         async move {
-            let mut answer = std::pin::pin!(answer);
-            let polled = std::future::poll_fn(|cx| {
-                match catch_unwind(AssertUnwindSafe(|| answer.as_mut().poll(cx))) {
-                    Ok(Poll::Ready(answer)) => Poll::Ready(Some(answer)),
-                    Ok(Poll::Pending) => Poll::Pending,
-                    Err(_) => Poll::Ready(None),
-                }
-            })
-            .await;
-            polled.unwrap_or_else(|| self.panicked(tool, legacy))
+            CatchUnwind(Box::pin(answer))
+                .await
+                .unwrap_or_else(|_| self.panicked(tool, legacy))
         }
     }
 
