@@ -360,3 +360,40 @@ async fn a_request_whose_handler_panics_is_answered() {
         .unwrap()
         .unwrap();
 }
+
+/// A handler of the author's whose listing panics.
+struct BrokenListing;
+
+impl rmcp::ServerHandler for BrokenListing {
+    async fn list_tools(
+        &self,
+        _: Option<rmcp::model::PaginatedRequestParams>,
+        _: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        panic!("the tool table is gone")
+    }
+}
+
+/// A request other than a tool call whose handler panics gets JSON-RPC's internal
+/// error, and the server goes on.
+#[tokio::test]
+async fn another_request_whose_handler_panics_gets_an_internal_error() {
+    let gate = Arc::new(Gate {
+        open: Semaphore::new(0),
+        started: AtomicUsize::new(0),
+    });
+    let mut served = start(Stdio::new, BrokenListing, gate).await;
+    served
+        .send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#)
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    assert!(!answer.to_string().contains("gone"), "{answer}");
+    served
+        .send(r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#)
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 8, "{answer}");
+    assert!(answer.get("result").is_some(), "{answer}");
+}
