@@ -58,14 +58,19 @@ struct Served {
     gate: Arc<Gate>,
 }
 
+/// A gate that holds every `hold` until the test opens it.
+fn closed_gate() -> Arc<Gate> {
+    Arc::new(Gate {
+        open: Semaphore::new(0),
+        started: AtomicUsize::new(0),
+    })
+}
+
 /// A toolbox of `hello` and `hold`, served.
 async fn serve(
     transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
 ) -> Served {
-    let gate = Arc::new(Gate {
-        open: Semaphore::new(0),
-        started: AtomicUsize::new(0),
-    });
+    let gate = closed_gate();
     let tools = Toolbox::with_shared_state(Arc::clone(&gate))
         .tool(hello)
         .tool(hold);
@@ -296,14 +301,10 @@ impl rmcp::ServerHandler for Fragile {}
 /// answers every request read before it does.
 #[tokio::test]
 async fn a_request_whose_handler_panics_is_answered() {
-    let gate = Arc::new(Gate {
-        open: Semaphore::new(0),
-        started: AtomicUsize::new(0),
-    });
     let fragile = Fragile {
         tool_router: Fragile::tool_router(),
     };
-    let mut served = start(Stdio::new, fragile, gate).await;
+    let mut served = start(Stdio::new, fragile, closed_gate()).await;
     served
         .send(&call(1, "forget", json!({"name": "Ada"})))
         .await;
@@ -378,11 +379,7 @@ impl rmcp::ServerHandler for BrokenListing {
 /// error, and the server goes on.
 #[tokio::test]
 async fn another_request_whose_handler_panics_gets_an_internal_error() {
-    let gate = Arc::new(Gate {
-        open: Semaphore::new(0),
-        started: AtomicUsize::new(0),
-    });
-    let mut served = start(Stdio::new, BrokenListing, gate).await;
+    let mut served = start(Stdio::new, BrokenListing, closed_gate()).await;
     served
         .send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#)
         .await;
