@@ -324,7 +324,7 @@ pub(crate) mod tests {
     }
 
     /// Doubles of every magnitude, from their bits (xorshift, fixed seed): about one
-    /// in ten is read back one unit off in its last place by a parser that is not
+    /// in three is read back one unit off in its last place by a parser that is not
     /// exact, as serde_json's default one is not.
     pub(crate) fn doubles(n: usize) -> Vec<f64> {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
@@ -342,7 +342,7 @@ pub(crate) mod tests {
     }
 
     /// Written as text and read back by serde_json's default parser, about one of these
-    /// doubles in ten would come back off in its last digit. A build where a dependency
+    /// doubles in three would come back off in its last digit. A build where a dependency
     /// turns on the exact parser (`float_roundtrip`: jsonschema, a dev-dependency of the
     /// root crate, does so in `cargo test --workspace`) reads them right either way, so
     /// the test also holds that an echo with a float is not kept as text.
