@@ -16,7 +16,10 @@
 //!   JSON-RPC ids tell a client's requests apart;
 //! - reading pauses while [`Stdio::max_pending`] requests (128 unless set) wait for
 //!   their answers, so memory stays bounded whatever the client sends;
-//! - at the end of the input, every request read is answered before serving ends.
+//! - at the end of the input, every request read is answered before serving ends;
+//! - answers that finish while another is being written go out together, in one write
+//!   and one flush: each write to tokio's stdout is a trip through its blocking pool,
+//!   and writing each answer alone holds a pipelining client to that pool's pace.
 //!
 //! ```no_run
 //! use mcp_tool::{McpTool, ToolError, Toolbox};
@@ -82,6 +85,11 @@ pub struct Stdio<R, W> {
 /// What the reading task and the answers sent share.
 struct Shared<W> {
     writer: tokio::sync::Mutex<W>,
+    /// Lines waiting to be written: whoever holds the writer next writes them all, so
+    /// that answers finished together go out in one write and one flush.
+    queued: Mutex<Vec<u8>>,
+    /// Set when a write failed: stdout is gone, and every later write fails too.
+    broken: std::sync::atomic::AtomicBool,
     /// The requests read and not yet answered, by id (a count, for an id sent twice).
     pending: Mutex<HashMap<RequestId, usize>>,
     /// Told when a request is answered.
@@ -101,6 +109,8 @@ where
             max_pending: MAX_PENDING,
             shared: Arc::new(Shared {
                 writer: tokio::sync::Mutex::new(writer),
+                queued: Mutex::new(Vec::new()),
+                broken: std::sync::atomic::AtomicBool::new(false),
                 pending: Mutex::new(HashMap::new()),
                 answered: Notify::new(),
             }),
@@ -183,12 +193,44 @@ impl<W> Shared<W> {
 }
 
 impl<W: AsyncWrite + Unpin + Send + 'static> Shared<W> {
-    /// Writes one message as a line.
-    async fn write(&self, mut line: Vec<u8>) -> io::Result<()> {
-        line.push(b'\n');
+    /// Writes one message as a line. The line is queued, then whoever holds the writer
+    /// writes every line queued so far: with many requests in flight, answers that
+    /// finish while a write is under way go out together in the next one (each write
+    /// to tokio's stdout is a trip through its blocking pool). Returns once the line
+    /// is written and flushed.
+    async fn write(&self, line: &[u8]) -> io::Result<()> {
+        {
+            let mut queued = self.queued.lock().unwrap_or_else(|e| e.into_inner());
+            queued.extend_from_slice(line);
+            queued.push(b'\n');
+        }
+        self.write_queued().await
+    }
+
+    /// Writes and flushes the lines queued, if any; an error once a write has failed.
+    async fn write_queued(&self) -> io::Result<()> {
+        use std::sync::atomic::Ordering;
         let mut writer = self.writer.lock().await;
-        writer.write_all(&line).await?;
-        writer.flush().await
+        if self.broken.load(Ordering::Relaxed) {
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "an earlier write to the client failed",
+            ));
+        }
+        let lines = std::mem::take(&mut *self.queued.lock().unwrap_or_else(|e| e.into_inner()));
+        if lines.is_empty() {
+            // Written, with others, by the writer's previous holder.
+            return Ok(());
+        }
+        let written = async {
+            writer.write_all(&lines).await?;
+            writer.flush().await
+        }
+        .await;
+        if written.is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+        written
     }
 }
 
@@ -243,7 +285,7 @@ where
                     Err(answer) => answer,
                 },
             };
-            if let Err(e) = self.shared.write(answer.to_string().into_bytes()).await {
+            if let Err(e) = self.shared.write(answer.to_string().as_bytes()).await {
                 eprintln!("mcp-tool: writing stdout failed ({e})");
             }
         }
@@ -345,7 +387,7 @@ where
                 JsonRpcMessage::Request(_) | JsonRpcMessage::Notification(_) => None,
             };
             let written = match serde_json::to_vec(&item) {
-                Ok(line) => shared.write(line).await,
+                Ok(line) => shared.write(&line).await,
                 Err(e) => Err(io::Error::other(e)),
             };
             // Answered, or never to be: either way the client is not waited for.
@@ -373,7 +415,7 @@ where
         }
         self.incoming = None;
         let shared = Arc::clone(&self.shared);
-        async move { shared.writer.lock().await.flush().await }
+        async move { shared.write_queued().await }
     }
 }
 
@@ -402,6 +444,103 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A client's end of stdout: what each write brought, and how many flushes; each
+    /// flush takes a turn of the runtime, as a real one takes a trip to the blocking
+    /// pool; `fail` makes every write fail.
+    #[derive(Default)]
+    struct Recorded {
+        writes: Vec<Vec<u8>>,
+        flushes: usize,
+        flushing: bool,
+        fail: bool,
+    }
+
+    impl AsyncWrite for Recorded {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<io::Result<usize>> {
+            if self.fail {
+                return std::task::Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+            }
+            self.writes.push(buf.to_vec());
+            std::task::Poll::Ready(Ok(buf.len()))
+        }
+
+        fn poll_flush(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            if !self.flushing {
+                self.flushing = true;
+                cx.waker().wake_by_ref();
+                return std::task::Poll::Pending;
+            }
+            self.flushing = false;
+            self.flushes += 1;
+            std::task::Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    fn shared(writer: Recorded) -> Arc<Shared<Recorded>> {
+        Arc::new(Shared {
+            writer: tokio::sync::Mutex::new(writer),
+            queued: Mutex::new(Vec::new()),
+            broken: std::sync::atomic::AtomicBool::new(false),
+            pending: Mutex::new(HashMap::new()),
+            answered: Notify::new(),
+        })
+    }
+
+    #[tokio::test]
+    async fn answers_finished_together_go_out_whole_in_fewer_writes() {
+        let shared = shared(Recorded::default());
+        let sent: Vec<String> = (0..50).map(|i| format!("{{\"id\":{i}}}")).collect();
+        let writes: Vec<_> = sent
+            .iter()
+            .map(|line| {
+                let shared = Arc::clone(&shared);
+                let line = line.clone();
+                tokio::spawn(async move { shared.write(line.as_bytes()).await })
+            })
+            .collect();
+        for write in writes {
+            write.await.unwrap().unwrap();
+        }
+        let writer = shared.writer.lock().await;
+        let out = String::from_utf8(writer.writes.concat()).unwrap();
+        let mut lines: Vec<&str> = out.lines().collect();
+        lines.sort_by_key(|l| l[6..l.len() - 1].parse::<u32>().unwrap());
+        assert_eq!(lines, sent, "every answer once, each a whole line");
+        // The first answer is flushed alone; the others, queued meanwhile, together.
+        assert!(
+            writer.flushes < 5,
+            "{} flushes for 50 answers",
+            writer.flushes
+        );
+        assert!(out.ends_with('\n'));
+    }
+
+    #[tokio::test]
+    async fn once_a_write_fails_every_later_one_does() {
+        let shared = shared(Recorded {
+            fail: true,
+            ..Recorded::default()
+        });
+        assert!(shared.write(b"{}").await.is_err());
+        shared.writer.lock().await.fail = false;
+        let again = shared.write(b"{}").await.unwrap_err();
+        assert_eq!(again.kind(), io::ErrorKind::BrokenPipe);
     }
 
     #[tokio::test]
