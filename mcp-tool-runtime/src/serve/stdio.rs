@@ -84,16 +84,21 @@ pub struct Stdio<R, W> {
 
 /// What the reading task and the answers sent share.
 struct Shared<W> {
-    writer: tokio::sync::Mutex<W>,
+    writer: tokio::sync::Mutex<Writer<W>>,
     /// Lines waiting to be written: whoever holds the writer next writes them all, so
     /// that answers finished together go out in one write and one flush.
     queued: Mutex<Vec<u8>>,
-    /// Set when a write failed: stdout is gone, and every later write fails too.
-    broken: std::sync::atomic::AtomicBool,
     /// The requests read and not yet answered, by id (a count, for an id sent twice).
     pending: Mutex<HashMap<RequestId, usize>>,
     /// Told when a request is answered.
     answered: Notify,
+}
+
+/// Where the answers go, and whether a write there has failed: then the client's end is
+/// gone (or holds part of a line), and every later write fails too.
+struct Writer<W> {
+    out: W,
+    broken: bool,
 }
 
 impl<R, W> Stdio<R, W>
@@ -107,13 +112,7 @@ where
             reader: Some(reader),
             max_line: MAX_LINE,
             max_pending: MAX_PENDING,
-            shared: Arc::new(Shared {
-                writer: tokio::sync::Mutex::new(writer),
-                queued: Mutex::new(Vec::new()),
-                broken: std::sync::atomic::AtomicBool::new(false),
-                pending: Mutex::new(HashMap::new()),
-                answered: Notify::new(),
-            }),
+            shared: Arc::new(Shared::new(writer)),
             incoming: None,
             reading: None,
         }
@@ -159,6 +158,15 @@ where
 }
 
 impl<W> Shared<W> {
+    fn new(out: W) -> Self {
+        Shared {
+            writer: tokio::sync::Mutex::new(Writer { out, broken: false }),
+            queued: Mutex::new(Vec::new()),
+            pending: Mutex::new(HashMap::new()),
+            answered: Notify::new(),
+        }
+    }
+
     fn pending(&self) -> MutexGuard<'_, HashMap<RequestId, usize>> {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -209,9 +217,8 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Shared<W> {
 
     /// Writes and flushes the lines queued, if any; an error once a write has failed.
     async fn write_queued(&self) -> io::Result<()> {
-        use std::sync::atomic::Ordering;
         let mut writer = self.writer.lock().await;
-        if self.broken.load(Ordering::Relaxed) {
+        if writer.broken {
             return Err(io::Error::new(
                 io::ErrorKind::BrokenPipe,
                 "an earlier write to the client failed",
@@ -223,13 +230,11 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Shared<W> {
             return Ok(());
         }
         let written = async {
-            writer.write_all(&lines).await?;
-            writer.flush().await
+            writer.out.write_all(&lines).await?;
+            writer.out.flush().await
         }
         .await;
-        if written.is_err() {
-            self.broken.store(true, Ordering::Relaxed);
-        }
+        writer.broken = written.is_err();
         written
     }
 }
@@ -492,19 +497,9 @@ mod tests {
         }
     }
 
-    fn shared(writer: Recorded) -> Arc<Shared<Recorded>> {
-        Arc::new(Shared {
-            writer: tokio::sync::Mutex::new(writer),
-            queued: Mutex::new(Vec::new()),
-            broken: std::sync::atomic::AtomicBool::new(false),
-            pending: Mutex::new(HashMap::new()),
-            answered: Notify::new(),
-        })
-    }
-
     #[tokio::test]
     async fn answers_finished_together_go_out_whole_in_fewer_writes() {
-        let shared = shared(Recorded::default());
+        let shared = Arc::new(Shared::new(Recorded::default()));
         let sent: Vec<String> = (0..50).map(|i| format!("{{\"id\":{i}}}")).collect();
         let writes: Vec<_> = sent
             .iter()
@@ -517,7 +512,7 @@ mod tests {
         for write in writes {
             write.await.unwrap().unwrap();
         }
-        let writer = shared.writer.lock().await;
+        let writer = &shared.writer.lock().await.out;
         let out = String::from_utf8(writer.writes.concat()).unwrap();
         let mut lines: Vec<&str> = out.lines().collect();
         lines.sort_by_key(|l| l[6..l.len() - 1].parse::<u32>().unwrap());
@@ -533,12 +528,12 @@ mod tests {
 
     #[tokio::test]
     async fn once_a_write_fails_every_later_one_does() {
-        let shared = shared(Recorded {
+        let shared = Shared::new(Recorded {
             fail: true,
             ..Recorded::default()
         });
         assert!(shared.write(b"{}").await.is_err());
-        shared.writer.lock().await.fail = false;
+        shared.writer.lock().await.out.fail = false;
         let again = shared.write(b"{}").await.unwrap_err();
         assert_eq!(again.kind(), io::ErrorKind::BrokenPipe);
     }
