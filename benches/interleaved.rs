@@ -115,7 +115,7 @@ const ORDER: [Contender; 8] = [
     ("mcp_tool (again)", &[], mcp_tool_of::<order::CreateOrder>),
 ];
 
-const BOOK_FLIGHT: [Contender; 14] = [
+const BOOK_FLIGHT: [Contender; 13] = [
     ("floor", &[], |a| usize::from(floor(a).is_err())),
     ("by_hand", &[], |a| listed(by_hand::check(a))),
     ("validator", &[], |a| listed(with_validator::check(a))),
@@ -124,7 +124,6 @@ const BOOK_FLIGHT: [Contender; 14] = [
     ("mcp_tool", &[], mcp_tool),
     // This crate again with one fast path off, its plain code in its place: what each
     // one earns, measured in the same run as the rest.
-    ("mcp_tool, plain patterns", &[FastPath::Patterns], mcp_tool),
     ("mcp_tool, plain dates", &[FastPath::Dates], mcp_tool),
     ("mcp_tool, plain today", &[FastPath::Today], mcp_tool),
     (

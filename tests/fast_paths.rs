@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use workload::BookFlight;
 
-/// Patterns for each engine (a fixed run, `regex` for the rest), dates in a
+/// Patterns for each matcher (pieces, `regex` for the rest), dates in a
 /// numeric format and in one with month names, and many fields for the slots.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]

@@ -11,9 +11,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum FastPath {
-    /// Patterns that are a fixed run of ASCII classes matched a byte at a time, in
-    /// front of `regex` (`pattern/`).
-    Patterns = 1,
     /// Dates in numeric formats read and written by hand, in front of jiff's
     /// `strptime` and `strftime` with a round trip (`rules/strftime.rs`).
     Dates = 2,
@@ -33,8 +30,7 @@ pub enum FastPath {
 
 impl FastPath {
     /// Every fast path, for the benchmark and the tests.
-    pub const ALL: [FastPath; 6] = [
-        FastPath::Patterns,
+    pub const ALL: [FastPath; 5] = [
         FastPath::Dates,
         FastPath::Today,
         FastPath::Suggestions,
@@ -45,7 +41,6 @@ impl FastPath {
     /// Its name in `BENCHMARKS.md`.
     pub fn name(self) -> &'static str {
         match self {
-            FastPath::Patterns => "patterns",
             FastPath::Dates => "dates",
             FastPath::Today => "today",
             FastPath::Suggestions => "suggestions",

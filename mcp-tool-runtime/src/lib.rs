@@ -81,7 +81,7 @@ pub mod __private {
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
-    pub use crate::pattern::Pattern;
+    pub use crate::pattern::{CompiledPattern, Pattern, Piece as PatternPiece};
     // Every rule's data, by the name the derive writes: a new rule needs no line here.
     pub use crate::rules::*;
     pub use schemars;

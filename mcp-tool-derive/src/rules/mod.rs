@@ -16,6 +16,7 @@ mod length;
 pub mod literal;
 mod multiple_of;
 mod one_of;
+mod pieces;
 mod range;
 pub mod regex;
 mod unique;

@@ -58,10 +58,32 @@ impl RuleKind for Regex {
         } else {
             LitStr::new(&self.runtime, source.span())
         };
+        // A run of ASCII pieces is matched by a loop over its bytes; the rest by
+        // `regex`, which then goes into the server's binary.
+        let pattern = match super::pieces::pieces(&self.runtime) {
+            Some(pieces) => {
+                let pieces = pieces.iter().map(|piece| {
+                    let bytes: Vec<u8> =
+                        piece.ranges.iter().flat_map(|&(lo, hi)| [lo, hi]).collect();
+                    let ranges = proc_macro2::Literal::byte_string(&bytes);
+                    let min = piece.min;
+                    let max = match piece.max {
+                        Some(max) => quote!(::core::option::Option::Some(#max)),
+                        None => quote!(::core::option::Option::None),
+                    };
+                    quote!(#p::PatternPiece::new(#ranges, #min, #max))
+                });
+                quote!(#p::Pattern::pieces(#source, &[#(#pieces),*]))
+            }
+            None => quote! {{
+                static REGEX: #p::CompiledPattern = #p::CompiledPattern::new(#runtime);
+                #p::Pattern::regex(#source, &REGEX)
+            }},
+        };
         quote! {
             &#p::Regex {
                 pattern: {
-                    static PATTERN: #p::Pattern = #p::Pattern::new(#source, #runtime);
+                    static PATTERN: #p::Pattern = #pattern;
                     &PATTERN
                 },
             }

@@ -1,60 +1,48 @@
-//! Patterns: a `regex` rule's pattern, advertised as written and matched by `regex`,
-//! linear time whatever string a model sends. A pattern that is a fixed run of ASCII
-//! classes (`^[A-Z]{3}$`, most ID patterns) is matched a byte at a time in front of it:
-//! `BENCHMARKS.md` has what that earns, against `regex` alone, in the same run.
+//! Patterns: a `regex` rule's pattern, advertised as written. The derive chooses how it
+//! is matched, at compile time. A pattern that is a run of ASCII pieces whose counts a
+//! greedy loop reads exactly (`^[A-Z]{3}$`, `^[a-z_]+$`, most ID patterns) is written
+//! as its pieces and matched a byte at a time ([`Piece`]); any other is compiled by
+//! `regex`, in linear time whatever string a model sends. A server whose patterns are
+//! all pieces does not build `regex`'s engines into its binary (`BENCHMARKS.md`: what
+//! that saves, and what the loop earns against `regex`).
 
 pub(crate) mod ecma;
-mod fixed;
 
+use std::fmt;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::fast::FastPath;
-use fixed::Fixed;
-
-/// A regex, advertised as written and compiled once, on first use.
+/// A pattern, advertised as written, and what matches it.
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    runtime: &'static str,
-    compiled: OnceLock<Result<Matcher, String>>,
+    matcher: Matcher,
 }
 
-/// A compiled pattern: `regex`, and in front of it the byte-at-a-time matcher of a
-/// fixed run of ASCII classes, when the pattern is one.
 #[derive(Debug)]
-struct Matcher {
-    regex: Regex,
-    fixed: Option<Fixed>,
-}
-
-impl Matcher {
-    fn new(pattern: &str) -> Result<Matcher, String> {
-        // Compiled first in every case: it is what says whether the pattern is valid.
-        let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
-        Ok(Matcher {
-            regex,
-            fixed: Fixed::new(pattern),
-        })
-    }
-
-    fn is_match(&self, s: &str) -> bool {
-        match &self.fixed {
-            Some(fixed) if crate::fast::on(FastPath::Patterns) => fixed.is_match(s),
-            _ => self.regex.is_match(s),
-        }
-    }
+enum Matcher {
+    Pieces(&'static [Piece]),
+    /// Behind a reference to a trait object so that only a server with such a pattern
+    /// links `regex` in.
+    Regex(&'static dyn IsMatch),
 }
 
 impl Pattern {
-    /// `source` is advertised as the schema's `pattern`; `runtime` is the same pattern in
-    /// Rust's dialect, with `.` spelled as ECMA-262 means it. The derive writes both.
-    pub const fn new(source: &'static str, runtime: &'static str) -> Self {
+    /// A pattern matched by its pieces, which the derive has found to be read exactly by
+    /// taking, for each piece in turn, as many bytes as it may.
+    pub const fn pieces(source: &'static str, pieces: &'static [Piece]) -> Self {
         Pattern {
             source,
-            runtime,
-            compiled: OnceLock::new(),
+            matcher: Matcher::Pieces(pieces),
+        }
+    }
+
+    /// A pattern matched by `regex`.
+    pub const fn regex(source: &'static str, compiled: &'static CompiledPattern) -> Self {
+        Pattern {
+            source,
+            matcher: Matcher::Regex(compiled),
         }
     }
 
@@ -66,8 +54,116 @@ impl Pattern {
     /// Whether `s` matches; `Err` if the pattern could not be compiled (the derive
     /// checks it, so only a regex over the size limit gets here).
     pub fn is_match(&self, s: &str) -> Result<bool, &str> {
-        match self.compiled.get_or_init(|| Matcher::new(self.runtime)) {
-            Ok(matcher) => Ok(matcher.is_match(s)),
+        match self.matcher {
+            Matcher::Pieces(pieces) => Ok(pieces_match(pieces, s)),
+            Matcher::Regex(compiled) => compiled.is_match(s),
+        }
+    }
+}
+
+/// A piece of a pattern: a set of ASCII bytes, taken between a least and a most number
+/// of times (`[A-Z]{3}`, `[a-z_]+`, a literal `-`).
+#[derive(Clone, Copy)]
+pub struct Piece {
+    set: [u64; 2],
+    min: u32,
+    /// `u32::MAX` for no bound: a string of four billion characters is not an argument.
+    max: u32,
+}
+
+impl Piece {
+    /// `ranges` are pairs of inclusive bounds of ASCII bytes (`b"AZaz"` is `[A-Za-z]`);
+    /// a count of `min` to `max` (`None`: no bound).
+    pub const fn new(ranges: &[u8], min: u32, max: Option<u32>) -> Piece {
+        let mut set = [0u64; 2];
+        let mut i = 0;
+        while i + 1 < ranges.len() {
+            let mut b = ranges[i];
+            while b <= ranges[i + 1] {
+                assert!(b < 0x80, "a piece holds ASCII bytes only");
+                set[(b >> 6) as usize] |= 1 << (b & 63);
+                b += 1;
+            }
+            i += 2;
+        }
+        let max = match max {
+            Some(max) => max,
+            None => u32::MAX,
+        };
+        Piece { set, min, max }
+    }
+
+    fn holds(&self, b: u8) -> bool {
+        // A byte outside ASCII is in no set: a multi-byte character never matches.
+        b < 0x80 && self.set[usize::from(b >> 6)] >> (b & 63) & 1 == 1
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bytes: String = (0..0x80u8)
+            .filter(|&b| self.holds(b))
+            .map(char::from)
+            .collect();
+        write!(f, "[{bytes:?}]{{{},{}}}", self.min, self.max)
+    }
+}
+
+/// Each piece takes as many bytes as it may in turn; the derive writes pieces only
+/// where no other reading of `s` could match.
+fn pieces_match(pieces: &[Piece], s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut at: usize = 0;
+    for piece in pieces {
+        let start = at;
+        let end = bytes.len().min(start.saturating_add(piece.max as usize));
+        while at < end && piece.holds(bytes[at]) {
+            at += 1;
+        }
+        if at - start < piece.min as usize {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
+/// A pattern compiled by `regex` once, on first use. `runtime` is the pattern in Rust's
+/// dialect, with `.` spelled as ECMA-262 means it; the derive writes it.
+pub struct CompiledPattern {
+    runtime: &'static str,
+    compiled: OnceLock<Result<Regex, String>>,
+}
+
+impl CompiledPattern {
+    /// The pattern in `regex`'s dialect.
+    pub const fn new(runtime: &'static str) -> Self {
+        CompiledPattern {
+            runtime,
+            compiled: OnceLock::new(),
+        }
+    }
+}
+
+impl fmt::Debug for CompiledPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("CompiledPattern")
+            .field(&self.runtime)
+            .finish()
+    }
+}
+
+/// What a matcher behind a trait object does.
+trait IsMatch: fmt::Debug + Sync {
+    fn is_match(&self, s: &str) -> Result<bool, &str>;
+}
+
+impl IsMatch for CompiledPattern {
+    fn is_match(&self, s: &str) -> Result<bool, &str> {
+        let compiled = self
+            .compiled
+            .get_or_init(|| Regex::new(self.runtime).map_err(|e| e.to_string()));
+        match compiled {
+            Ok(regex) => Ok(regex.is_match(s)),
             Err(e) => Err(e),
         }
     }
@@ -78,17 +174,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_fixed_run_is_matched_a_byte_at_a_time_and_the_rest_by_regex() {
-        let iata = Matcher::new(r"^[A-Z]{3}$").unwrap();
-        assert!(iata.fixed.is_some());
-        assert!(iata.is_match("CDG") && !iata.is_match("CD") && !iata.is_match("cdg"));
-        let variable = Matcher::new(r"^[A-Z]{2,3}$").unwrap();
-        assert!(variable.fixed.is_none());
-        assert!(variable.is_match("CDG") && !variable.is_match("C"));
-        // Letters beyond ASCII, as ranges: Unicode's tables are not in this build.
-        let unicode = Matcher::new(r"^[à-ÿ0-9]{20}x[а-я]{20}$").unwrap();
-        assert!(unicode.fixed.is_none());
-        assert!(unicode.is_match(&format!("{}x{}", "é".repeat(20), "ж".repeat(20))));
-        assert!(!unicode.is_match(&format!("{}x{}", "e".repeat(20), "ж".repeat(20))));
+    fn pieces_take_their_counts() {
+        static IATA: [Piece; 1] = [Piece::new(b"AZ", 3, Some(3))];
+        let iata = Pattern::pieces("^[A-Z]{3}$", &IATA);
+        for (input, expected) in [
+            ("CDG", true),
+            ("CD", false),
+            ("CDGX", false),
+            ("cdg", false),
+            ("", false),
+            ("ÀBC", false),
+        ] {
+            assert_eq!(iata.is_match(input), Ok(expected), "{input:?}");
+        }
+        static CODE: [Piece; 3] = [
+            Piece::new(b"az__", 1, None),
+            Piece::new(b"--", 0, Some(1)),
+            Piece::new(b"09", 1, Some(3)),
+        ];
+        let code = Pattern::pieces("^[a-z_]+-?[0-9]{1,3}$", &CODE);
+        let regex = Regex::new(code.source()).unwrap();
+        for input in [
+            "a1", "a-1", "a--1", "_b-123", "ab1234", "-1", "a", "a-", "1", "é1", "a1\n", "",
+        ] {
+            assert_eq!(code.is_match(input), Ok(regex.is_match(input)), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn the_rest_is_compiled_by_regex_on_first_use() {
+        static VARIABLE: CompiledPattern = CompiledPattern::new(r"^[a-z]+[a-z0-9]$");
+        static PATTERN: Pattern = Pattern::regex(r"^[a-z]+[a-z0-9]$", &VARIABLE);
+        assert_eq!(PATTERN.is_match("ab"), Ok(true));
+        assert_eq!(PATTERN.is_match("a"), Ok(false));
+        static TOO_BIG: CompiledPattern = CompiledPattern::new(r"^(?:[a-z]{1000}){1000}$");
+        static BIG: Pattern = Pattern::regex(r"^(?:[a-z]{1000}){1000}$", &TOO_BIG);
+        assert!(BIG.is_match("a").is_err());
     }
 }
