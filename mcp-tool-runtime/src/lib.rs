@@ -74,7 +74,7 @@ pub mod __private {
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
-    pub use crate::describe::valid_walk::Judge;
+    pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
         Annotations, ArgType, EnumSpec, Field, Like, Newtype, Repr, Reshape, Shape, SpecCache,
         ToolSpec, UnionCache, UnionSpec, Variant, Walk,

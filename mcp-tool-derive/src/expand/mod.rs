@@ -67,6 +67,7 @@ fn tool_spec(
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
+    let walk = walk_step(p, fields);
     let fields = fields.iter().map(|f| field(f, p));
     quote! {
         #p::ToolSpec {
@@ -78,9 +79,53 @@ fn tool_spec(
             fields: &[#(#fields),*],
             union: #union,
             asking: #asking,
+            walk: #walk,
             cache: #p::SpecCache::new(),
         }
     }
+}
+
+/// The struct's step of the walk of valid arguments (`FieldStep`): a `match` of the key
+/// on the fields' names, each arm calling its field's type's `passes` directly. A struct
+/// the walk never takes (a field flattened, sensitive, reshaped or read by a function of
+/// its own; two fields of one name) gets the step of no field; a field whose schema is
+/// schemars' has no fast path, so it has no arm.
+fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
+    let mut names = std::collections::HashSet::new();
+    let takes_walk = fields.iter().all(|f| {
+        !f.flatten
+            && !f.sensitive
+            && f.reads.is_none()
+            && f.extends.is_empty()
+            && f.transforms.is_empty()
+            && names.insert(f.wire.as_str())
+    });
+    if !takes_walk {
+        return quote!(#p::no_field);
+    }
+    let arms = fields.iter().enumerate().filter_map(|(i, f)| {
+        if f.schemars || f.schema_from.is_some() {
+            return None;
+        }
+        let (name, ty) = (&f.wire, f.ty);
+        Some(quote! {
+            #name => judge.field(&fields[#i], value, <#ty as #p::Argument>::passes).then_some(#i),
+        })
+    });
+    quote!({
+        fn step(
+            key: &str,
+            value: &#p::Value,
+            fields: &'static [#p::Field],
+            judge: &#p::Judge<'_>,
+        ) -> ::core::option::Option<usize> {
+            match key {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+        step
+    })
 }
 
 /// `impl McpTool`, over the `ToolSpec` in `__SPEC`.

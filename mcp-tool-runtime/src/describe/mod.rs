@@ -35,7 +35,6 @@ use serde_json::{Map, Value};
 use crate::check::{Checker, SpecId};
 use crate::rules::Rules;
 use argument::Argument;
-use valid_walk::Judge;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
 #[derive(Debug)]
@@ -57,6 +56,10 @@ pub struct ToolSpec {
     pub union: Option<&'static dyn RootUnion>,
     /// What the tool asks of its user: a confirmation, fields (`McpTool` only).
     pub asking: Option<&'static asking::Asking>,
+    /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
+    /// index in `fields` of the field named `key` when `value` passes it with nothing
+    /// to record; `None` for a key of no field's, or a doubt.
+    pub walk: valid_walk::FieldStep,
     /// Built once per process.
     pub cache: SpecCache,
 }
@@ -225,18 +228,11 @@ impl Like {
 pub struct ArgType {
     schema: fn(Rules, &mut Walk) -> Map<String, Value>,
     check: fn(&Value, Rules, &mut Checker<'_>) -> bool,
-    /// [`Argument::passes`]: the fast path of valid arguments.
-    passes: fn(&Value, Rules, &Judge<'_>) -> bool,
     /// An `Option`: `null` is its `None`.
     optional: bool,
     /// The description of a derived struct, whose fields can stand beside others (a
     /// union's tag, a flattening struct's fields).
     pub(crate) object: fn() -> Option<&'static ToolSpec>,
-}
-
-/// The `passes` of a type without a fast path: the full check judges it.
-fn no_fast_path(_: &Value, _: Rules, _: &Judge<'_>) -> bool {
-    false
 }
 
 /// No struct description: the `object` of a type that is not a derived struct.
@@ -251,7 +247,6 @@ impl ArgType {
         ArgType {
             schema: schemars_type::schema::<T>,
             check: schemars_type::check::<T>,
-            passes: no_fast_path,
             optional: false,
             object: no_object,
         }
@@ -262,7 +257,6 @@ impl ArgType {
         ArgType {
             schema: T::schema,
             check: T::check,
-            passes: T::passes,
             optional: T::OPTIONAL,
             object: T::object,
         }
