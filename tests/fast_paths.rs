@@ -126,6 +126,13 @@ fn each_fast_path_answers_as_the_plain_code() {
                "origin": "CDG", "passengers": "two"}),
         json!({"cabin": "economy", "departureDate": "15/01/2099", "destination": "JFK",
                "notes": null, "origin": "CDG", "passengers": 2, "zzz": 1}),
+        // A field that fails before fields that pass, in the order of the keys; a field
+        // sent twice, under its name and in another case style.
+        json!({"Origin": "CDG", "cabin": "Buisness", "departure_date": "15/01/2099",
+               "destination": "JFK", "email": "ada@example.com", "origin": "CDG",
+               "passengers": 2}),
+        json!({"cabin": "first", "departure_date": "1/1/2099", "destination": "JFK",
+               "loyalty_ids": ["AF123456"], "origin": "CDG", "passengers": "2"}),
     ];
     let mixed = [
         json!({"code": "AB-12", "host": "a.b.c", "title": "Émile", "born": "05 March 1990",

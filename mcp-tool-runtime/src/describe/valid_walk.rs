@@ -1,10 +1,10 @@
-//! The fast path of valid arguments: one walk over them that records nothing and stops
-//! at the first doubt. Most calls carry valid arguments, and for those the full check
-//! (`object.rs`) keeps a path, a field's hint and lists it never uses. Where this walk
-//! says the arguments pass, the full check would find nothing and record nothing (no
-//! repair, no key read under another name, no `null` read as left out, nothing hidden,
-//! nothing read later); anything else, it leaves to the full check, which then runs
-//! again, skipping only the arguments' fields the walk found to pass before it stopped.
+//! The fast path of valid arguments: one walk over them that records nothing. Most
+//! calls carry valid arguments, and for those the full check (`object.rs`) keeps a
+//! path, a field's hint and lists it never uses. Where this walk says the arguments
+//! pass, the full check would find nothing and record nothing (no repair, no key read
+//! under another name, no `null` read as left out, nothing hidden, nothing read later);
+//! anything else, it leaves to the full check, which then runs again, skipping the
+//! arguments' fields the walk found to pass before it stopped at its first doubt.
 //! `tests/fast_paths.rs` holds the two to the same answers.
 //!
 //! Each key is judged by its struct's step, which the derive writes (the `walk` of its
@@ -88,6 +88,13 @@ impl ToolSpec {
     /// first doubt, so that invalid arguments, which the full check reads again, lose
     /// little here.
     pub(crate) fn passes(&'static self, value: &Value, judge: &Judge<'_>) -> bool {
+        // Fewer keys than required fields: one is missing. Said at once: what the walk
+        // of a nested object found to pass is not kept, and the full check reads it all.
+        if let Value::Object(map) = value
+            && map.len() < self.plan().required
+        {
+            return false;
+        }
         self.walk(value, judge, &mut 0)
     }
 
@@ -98,9 +105,7 @@ impl ToolSpec {
             return false;
         };
         let plan = self.plan();
-        // Fewer keys than required fields: one is missing. Said at once, the full check
-        // is left to say which, with nothing judged twice.
-        if !plan.valid_walk || map.len() < plan.required || !fast::on(FastPath::ValidWalk) {
+        if !plan.valid_walk || !fast::on(FastPath::ValidWalk) {
             return false;
         }
         // Each key a field's, once: the required fields met are all sent when they
@@ -120,6 +125,11 @@ impl ToolSpec {
     /// walk found to pass before it stopped (bit `i` for the field at `i`, of the first
     /// 64), which the full check, finding nothing there, skips
     /// (`Checker::skip_passed`).
+    ///
+    /// A required field not sent does not stop it (as it stops the walk of a nested
+    /// object): the keys sent are still judged, and the full check, skipping those that
+    /// passed, has less to read. A key that fails does: it is judged again by the full
+    /// check, and judging the keys after it here would judge each that fails twice.
     pub(crate) fn walk_arguments(
         &'static self,
         value: &Value,
