@@ -151,3 +151,48 @@ fn calls_with_something_to_record_are_left_to_the_full_check() {
         SchemaProfile::Portable
     ));
 }
+
+/// A struct of `f0` to `f69`, each a required `u8` of at least 1.
+macro_rules! wide {
+    ($($field:ident)*) => {
+        /// More fields than the walk keeps a bit for.
+        #[derive(McpTool, Deserialize, Debug)]
+        struct Wide {
+            $(#[validate(range(min = 1))] $field: u8,)*
+        }
+
+        fn wide_arguments() -> Value {
+            Value::Object([$((stringify!($field).to_owned(), json!(1))),*].into_iter().collect())
+        }
+    };
+}
+
+wide!(
+    f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14 f15 f16 f17 f18 f19 f20 f21 f22 f23
+    f24 f25 f26 f27 f28 f29 f30 f31 f32 f33 f34 f35 f36 f37 f38 f39 f40 f41 f42 f43 f44 f45
+    f46 f47 f48 f49 f50 f51 f52 f53 f54 f55 f56 f57 f58 f59 f60 f61 f62 f63 f64 f65 f66 f67
+    f68 f69
+);
+
+/// The walk keeps a bit for each of a struct's first 64 fields: a struct of more is
+/// left to the full check, which finds each field past the 64th, sent or not.
+#[test]
+fn a_struct_of_more_than_64_fields_is_read_by_the_full_check() {
+    let valid = wide_arguments();
+    assert!(Wide::from_arguments_for(valid.clone(), &context(), SchemaProfile::Portable).is_ok());
+    let mut missing = valid.clone();
+    missing.as_object_mut().unwrap().remove("f69");
+    let mut wrong = valid;
+    wrong["f66"] = json!(0);
+    for (args, path, rule) in [(missing, "/f69", "required"), (wrong, "/f66", "range")] {
+        let error =
+            Wide::from_arguments_for(args, &context(), SchemaProfile::Portable).unwrap_err();
+        let found: Vec<_> = error
+            .violations()
+            .iter()
+            .map(|v| (v.path.as_str(), v.rule.as_ref()))
+            .collect();
+        assert_eq!(found, [(path, rule)]);
+    }
+    assert!(!takes::<Wide>(&wide_arguments(), SchemaProfile::Portable));
+}

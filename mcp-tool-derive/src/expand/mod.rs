@@ -68,38 +68,43 @@ fn tool_spec(
     let title = opt_str(title);
     let description = opt_str(description);
     let walk = walk_step(p, fields);
+    let count = fields.len();
     let fields = fields.iter().map(|f| field(f, p));
-    quote! {
+    quote!({
+        static __FIELDS: [#p::Field; #count] = [#(#fields),*];
         #p::ToolSpec {
             name: #name,
             title: #title,
             description: #description,
             annotations: #annotations,
             allow_unknown_fields: #allow_unknown_fields,
-            fields: &[#(#fields),*],
+            fields: &__FIELDS,
             union: #union,
             asking: #asking,
             walk: #walk,
             cache: #p::SpecCache::new(),
         }
-    }
+    })
 }
 
 /// The struct's step of the walk of valid arguments (`FieldStep`): a `match` of the key
-/// on the fields' names, each arm calling its field's type's `passes` directly. A struct
-/// the walk never takes (a field flattened, sensitive, reshaped or read by a function of
-/// its own; two fields of one name) gets the step of no field; a field whose schema is
+/// on the fields' names, each arm calling its field's type's `passes` directly with the
+/// field read from `__FIELDS`, the static beside it, so that the compiler sees the field's
+/// rules and calls each one's check directly too. A struct the walk never takes (a
+/// field flattened, sensitive, reshaped or read by a function of its own; two fields of
+/// one name; more than 64 fields) gets the step of no field; a field whose schema is
 /// schemars' has no fast path, so it has no arm.
 fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
     let mut names = std::collections::HashSet::new();
-    let takes_walk = fields.iter().all(|f| {
-        !f.flatten
-            && !f.sensitive
-            && f.reads.is_none()
-            && f.extends.is_empty()
-            && f.transforms.is_empty()
-            && names.insert(f.wire.as_str())
-    });
+    let takes_walk = fields.len() <= 64
+        && fields.iter().all(|f| {
+            !f.flatten
+                && !f.sensitive
+                && f.reads.is_none()
+                && f.extends.is_empty()
+                && f.transforms.is_empty()
+                && names.insert(f.wire.as_str())
+        });
     if !takes_walk {
         return quote!(#p::no_field);
     }
@@ -109,14 +114,13 @@ fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
         }
         let (name, ty) = (&f.wire, f.ty);
         Some(quote! {
-            #name => judge.field(&fields[#i], value, <#ty as #p::Argument>::passes).then_some(#i),
+            #name => judge.field(&__FIELDS[#i], value, <#ty as #p::Argument>::passes).then_some(#i),
         })
     });
     quote!({
         fn step(
             key: &str,
             value: &#p::Value,
-            fields: &'static [#p::Field],
             judge: &#p::Judge<'_>,
         ) -> ::core::option::Option<usize> {
             match key {

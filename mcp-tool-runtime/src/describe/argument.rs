@@ -159,6 +159,7 @@ impl Argument for String {
         true
     }
 
+    #[inline]
     fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         value.is_string() && rules::pass(rules.own, value, judge.context)
     }
@@ -192,6 +193,7 @@ impl Argument for char {
         }
     }
 
+    #[inline]
     fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         value.as_str().is_some_and(|s| s.chars().count() == 1)
             && rules::pass(rules.own, value, judge.context)
@@ -222,6 +224,7 @@ impl Argument for bool {
         true
     }
 
+    #[inline]
     fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         value.is_boolean() && rules::pass(rules.own, value, judge.context)
     }
@@ -252,6 +255,7 @@ macro_rules! integers {
                 check_integer(value, rules, cx, <$t>::MIN as i128, <$t>::MAX as i128)
             }
 
+            #[inline]
             fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
                 integer_passes(value, rules, judge, <$t>::MIN as i128, <$t>::MAX as i128)
             }
@@ -383,6 +387,7 @@ fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
 
 /// [`Argument::passes`] for an integer type of the range `min..=max`: an integer
 /// written as one (`3.0` is read as `3`, a repair to record, so not here) in range.
+#[inline]
 fn integer_passes(value: &Value, rules: Rules, judge: &Judge<'_>, min: i128, max: i128) -> bool {
     let Value::Number(n) = value else {
         return false;
@@ -475,6 +480,7 @@ macro_rules! floats {
                 true
             }
 
+            #[inline]
             fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
                 value.is_number() && rules::pass(rules.own, value, judge.context)
             }
@@ -499,6 +505,7 @@ impl Argument for Value {
         true
     }
 
+    #[inline]
     fn passes(value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         rules::pass(rules.own, value, judge.context)
     }

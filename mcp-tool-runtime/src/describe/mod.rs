@@ -104,6 +104,9 @@ pub(crate) struct Plan {
     valid_walk: bool,
     /// How many of the struct's own fields are required.
     required: usize,
+    /// The bits of the required fields (bit `i` for the field at `i`): the walk takes
+    /// only structs of at most 64 fields.
+    required_bits: u64,
 }
 
 impl Default for SpecCache {

@@ -62,6 +62,9 @@ impl ToolSpec {
             root_names,
             valid_walk: self.admits_valid_walk(recursive),
             required: self.fields.iter().filter(|f| f.required).count(),
+            required_bits: (self.fields.iter().enumerate())
+                .filter(|(_, f)| f.required)
+                .fold(0, |bits, (i, _)| bits | crate::check::Checker::field_bit(i)),
             recursive,
         }
     }

@@ -17,7 +17,6 @@
 use serde_json::Value;
 
 use super::{Field, ToolSpec};
-use crate::check::Checker;
 use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
@@ -34,15 +33,16 @@ pub struct Judge<'a> {
 }
 
 /// A struct's step of the walk: for a key of its arguments and the value sent under
-/// it, given the struct's fields, the index of the field named `key` when the value
-/// passes it with nothing to record. The derive writes one for each struct.
+/// it, the index of the field named `key` when the value passes it with nothing to
+/// record. The derive writes one for each struct, reading the fields from the static
+/// the `ToolSpec` points to: the fields' rules are then constants where the step is
+/// compiled, and each rule's check is called directly.
 #[doc(hidden)]
-pub type FieldStep =
-    fn(key: &str, value: &Value, fields: &'static [Field], judge: &Judge<'_>) -> Option<usize>;
+pub type FieldStep = fn(key: &str, value: &Value, judge: &Judge<'_>) -> Option<usize>;
 
 /// The step of a struct the walk does not take, or with no fields: every key is a doubt.
 #[doc(hidden)]
-pub fn no_field(_: &str, _: &Value, _: &'static [Field], _: &Judge<'_>) -> Option<usize> {
+pub fn no_field(_: &str, _: &Value, _: &Judge<'_>) -> Option<usize> {
     None
 }
 
@@ -69,11 +69,12 @@ impl Judge<'_> {
 
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
-    /// reshaped or read by a function of their own, and the struct not a union's root
-    /// nor holding itself. Decided once, for the plan.
+    /// reshaped or read by a function of their own, at most 64 of them (a bit each), and
+    /// the struct not a union's root nor holding itself. Decided once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
         self.union.is_none()
             && !recursive
+            && self.fields.len() <= 64
             && self
                 .fields
                 .iter()
@@ -88,37 +89,41 @@ impl ToolSpec {
     /// first doubt, so that invalid arguments, which the full check reads again, lose
     /// little here.
     pub(crate) fn passes(&'static self, value: &Value, judge: &Judge<'_>) -> bool {
-        // Fewer keys than required fields: one is missing. Said at once: what the walk
-        // of a nested object found to pass is not kept, and the full check reads it all.
-        if let Value::Object(map) = value
-            && map.len() < self.plan().required
-        {
-            return false;
-        }
-        self.walk(value, judge, &mut 0)
+        self.walk(value, judge, &mut 0, true)
     }
 
     /// [`ToolSpec::passes`], setting in `passed` the bit of each field it found to pass
     /// (`Checker::field_bit`).
-    fn walk(&'static self, value: &Value, judge: &Judge<'_>, passed: &mut u64) -> bool {
+    fn walk(
+        &'static self,
+        value: &Value,
+        judge: &Judge<'_>,
+        passed: &mut u64,
+        nested: bool,
+    ) -> bool {
         let Value::Object(map) = value else {
             return false;
         };
         let plan = self.plan();
-        if !plan.valid_walk || !fast::on(FastPath::ValidWalk) {
+        // A nested object of fewer keys than required fields misses one: said at once,
+        // since what its walk found to pass is not kept, and the full check reads it all.
+        if !plan.valid_walk
+            || (nested && map.len() < plan.required)
+            || !fast::on(FastPath::ValidWalk)
+        {
             return false;
         }
-        // Each key a field's, once: the required fields met are all sent when they
-        // are as many as the struct has.
-        let mut required = 0;
+        // Each key a field's, once (the wire names differ, and a map's keys): the
+        // required fields are all sent when their bits are all set.
         for (key, value) in map {
-            let Some(i) = (self.walk)(key, value, self.fields, judge) else {
+            let Some(i) = (self.walk)(key, value, judge) else {
                 return false;
             };
-            *passed |= Checker::field_bit(i);
-            required += usize::from(self.fields[i].required);
+            // `i < 64`: the plan admits no struct of more fields (`& 63` says so
+            // without a check of its own).
+            *passed |= 1 << (i & 63);
         }
-        required == plan.required
+        *passed & plan.required_bits == plan.required_bits
     }
 
     /// The walk of the arguments object: `Ok` where they pass; else the fields the
@@ -136,7 +141,7 @@ impl ToolSpec {
         judge: &Judge<'_>,
     ) -> Result<(), u64> {
         let mut passed = 0;
-        if self.walk(value, judge, &mut passed) {
+        if self.walk(value, judge, &mut passed, false) {
             return Ok(());
         }
         Err(passed)
@@ -144,6 +149,7 @@ impl ToolSpec {
 
     /// [`Argument::passes`](crate::Argument::passes) of a derived struct: its fields,
     /// then the field's own rules on the whole.
+    #[inline]
     pub fn passes_field(&'static self, value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         self.passes(value, judge) && rules::pass(rules.own, value, judge.context)
     }

@@ -285,6 +285,7 @@ pub fn check(rules: &[Rule], value: &Value, cx: &mut Checker<'_>) {
 /// a rule that fails, and for an author's function, which runs once, in the full check.
 ///
 /// [`Argument::passes`]: crate::Argument::passes
+#[inline]
 pub(crate) fn pass(rules: &[Rule], value: &Value, context: &Context) -> bool {
     rules.iter().all(|rule| rule.kind.holds(value, context))
 }
