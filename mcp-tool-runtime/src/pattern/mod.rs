@@ -53,6 +53,7 @@ impl Pattern {
 
     /// Whether `s` matches; `Err` if the pattern could not be compiled (the derive
     /// checks it, so only a regex over the size limit gets here).
+    #[inline]
     pub fn is_match(&self, s: &str) -> Result<bool, &str> {
         match self.matcher {
             Matcher::Pieces(pieces) => Ok(pieces_match(pieces, s)),
@@ -93,6 +94,7 @@ impl Piece {
         Piece { set, min, max }
     }
 
+    #[inline]
     fn holds(&self, b: u8) -> bool {
         // A byte outside ASCII is in no set: a multi-byte character never matches.
         b < 0x80 && self.set[usize::from(b >> 6)] >> (b & 63) & 1 == 1
@@ -110,7 +112,10 @@ impl fmt::Debug for Piece {
 }
 
 /// Each piece takes as many bytes as it may in turn; the derive writes pieces only
-/// where no other reading of `s` could match.
+/// where no other reading of `s` could match. Inlined, with `Pattern::is_match` and the
+/// rule's `holds`, into the derive's step of the walk, where the pieces are constants
+/// and the compiler writes the loop for this one pattern (`BENCHMARKS.md`).
+#[inline]
 fn pieces_match(pieces: &[Piece], s: &str) -> bool {
     let bytes = s.as_bytes();
     let mut at: usize = 0;
