@@ -92,19 +92,19 @@ fn tool_spec(
 /// field read from `__FIELDS`, the static beside it, so that the compiler sees the field's
 /// rules and calls each one's check directly too. A struct the walk never takes (a
 /// field flattened, sensitive, reshaped or read by a function of its own; two fields of
-/// one name; more than 64 fields) gets the step of no field; a field whose schema is
-/// schemars' has no fast path, so it has no arm.
+/// one name) gets the step of no field; a field whose schema is schemars' has no fast
+/// path, so it has no arm. How many fields the walk takes is the runtime's to say (its
+/// plan), not this step's.
 fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
     let mut names = std::collections::HashSet::new();
-    let takes_walk = fields.len() <= 64
-        && fields.iter().all(|f| {
-            !f.flatten
-                && !f.sensitive
-                && f.reads.is_none()
-                && f.extends.is_empty()
-                && f.transforms.is_empty()
-                && names.insert(f.wire.as_str())
-        });
+    let takes_walk = fields.iter().all(|f| {
+        !f.flatten
+            && !f.sensitive
+            && f.reads.is_none()
+            && f.extends.is_empty()
+            && f.transforms.is_empty()
+            && names.insert(f.wire.as_str())
+    });
     if !takes_walk {
         return quote!(#p::no_field);
     }

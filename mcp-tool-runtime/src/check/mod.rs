@@ -175,8 +175,11 @@ impl<'a> Checker<'a> {
         std::mem::take(&mut self.passed)
     }
 
+    /// How many fields have a bit in [`Checker::skip_passed`]'s set: the first 64.
+    pub(crate) const FIELD_BITS: usize = u64::BITS as usize;
+
     /// The bit of the field at `index` in [`Checker::skip_passed`]'s set: none past the
-    /// 64th, whose fields are always judged.
+    /// [`Checker::FIELD_BITS`]th, whose fields are always judged.
     pub(crate) fn field_bit(index: usize) -> u64 {
         u32::try_from(index)
             .ok()

@@ -104,8 +104,8 @@ pub(crate) struct Plan {
     valid_walk: bool,
     /// How many of the struct's own fields are required.
     required: usize,
-    /// The bits of the required fields (bit `i` for the field at `i`): the walk takes
-    /// only structs of at most 64 fields.
+    /// The bits of the required fields (`Checker::field_bit`): the walk takes only
+    /// structs whose fields all have one.
     required_bits: u64,
 }
 

@@ -17,6 +17,7 @@
 use serde_json::Value;
 
 use super::{Field, ToolSpec};
+use crate::check::Checker;
 use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
@@ -69,12 +70,13 @@ impl Judge<'_> {
 
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
-    /// reshaped or read by a function of their own, at most 64 of them (a bit each), and
-    /// the struct not a union's root nor holding itself. Decided once, for the plan.
+    /// reshaped or read by a function of their own, at most `Checker::FIELD_BITS` of
+    /// them (a bit each), and the struct not a union's root nor holding itself. Decided
+    /// once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
         self.union.is_none()
             && !recursive
-            && self.fields.len() <= 64
+            && self.fields.len() <= Checker::FIELD_BITS
             && self
                 .fields
                 .iter()
@@ -119,9 +121,9 @@ impl ToolSpec {
             let Some(i) = (self.walk)(key, value, judge) else {
                 return false;
             };
-            // `i < 64`: the plan admits no struct of more fields (`& 63` says so
-            // without a check of its own).
-            *passed |= 1 << (i & 63);
+            // `i < FIELD_BITS`: the plan admits no struct of more fields (the `%`
+            // says so without a check of its own, where `field_bit` checks).
+            *passed |= 1 << (i % Checker::FIELD_BITS);
         }
         *passed & plan.required_bits == plan.required_bits
     }
