@@ -7,12 +7,14 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
+mod annotations;
 pub mod ask;
 mod calendar;
 mod check;
 mod context;
 mod describe;
 mod fast;
+mod id;
 mod number;
 mod pattern;
 mod result;
@@ -34,13 +36,13 @@ pub use result::{
 };
 pub use rules::Invalid;
 pub use serve::call::Handler;
-#[cfg(feature = "http")]
-pub use serve::http;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
-#[cfg(feature = "rmcp")]
-pub use serve::stdio;
 pub use serve::toolbox::{CallError, Toolbox};
+#[cfg(feature = "http")]
+pub use serve::transport::http;
+#[cfg(feature = "rmcp")]
+pub use serve::transport::stdio;
 
 /// The [`Argument`] trait, the marker traits that say which rules a type takes (the
 /// compiler names them when a rule does not fit a field), and how many problems one

@@ -131,13 +131,6 @@ impl fmt::Debug for StateKey {
     }
 }
 
-/// Random bytes as hex: a call's id.
-pub(crate) fn random_id() -> Result<String, std::io::Error> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
-    Ok(hex(&bytes))
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -3,14 +3,13 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-#[cfg(feature = "ask")]
-use super::StateKey;
-use super::store;
-#[cfg(feature = "ask")]
-use super::store::Claim;
+use super::progress::{
+    Asked, Given, Pending, Progress, Reply, apply, bind, malformed, question_of, refusal, reply,
+    resume,
+};
+use super::record::{self, Claimed, Ended};
 use super::{Answer, Elicit, InputRequired, Reach, Refusal, Sealing, Unanswered};
 use crate::result::ToolError;
 
@@ -20,70 +19,6 @@ const FIELD_ASKS: u32 = 3;
 const ROUNDS: u32 = 10;
 /// How many answers that are none of the choices a question takes.
 const STRAY_ANSWERS: u32 = 3;
-
-/// What the rounds before learned, sealed into the `requestState`.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Progress {
-    /// The tool, and a digest of its arguments: the state is good for this call only.
-    tool: String,
-    args: String,
-    /// This call's id, and the round: a state is spent once.
-    call: String,
-    round: u32,
-    /// Milliseconds since the Unix epoch.
-    expires: u64,
-    /// The user's values for asked fields.
-    #[serde(default)]
-    fields: Map<String, Value>,
-    #[serde(default)]
-    field_asks: u32,
-    #[serde(default)]
-    confirmed: bool,
-    /// The answers to the handler's questions, in the order it asked them.
-    #[serde(default)]
-    answers: Vec<Given>,
-    /// The user said no to a field or to the confirmation.
-    #[serde(default)]
-    refused: Option<(Reply, String)>,
-    /// The questions of the last round, whose answers the retry brings.
-    #[serde(default)]
-    pending: Vec<Pending>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Given {
-    question: String,
-    reply: Reply,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Reply {
-    Accept(Map<String, Value>),
-    Decline,
-    Cancel,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Pending {
-    key: String,
-    asked: Asked,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Asked {
-    Fields {
-        names: Vec<String>,
-        question: String,
-    },
-    Confirm {
-        message: String,
-    },
-    Question {
-        question: String,
-    },
-}
 
 /// What became of asking for fields or for the confirmation.
 pub(crate) enum Step {
@@ -95,7 +30,7 @@ pub(crate) enum Step {
     Stop(ToolError),
 }
 
-enum Way {
+enum Asker {
     Nobody,
     Rounds,
     Live(Arc<dyn Elicit>),
@@ -106,7 +41,7 @@ enum Way {
 pub(crate) struct Session(Arc<Inner>);
 
 struct Inner {
-    way: Way,
+    asker: Asker,
     sealing: Arc<Sealing>,
     state: Mutex<State>,
 }
@@ -138,9 +73,9 @@ impl Session {
     ) -> Begun {
         let mut progress = Progress::default();
         let mut claimed = None;
-        let way = match reach {
-            Reach::Nobody => Way::Nobody,
-            Reach::Live(elicit) => Way::Live(elicit),
+        let asker = match reach {
+            Reach::Nobody => Asker::Nobody,
+            Reach::Live(elicit) => Asker::Live(elicit),
             Reach::Rounds {
                 input_responses,
                 request_state,
@@ -154,7 +89,7 @@ impl Session {
                         let answers = input_responses.unwrap_or_default();
                         let (resumed, round) = match resume(sealed, answers, sealing, progress) {
                             Ok(resumed) => resumed,
-                            Err(ends) => return ends,
+                            Err(ended) => return ended.into(),
                         };
                         progress = resumed;
                         claimed = Some(round);
@@ -169,11 +104,11 @@ impl Session {
                     }
                     None => {}
                 }
-                Way::Rounds
+                Asker::Rounds
             }
         };
         let session = Session(Arc::new(Inner {
-            way,
+            asker,
             sealing: Arc::clone(sealing),
             state: Mutex::new(State {
                 progress,
@@ -188,7 +123,7 @@ impl Session {
     }
 
     pub fn can_ask(&self) -> bool {
-        !matches!(self.0.way, Way::Nobody)
+        !matches!(self.0.asker, Asker::Nobody)
     }
 
     /// The user's no to a field or to the confirmation, in the round before.
@@ -351,7 +286,7 @@ impl Session {
         progress.pending = pending;
         progress.refused = None;
         progress.round += 1;
-        progress.expires = store::expiry(self.0.sealing.lifetime);
+        progress.expires = record::expiry(self.0.sealing.lifetime);
         let payload = serde_json::to_vec(&progress).map_err(|e| {
             ToolError::transient(format!("The server cannot ask the user now: {e}."))
         })?;
@@ -363,9 +298,9 @@ impl Session {
     }
 
     async fn put(&self, asked: Asked, params: Value) -> Put {
-        match &self.0.way {
-            Way::Nobody => Put::Failed("the client cannot ask its user".into()),
-            Way::Rounds => {
+        match &self.0.asker {
+            Asker::Nobody => Put::Failed("the client cannot ask its user".into()),
+            Asker::Rounds => {
                 let mut state = self.state();
                 let key = match &asked {
                     Asked::Fields { .. } => "mcp-tool/fields".to_owned(),
@@ -375,7 +310,7 @@ impl Session {
                 state.asking.push((Pending { key, asked }, params));
                 Put::Suspend
             }
-            Way::Live(elicit) => match elicit.elicit(params).await {
+            Asker::Live(elicit) => match elicit.elicit(params).await {
                 Ok(result) => match reply(&result) {
                     Some(reply) => Put::Replied(reply),
                     None => Put::Failed("the client's answer was no ElicitResult".into()),
@@ -392,133 +327,6 @@ enum Put {
     Failed(String),
 }
 
-fn question_of(asked: &Asked) -> &str {
-    match asked {
-        Asked::Fields { question, .. } | Asked::Question { question } => question,
-        Asked::Confirm { message } => message,
-    }
-}
-
-fn refusal(reply: &Reply, question: &str) -> Unanswered {
-    let refusal = match reply {
-        Reply::Cancel => Refusal::Cancelled,
-        _ => Refusal::Declined,
-    };
-    Unanswered::new(refusal, question)
-}
-
-/// An `ElicitResult` as JSON, read.
-fn reply(result: &Value) -> Option<Reply> {
-    match result.get("action")?.as_str()? {
-        "accept" => match result.get("content") {
-            None | Some(Value::Null) => Some(Reply::Accept(Map::new())),
-            Some(Value::Object(content)) => Some(Reply::Accept(content.clone())),
-            Some(_) => None,
-        },
-        "decline" => Some(Reply::Decline),
-        "cancel" => Some(Reply::Cancel),
-        _ => None,
-    }
-}
-
-fn apply(progress: &mut Progress, asked: &Asked, reply: Reply) {
-    match (asked, reply) {
-        (Asked::Fields { names, .. }, Reply::Accept(content)) => {
-            for name in names {
-                let value = content.get(name).cloned().unwrap_or(Value::Null);
-                progress.fields.insert(name.clone(), value);
-            }
-        }
-        (Asked::Confirm { .. }, Reply::Accept(_)) => progress.confirmed = true,
-        (Asked::Question { question }, reply) => progress.answers.push(Given {
-            question: question.clone(),
-            reply,
-        }),
-        (asked, reply) => progress.refused = Some((reply, question_of(asked).to_owned())),
-    }
-}
-
-/// What binds a state to its call: a digest of the tool's name and arguments.
-#[cfg(feature = "ask")]
-fn bind(tool: &str, arguments: &Value) -> String {
-    super::seal::digest(tool, arguments)
-}
-
-/// Without the `ask` feature no state is sealed, so none is bound to a call.
-#[cfg(not(feature = "ask"))]
-fn bind(_: &str, _: &Value) -> String {
-    String::new()
-}
-
-/// The progress a retry resumes, its answers in, and its round claimed; or how the call
-/// ends instead: a malformed state, an expired question, a round that ran before.
-#[cfg(feature = "ask")]
-fn resume(
-    sealed: String,
-    answers: Map<String, Value>,
-    sealing: &Arc<Sealing>,
-    fresh: Progress,
-) -> Result<(Progress, Claimed), Begun> {
-    let mut progress = open(sealed, sealing, fresh).map_err(|e| Begun::Stop(e, None))?;
-    answer(&mut progress, answers).map_err(|e| Begun::Stop(e, None))?;
-    let round = Claimed::claim(&progress, sealing)?;
-    if let Some(expired) = expired(&progress, sealing) {
-        return Err(Begun::Stop(expired, Some(round)));
-    }
-    Ok((progress, round))
-}
-
-/// Without the `ask` feature nothing here sealed a state: it is refused, unopened.
-#[cfg(not(feature = "ask"))]
-fn resume(
-    _: String,
-    _: Map<String, Value>,
-    sealing: &Arc<Sealing>,
-    _: Progress,
-) -> Result<(Progress, Claimed), Begun> {
-    Err(Begun::Stop(sealing.refuse_state(), None))
-}
-
-fn malformed(message: &str) -> ToolError {
-    ToolError::malformed_request(format!(
-        "{message} The call was not run. Call the tool again without requestState and inputResponses to start over."
-    ))
-}
-
-/// The progress a retry's `requestState` carries, checked: sealed by this server, for
-/// this call.
-#[cfg(feature = "ask")]
-fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, ToolError> {
-    let key: &StateKey = sealing.key()?;
-    let progress: Progress = key
-        .open(&sealed)
-        .and_then(|payload| super::exact::from_slice(&payload))
-        .ok_or_else(|| {
-            malformed("The requestState sent back is not one this server sealed: it was changed, cut short, or sealed with another key.")
-        })?;
-    if progress.tool != fresh.tool || progress.args != fresh.args {
-        return Err(malformed(
-            "The requestState sent back belongs to another call: another tool, or other arguments.",
-        ));
-    }
-    Ok(progress)
-}
-
-/// The error of a state whose question was not answered in time, if it was not.
-#[cfg(feature = "ask")]
-fn expired(progress: &Progress, sealing: &Sealing) -> Option<ToolError> {
-    if store::time_of(progress.expires) >= std::time::SystemTime::now() {
-        return None;
-    }
-    let minutes = sealing.lifetime.as_secs().div_ceil(60);
-    Some(
-        ToolError::transient(format!(
-            "The question to the user expired before the answer came back (a question is good for {minutes} minutes). Nothing was done with this answer."
-        ))
-        .with_hint("Call the tool again, without requestState, to ask again."),
-    )
-}
-
 /// How a call that resumes a round begins.
 pub(crate) enum Begun {
     /// It goes on in this session, having claimed its round if it resumes one.
@@ -532,148 +340,12 @@ pub(crate) enum Begun {
     Replay(String),
 }
 
-/// The answer a round kept, read back; `None` when it cannot be (then the model is
-/// told, by [`unreadable_replay`], that it ran).
-#[cfg(feature = "ask")]
-pub(crate) fn replayed(json: &str) -> Result<Answer, ToolError> {
-    Answer::from_json(json).ok_or_else(unreadable_replay)
-}
-
-/// The answer to a round that ran, whose kept answer cannot be read back.
-#[cfg(feature = "ask")]
-pub(crate) fn unreadable_replay() -> ToolError {
-    ToolError::transient(
-        "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
-    )
-    .may_have_taken_effect()
-}
-
-/// A round of a call, claimed by this request: whatever the call ends with is kept as
-/// the round's answer, for a client that sends the same state again.
-pub(crate) struct Claimed {
-    id: String,
-    keep_until: std::time::SystemTime,
-    sealing: Arc<Sealing>,
-    kept: bool,
-}
-
-impl Claimed {
-    /// Claims the round `progress` resumes; if it was claimed before, how the call
-    /// ends instead.
-    #[cfg(feature = "ask")]
-    fn claim(progress: &Progress, sealing: &Arc<Sealing>) -> Result<Claimed, Begun> {
-        let id = format!("{}/{}", progress.call, progress.round);
-        // Kept past the state's own expiry: a client whose connection dropped just
-        // before it may send the state again a little after.
-        let keep_until = store::time_of(progress.expires) + sealing.lifetime;
-        match sealing.used.claim(&id, keep_until) {
-            Claim::First => Ok(Claimed {
-                id,
-                keep_until,
-                sealing: Arc::clone(sealing),
-                kept: false,
-            }),
-            Claim::Running => Err(Begun::Stop(
-                ToolError::transient(
-                    "This call is running now, from an earlier request with the same requestState (sent again after a connection dropped?). It runs once.",
-                )
-                .with_hint("Call again with the same requestState and inputResponses in a few seconds to get its answer.")
-                .retry_after(std::time::Duration::from_secs(2)),
-                None,
-            )),
-            Claim::Answered(answer) => Err(Begun::Replay(answer)),
+impl From<Ended> for Begun {
+    fn from(ended: Ended) -> Begun {
+        match ended {
+            Ended::Stop(error, claimed) => Begun::Stop(error, claimed),
+            #[cfg(feature = "ask")]
+            Ended::Replay(json) => Begun::Replay(json),
         }
-    }
-
-    /// Keeps `answer` as the round's.
-    pub fn keep(self, answer: &Answer) {
-        self.keep_json(answer.to_json());
-    }
-
-    /// Keeps the answer written as `json` (a result, or an `InputRequiredResult`) as
-    /// the round's.
-    pub fn keep_json(mut self, json: String) {
-        self.kept = true;
-        self.sealing.used.keep(&self.id, json, self.keep_until);
-    }
-}
-
-impl Drop for Claimed {
-    /// A round whose call ended with no answer (its future dropped while the handler
-    /// ran) may have done its work: a request that sends its state again is told so.
-    fn drop(&mut self) {
-        if self.kept {
-            return;
-        }
-        let interrupted = ToolError::transient(
-            "An earlier request with the same requestState was cut off while this call ran: it may have taken effect.",
-        )
-        .may_have_taken_effect()
-        .into_call_result();
-        let json = Answer::Complete(interrupted).to_json();
-        self.sealing.used.keep(&self.id, json, self.keep_until);
-    }
-}
-
-/// Takes the retry's answers to the questions the state says were put.
-#[cfg(feature = "ask")]
-fn answer(progress: &mut Progress, mut responses: Map<String, Value>) -> Result<(), ToolError> {
-    let pending = std::mem::take(&mut progress.pending);
-    let mut expected: Vec<&str> = pending.iter().map(|p| p.key.as_str()).collect();
-    let mut sent: Vec<&str> = responses.keys().map(String::as_str).collect();
-    expected.sort_unstable();
-    sent.sort_unstable();
-    if expected != sent {
-        return Err(malformed(&format!(
-            "The inputResponses do not answer the requests of the requestState: they answer {sent:?}, and the requests were {expected:?}."
-        )));
-    }
-    for asked in pending {
-        let result = responses.remove(&asked.key).unwrap_or_default();
-        let Some(reply) = reply(&result) else {
-            return Err(malformed(&format!(
-                "The inputResponses' {:?} is no ElicitResult ({{\"action\": \"accept\" | \"decline\" | \"cancel\", \"content\": {{...}}}}).",
-                asked.key
-            )));
-        };
-        apply(progress, &asked.asked, reply);
-    }
-    Ok(())
-}
-
-#[cfg(all(test, feature = "ask"))]
-mod tests {
-    use super::*;
-    use crate::result::echo::tests::doubles;
-
-    /// The user's values for asked fields travel in the sealed `requestState` as JSON
-    /// text; the retry reads every number back as it was sealed, so that the handler
-    /// is given what the user's client sent. (Fails without the exact read where
-    /// serde_json's default reader is built: `cargo test -p mcp-tool-runtime --lib`.)
-    #[test]
-    fn the_users_values_come_back_from_the_state_as_they_were_sealed() {
-        let sealing = Sealing::new();
-        let call = |fields| Progress {
-            tool: "book".into(),
-            args: bind("book", &Value::Object(Map::new())),
-            fields,
-            ..Progress::default()
-        };
-        let values = doubles(500);
-        let fields = (values.iter().enumerate())
-            .map(|(i, &x)| (format!("budget{i}"), Value::from(x)))
-            .collect();
-        let payload = serde_json::to_vec(&call(fields)).unwrap();
-        let sealed = sealing.key().unwrap().seal(&payload);
-        let opened = open(sealed, &sealing, call(Map::new())).unwrap();
-        let changed = (values.iter().enumerate())
-            .filter(|&(i, x)| {
-                opened.fields[&format!("budget{i}")]
-                    .as_f64()
-                    .map(f64::to_bits)
-                    != Some(x.to_bits())
-            })
-            .count();
-        assert_eq!(changed, 0, "values the user did not give");
     }
 }

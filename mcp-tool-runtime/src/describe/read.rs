@@ -48,7 +48,12 @@ impl ToolSpec {
     /// pass the checks for another reason (a round refused or ended): cut short, and
     /// with what the checks find sensitive hidden, as for an argument error. An error's
     /// path only: the checks run for what they find, not for what they say.
-    pub(crate) fn shown(&'static self, tool: &str, arguments: &Value, context: &Context) -> Value {
+    pub(crate) fn attempted_arguments(
+        &'static self,
+        tool: &str,
+        arguments: &Value,
+        context: &Context,
+    ) -> Value {
         match arguments {
             Value::Object(_) => {}
             Value::Null => return Value::Object(Map::new()),
@@ -109,11 +114,11 @@ impl ToolSpec {
         let judge = judge(context, profile);
         let walked = self.walk_arguments(&arguments, &judge);
         if walked.is_ok() {
-            let shown = echo.then(|| echo::Echoed::of(&arguments, &[]));
+            let echoed = echo.then(|| echo::Echoed::of(&arguments, &[]));
             return Ok(Passed {
                 arguments,
                 repairs: Vec::new(),
-                shown,
+                echoed,
                 hidden: Vec::new(),
             });
         }
@@ -142,7 +147,7 @@ impl ToolSpec {
             return Err(error.with_repairs(repairs));
         }
         // As the arguments came, before any repair.
-        let shown = echo.then(|| echo::Echoed::of(&arguments, &checked.hidden));
+        let echoed = echo.then(|| echo::Echoed::of(&arguments, &checked.hidden));
         for (at, _, parsed) in checked.repairs {
             if let Some(slot) = at.get_mut(&mut arguments) {
                 *slot = parsed;
@@ -178,7 +183,7 @@ impl ToolSpec {
         Ok(Passed {
             arguments,
             repairs,
-            shown,
+            echoed,
             hidden: checked.hidden,
         })
     }
@@ -236,7 +241,7 @@ pub(crate) struct Passed {
     /// The repairs made.
     pub repairs: Vec<Repair>,
     /// What `attempted_query` shows of them, where asked for.
-    pub shown: Option<echo::Echoed>,
+    pub echoed: Option<echo::Echoed>,
     /// Where the checks found sensitive values, in the arguments as they came.
     pub hidden: Vec<Location>,
 }

@@ -6,6 +6,7 @@ pub(crate) mod echo;
 mod error;
 mod location;
 pub(crate) mod tool_failure;
+mod unanswered;
 mod violation;
 
 pub(crate) use call_result::json_text;
@@ -13,4 +14,6 @@ pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
 pub use error::ToolError;
 pub(crate) use location::{Location, Segment};
 pub use tool_failure::TOOL_FAILURE_KEY;
+pub(crate) use unanswered::Refusal;
+pub use unanswered::Unanswered;
 pub use violation::{ErrorCategory, Repair, Violation};

@@ -91,7 +91,7 @@ pub(crate) fn correlation_of(meta: Option<&Map<String, Value>>) -> Option<&str> 
 /// 128 random bits, as a call's id is made; where the system has no randomness to give
 /// (it always has, on the platforms this crate runs on), the process's own count.
 fn correlation_id() -> String {
-    crate::ask::random_id().unwrap_or_else(|_| {
+    crate::id::random_id().unwrap_or_else(|_| {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         format!("{}-{n}", std::process::id())

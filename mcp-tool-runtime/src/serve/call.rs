@@ -60,7 +60,7 @@ where
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => {
                 let error = named(error, T::NAME, || {
-                    T::spec().shown(T::NAME, &arguments, &setup.context)
+                    T::spec().attempted_arguments(T::NAME, &arguments, &setup.context)
                 });
                 (Err(error), claimed)
             }
@@ -121,7 +121,7 @@ pub(crate) async fn prepare(
     let context = &setup.context;
     if let Some(refused) = session.refused() {
         return Err(named(refused, tool, || {
-            spec.shown(tool, &arguments, context)
+            spec.attempted_arguments(tool, &arguments, context)
         }));
     }
     let asking = spec.asking;
@@ -161,7 +161,7 @@ pub(crate) async fn prepare(
             .collect::<Vec<_>>()
             .join(" ");
         let params = crate::ask::form::fields(spec.input_schema(), &asked);
-        let shown = || spec.shown(tool, &kept, context);
+        let shown = || spec.attempted_arguments(tool, &kept, context);
         match session.ask_fields(names, question, params).await {
             Step::Answered => arguments = kept,
             Step::Suspend => {
@@ -174,10 +174,16 @@ pub(crate) async fn prepare(
         }
     };
     if let Some(sent) = &sent {
-        passed.shown = Some(Echoed::of(sent, &passed.hidden));
+        passed.echoed = Some(Echoed::of(sent, &passed.hidden));
     }
     if let Some(message) = confirmation {
-        let shown = || passed.shown.as_ref().map(Echoed::value).unwrap_or_default();
+        let shown = || {
+            passed
+                .echoed
+                .as_ref()
+                .map(Echoed::value)
+                .unwrap_or_default()
+        };
         if !session.can_ask() {
             return Err(named(needs_confirmation(&message), tool, shown));
         }
@@ -227,7 +233,7 @@ where
     let Passed {
         arguments,
         repairs,
-        shown,
+        echoed,
         ..
     } = passed;
     let args: T = spec
@@ -239,7 +245,7 @@ where
         async move { handler.call(state, args, ask).await },
     ));
     let outcome = running.await;
-    let shown = || shown.as_ref().map(Echoed::value).unwrap_or_default();
+    let shown = || echoed.as_ref().map(Echoed::value).unwrap_or_default();
     if session.has_pending() {
         return session
             .suspend()

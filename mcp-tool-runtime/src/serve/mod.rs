@@ -1,28 +1,20 @@
-//! Serving tools: the [`Toolbox`](toolbox::Toolbox) that answers `tools/list` and
-//! `tools/call`, and the adapter that serves it, or an rmcp `#[tool_router]` server, over
-//! rmcp's transports (feature `rmcp`). The adapter depends on the toolbox, not the other
-//! way round.
+//! Serving tools, in three layers that each look only down:
+//!
+//! - this folder: the [`Toolbox`](toolbox::Toolbox) that answers `tools/list` and
+//!   `tools/call`, and one call's route through the checks, the asking and the handler
+//!   (no feature);
+//! - [`rmcp`]: the adapters to rmcp, the official Rust SDK: the `Toolbox` as an rmcp
+//!   `ServerHandler`, the conversions, and the `Parameters` extractor and `structured`
+//!   wrapper that give an rmcp `#[tool]` method this crate's checks (feature `rmcp`);
+//! - [`transport`]: stdio, Streamable HTTP, and the JSON-RPC they write (feature `rmcp`,
+//!   and `http` for HTTP).
 
-#[cfg(feature = "rmcp")]
-mod adapter;
 pub(crate) mod call;
-#[cfg(feature = "rmcp")]
-mod guarded;
-#[cfg(feature = "http")]
-pub mod http;
-#[cfg(feature = "rmcp")]
-mod jsonrpc;
 #[cfg(feature = "tracing")]
 mod observe;
 pub(crate) mod output;
 #[cfg(feature = "rmcp")]
-mod peer;
-#[cfg(feature = "rmcp")]
 pub mod rmcp;
-#[cfg(all(feature = "rmcp", feature = "ask"))]
-mod rounds;
-#[cfg(feature = "rmcp")]
-mod router;
-#[cfg(feature = "rmcp")]
-pub mod stdio;
 pub(crate) mod toolbox;
+#[cfg(feature = "rmcp")]
+pub mod transport;

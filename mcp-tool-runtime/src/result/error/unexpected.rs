@@ -8,7 +8,7 @@
 use std::error::Error;
 
 use super::ToolError;
-use crate::describe::Annotations;
+use crate::annotations::Annotations;
 use crate::result::violation::ErrorCategory;
 
 /// What the log, and no model unless its author says so, learns of an unexpected error.
@@ -54,7 +54,7 @@ impl ToolError {
         let type_name = std::any::type_name::<E>();
         let boxed = error.into();
         // A question the user did not answer says what it is.
-        let boxed = match boxed.downcast::<crate::ask::Unanswered>() {
+        let boxed = match boxed.downcast::<crate::result::Unanswered>() {
             Ok(unanswered) => return (*unanswered).into_tool_error(),
             Err(other) => other,
         };

@@ -6,6 +6,7 @@
 //! clients would take the server's capacity.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::io;
 use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -13,6 +14,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use hyper::body::{Body, Frame, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
@@ -25,10 +29,10 @@ use super::Limits;
 use super::exchange::Exchange;
 
 /// Every open connection, by a number of its own.
-pub(super) struct House {
+pub(super) struct Connections {
     limits: Limits,
     epoch: Instant,
-    slots: Mutex<HashMap<u64, Arc<Slot>>>,
+    by_id: Mutex<HashMap<u64, Arc<Connection>>>,
     next: AtomicU64,
     /// Told when the last connection has closed.
     emptied: Notify,
@@ -45,11 +49,11 @@ fn tune(stream: &TcpStream) {
 }
 
 /// One connection's state, shared by its task, its reads and its requests.
-pub(super) struct Slot {
+pub(super) struct Connection {
     /// Requests under way (their responses not yet sent whole): while any is, the
     /// connection is not idle.
     busy: AtomicUsize,
-    /// Milliseconds since the house's epoch when the connection last became idle.
+    /// Milliseconds since the connections's epoch when the connection last became idle.
     quiet_since: AtomicU64,
     /// One more than the millisecond the first byte of the next request's head came
     /// (0: none came yet). A new connection's first head counts from its opening.
@@ -60,12 +64,12 @@ pub(super) struct Slot {
     wake: Notify,
 }
 
-impl House {
+impl Connections {
     pub fn new(limits: Limits) -> Arc<Self> {
-        Arc::new(House {
+        Arc::new(Connections {
             limits,
             epoch: Instant::now(),
-            slots: Mutex::new(HashMap::new()),
+            by_id: Mutex::new(HashMap::new()),
             next: AtomicU64::new(0),
             emptied: Notify::new(),
             closing: CancellationToken::new(),
@@ -76,8 +80,8 @@ impl House {
         self.epoch.elapsed().as_millis() as u64
     }
 
-    fn slots(&self) -> MutexGuard<'_, HashMap<u64, Arc<Slot>>> {
-        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    fn by_id(&self) -> MutexGuard<'_, HashMap<u64, Arc<Connection>>> {
+        self.by_id.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Serves `stream`, a connection just accepted. At the bound on connections, the
@@ -86,7 +90,7 @@ impl House {
     pub fn admit(self: &Arc<Self>, stream: TcpStream, exchange: Arc<Exchange>) {
         tune(&stream);
         let now = self.now();
-        let slot = Arc::new(Slot {
+        let conn = Arc::new(Connection {
             busy: AtomicUsize::new(0),
             quiet_since: AtomicU64::new(now),
             head_at: AtomicU64::new(now + 1),
@@ -95,47 +99,59 @@ impl House {
         });
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         {
-            let mut slots = self.slots();
-            let open = slots.values().filter(|s| !s.is_evicted()).count();
+            let mut by_id = self.by_id();
+            let open = by_id.values().filter(|s| !s.is_evicted()).count();
             if open >= self.limits.max_connections {
-                let idlest = slots
+                let idlest = by_id
                     .values()
                     .filter(|s| !s.is_evicted() && s.is_idle())
                     .min_by_key(|s| s.quiet_since.load(Ordering::Relaxed));
                 match idlest {
                     Some(idlest) => idlest.evict(),
                     None => {
-                        drop(slots);
+                        drop(by_id);
                         tokio::spawn(refuse(stream, self.limits.max_connections));
                         return;
                     }
                 }
             }
-            slots.insert(id, Arc::clone(&slot));
+            by_id.insert(id, Arc::clone(&conn));
         }
-        let house = Arc::clone(self);
+        let connections = Arc::clone(self);
         tokio::spawn(async move {
-            house.serve(&slot, stream, exchange).await;
-            let mut slots = house.slots();
-            slots.remove(&id);
-            if slots.is_empty() {
-                house.emptied.notify_waiters();
+            connections.serve(&conn, stream, exchange).await;
+            let mut by_id = connections.by_id();
+            by_id.remove(&id);
+            if by_id.is_empty() {
+                connections.emptied.notify_waiters();
             }
         });
     }
 
-    async fn serve(self: &Arc<Self>, slot: &Arc<Slot>, stream: TcpStream, exchange: Arc<Exchange>) {
+    async fn serve(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        stream: TcpStream,
+        exchange: Arc<Exchange>,
+    ) {
         let io = TokioIo::new(Watched {
             stream,
-            slot: Arc::clone(slot),
-            house: Arc::clone(self),
+            conn: Arc::clone(conn),
+            connections: Arc::clone(self),
         });
         let requests = {
-            let slot = Arc::clone(slot);
-            let house = Arc::clone(self);
+            let conn = Arc::clone(conn);
+            let connections = Arc::clone(self);
             hyper::service::service_fn(move |request| {
-                let started = Started::new(&slot, &house);
-                Arc::clone(&exchange).answer(request, started)
+                let started = Started::new(&conn, &connections);
+                let exchange = Arc::clone(&exchange);
+                async move {
+                    let response = exchange.respond(request).await;
+                    Ok::<_, Infallible>(response.map(|body| Tracked {
+                        body,
+                        _started: started,
+                    }))
+                }
             })
         };
         // The head timeout is this module's own: hyper's starts again as soon as a
@@ -146,10 +162,10 @@ impl House {
         let mut connection = pin!(connection);
         let mut ending = false;
         loop {
-            if slot.is_evicted() && slot.is_idle() {
+            if conn.is_evicted() && conn.is_idle() {
                 return;
             }
-            let deadline = slot.deadline(&self.limits);
+            let deadline = conn.deadline(&self.limits);
             let sleep = async {
                 match deadline {
                     Some(at) => {
@@ -162,11 +178,11 @@ impl House {
                 _ = connection.as_mut() => return,
                 () = sleep => {
                     // The deadline may have moved since it was read.
-                    if slot.deadline(&self.limits).is_some_and(|at| at <= self.now()) {
+                    if conn.deadline(&self.limits).is_some_and(|at| at <= self.now()) {
                         return;
                     }
                 }
-                () = slot.wake.notified() => {}
+                () = conn.wake.notified() => {}
                 () = self.closing.cancelled(), if !ending => {
                     ending = true;
                     connection.as_mut().graceful_shutdown();
@@ -184,7 +200,7 @@ impl House {
     pub async fn emptied(&self) {
         loop {
             let emptied = self.emptied.notified();
-            if self.slots().is_empty() {
+            if self.by_id().is_empty() {
                 return;
             }
             emptied.await;
@@ -192,7 +208,7 @@ impl House {
     }
 }
 
-impl Slot {
+impl Connection {
     fn is_idle(&self) -> bool {
         self.busy.load(Ordering::Acquire) == 0
     }
@@ -235,37 +251,65 @@ impl Slot {
 
 /// A request under way on a connection: the connection is busy until this is dropped,
 /// with the response's body (sent whole, or abandoned).
-pub(super) struct Started {
-    slot: Arc<Slot>,
-    house: Arc<House>,
+struct Started {
+    conn: Arc<Connection>,
+    connections: Arc<Connections>,
 }
 
 impl Started {
-    fn new(slot: &Arc<Slot>, house: &Arc<House>) -> Self {
-        slot.busy.fetch_add(1, Ordering::AcqRel);
-        slot.head_at.store(0, Ordering::Release);
+    fn new(conn: &Arc<Connection>, connections: &Arc<Connections>) -> Self {
+        conn.busy.fetch_add(1, Ordering::AcqRel);
+        conn.head_at.store(0, Ordering::Release);
         Started {
-            slot: Arc::clone(slot),
-            house: Arc::clone(house),
+            conn: Arc::clone(conn),
+            connections: Arc::clone(connections),
         }
     }
 }
 
 impl Drop for Started {
     fn drop(&mut self) {
-        let slot = &self.slot;
-        slot.quiet_since.store(self.house.now(), Ordering::Release);
-        if slot.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
-            slot.wake.notify_one();
+        let conn = &self.conn;
+        conn.quiet_since
+            .store(self.connections.now(), Ordering::Release);
+        if conn.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
+            conn.wake.notify_one();
         }
     }
 }
 
-/// The connection's stream, telling its slot when bytes come.
+/// A response's body, which keeps its request under way until it is sent whole or
+/// dropped: an open event stream keeps its connection busy, never idle.
+struct Tracked {
+    body: BoxBody<Bytes, Infallible>,
+    _started: Started,
+}
+
+impl Body for Tracked {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The connection's stream, telling its conn when bytes come.
 struct Watched {
     stream: TcpStream,
-    slot: Arc<Slot>,
-    house: Arc<House>,
+    conn: Arc<Connection>,
+    connections: Arc<Connections>,
 }
 
 impl AsyncRead for Watched {
@@ -277,7 +321,7 @@ impl AsyncRead for Watched {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
         if buf.filled().len() > before {
-            self.slot.heard(self.house.now());
+            self.conn.heard(self.connections.now());
         }
         polled
     }

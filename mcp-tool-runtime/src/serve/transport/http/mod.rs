@@ -21,7 +21,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
-use conn::House;
+use conn::Connections;
 use exchange::Exchange;
 
 /// The hosts a loopback server answers to (with or without a port).
@@ -215,7 +215,7 @@ impl HttpServer {
             config,
         );
         let exchange = Arc::new(Exchange::new(service, self.path.clone(), self.limits));
-        let house = House::new(self.limits);
+        let connections = Connections::new(self.limits);
         let local = listener.local_addr()?;
         log_start(local, &self);
         let mut shutdown = pin!(shutdown);
@@ -223,18 +223,18 @@ impl HttpServer {
             tokio::select! {
                 () = &mut shutdown => break,
                 accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => house.admit(stream, Arc::clone(&exchange)),
+                    Ok((stream, _)) => connections.admit(stream, Arc::clone(&exchange)),
                     Err(e) => refused_accept(&e).await,
                 },
             }
         }
         drop(listener);
         // Each connection finishes the request it is answering; open event streams end.
-        house.close();
+        connections.close();
         stop.cancel();
         // A client that holds its stream or its request past that does not keep the
         // process alive.
-        let _ = tokio::time::timeout(DRAIN, house.emptied()).await;
+        let _ = tokio::time::timeout(DRAIN, connections.emptied()).await;
         Ok(())
     }
 }

@@ -6,12 +6,11 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
-use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode, header};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
@@ -19,8 +18,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 
 use super::Limits;
-use super::conn::Started;
-use crate::serve::jsonrpc;
+use crate::serve::transport::jsonrpc;
 
 /// The service behind rmcp's transport, type-erased: the exchange does not depend on
 /// the handler's type.
@@ -54,20 +52,11 @@ impl Exchange {
         }
     }
 
-    /// The response to `request`, its body holding `started` until it is sent whole.
-    pub async fn answer(
-        self: Arc<Self>,
+    /// The response to `request`.
+    pub async fn respond(
+        &self,
         request: Request<Incoming>,
-        started: Started,
-    ) -> Result<Response<Tracked>, Infallible> {
-        let response = self.respond(request).await;
-        Ok(response.map(|body| Tracked {
-            body,
-            _started: started,
-        }))
-    }
-
-    async fn respond(&self, request: Request<Incoming>) -> Response<BoxBody<Bytes, Infallible>> {
+    ) -> Response<BoxBody<Bytes, Infallible>> {
         if request.uri().path() != self.path {
             return plain(
                 StatusCode::NOT_FOUND,
@@ -156,31 +145,4 @@ fn plain(status: StatusCode, text: String) -> Response<BoxBody<Bytes, Infallible
     let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
     *response.status_mut() = status;
     response
-}
-
-/// A response's body, which keeps its request under way until it is sent whole or
-/// dropped: an open event stream keeps its connection busy, never idle.
-pub(super) struct Tracked {
-    body: BoxBody<Bytes, Infallible>,
-    _started: Started,
-}
-
-impl Body for Tracked {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
 }

@@ -77,5 +77,16 @@
 //!
 //! [`Toolbox`]: crate::Toolbox
 
-pub use super::adapter::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};
-pub use super::router::{Parameters, Structured, structured};
+mod convert;
+mod extractor;
+pub(crate) mod guarded;
+mod handler;
+mod mailbox;
+pub(crate) mod peer;
+#[cfg(feature = "ask")]
+mod rounds;
+mod structured;
+
+pub use convert::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};
+pub use extractor::Parameters;
+pub use structured::{Structured, structured};

@@ -85,3 +85,10 @@ pub(crate) fn takes_bare_results(context: &RequestContext<RoleServer>) -> bool {
         .protocol_version()
         .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28)
 }
+
+/// The name the client gives itself: in this request's `_meta` (a 2026-07-28 client
+/// sends its `clientInfo` with every request, and a stateless request has no session
+/// to read it from), else in the session's `initialize`.
+pub(crate) fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context.client_info().map(|info| info.name)
+}

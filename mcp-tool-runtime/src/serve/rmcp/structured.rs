@@ -1,237 +1,24 @@
-//! rmcp's own `#[tool]` methods with this crate's checks: [`Parameters`], the drop-in
-//! for rmcp's extractor, and [`structured`], the router wrapper that keeps an argument
-//! error's `structuredContent` (see [`crate::rmcp`]).
+//! [`structured`], the view of an rmcp router that answers with this crate's whole
+//! results: an argument error's `structuredContent`, the repairs in `_meta`, the user
+//! asked where a tool says so, a panicking method answered.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
-use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
-use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
+use rmcp::model::CallToolResponse;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::adapter::{RMCP_ARGUMENT_ERROR, as_object, to_rmcp_result};
-use super::call::CatchUnwind;
-use super::output::internal_failure;
+use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
+use super::mailbox::{Gate, Mailbox, RepairSetting, attempted_arguments, restore};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
 use crate::context::Context;
-use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
-use crate::result::echo::Echoed;
-use crate::result::{Content, ToolError};
-
-/// Where a call through `structured` is, for its [`Parameters`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Gate {
-    /// The first call: a tool that asks stops here, for `structured` to ask.
-    First,
-    /// Called again once the user answered: the checks run, the method too.
-    Asked,
-}
-
-/// The message of the error with which [`Parameters`] stops the first call of a tool
-/// that asks (never sent: `structured` asks instead).
-pub(super) const ASKS: &str = "mcp-tool: the user is asked first";
-
-/// The arguments of an rmcp `#[tool]` method, checked by `#[derive(McpTool)]` before
-/// the method runs. A drop-in for rmcp's `Parameters`: same name (rmcp's macro finds the
-/// parameter type by it), same shape, so `Parameters(args): Parameters<T>` reads as before.
-///
-/// Its schema is `T`'s derived `inputSchema`. A failed check reaches the client as an
-/// `isError` result listing every violation, never as a JSON-RPC error; an argument
-/// value that is not an object stays a JSON-RPC error (-32602). Dates are judged by the
-/// system clock in the system's zone.
-#[derive(Debug, Clone)]
-pub struct Parameters<T>(pub T);
-
-impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed(T::NAME)
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::Schema::try_from(T::input_schema().clone()).unwrap_or_default()
-    }
-}
-
-impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T> {
-    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
-        let arguments = context.arguments.take().map_or(Value::Null, Value::Object);
-        // The tool as the client called it: rmcp names a `#[tool]` method's tool after
-        // the method (or its `name = "..."`), which need not be `T::NAME`.
-        let tool = context.name();
-        // Only serde's read is of `T`: the rest is one function for every tool.
-        let checked = check(
-            T::spec(),
-            tool,
-            arguments,
-            &context.request_context.extensions,
-        )?;
-        match T::spec().deserialize::<T>(tool, checked.arguments) {
-            Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
-            Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
-        }
-    }
-}
-
-/// Arguments [`check`] passed, as serde reads them, and what is left to do once read.
-struct Checked {
-    arguments: Value,
-    after: AfterRead,
-}
-
-/// What [`Parameters`] does once the arguments are read: refuse a call that must be
-/// confirmed, or log the repairs and the echo for `structured`.
-struct AfterRead {
-    unconfirmed: Option<String>,
-    repairs: Vec<crate::result::Repair>,
-    echoed: Option<Echoed>,
-    sent: Option<Echoed>,
-    log: Option<RepairLog>,
-}
-
-/// The checks of [`Parameters`], the same for every tool: the arguments of `spec` as
-/// the client called it `tool`, with the call's settings from `extensions`.
-fn check(
-    spec: &'static crate::describe::ToolSpec,
-    tool: &str,
-    arguments: Value,
-    extensions: &rmcp::model::Extensions,
-) -> Result<Checked, ErrorData> {
-    let profile = extensions
-        .get::<SchemaProfile>()
-        .copied()
-        .unwrap_or_default();
-    let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
-    let log = extensions.get::<RepairLog>().cloned();
-    let gate = extensions.get::<Gate>().copied();
-    // Under `structured`, a tool that asks its user stops its first call here:
-    // `structured` asks, then calls again with the answers in. (Nothing asks in a
-    // build without `ask`: the branch and what it reaches are left out of the binary.)
-    if cfg!(feature = "ask")
-        && gate == Some(Gate::First)
-        && spec.asking.is_some()
-        && let Some(log) = &log
-        && let Ok(mut log) = log.0.lock()
-    {
-        log.asks = Some((spec, arguments));
-        return Err(ErrorData::internal_error(ASKS, None));
-    }
-    // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
-    // that must be confirmed is refused (or runs, if its author said so).
-    let unconfirmed = spec
-        .asking
-        .filter(|_| cfg!(feature = "ask"))
-        .and_then(|a| a.confirm.as_ref())
-        .filter(|_| gate != Some(Gate::Asked))
-        .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
-        .map(|c| crate::ask::form::confirmation(c, &arguments));
-    // Under `structured`, what `attempted_query` shows if the method fails: after
-    // asking, what the model sent (taken before the user's answers went in).
-    let sent = extensions.get::<Echoed>().cloned();
-    let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
-    match spec.checked(tool, arguments, &Context::now(), profile, repair, echo) {
-        Ok(passed) => Ok(Checked {
-            arguments: passed.arguments,
-            after: AfterRead {
-                unconfirmed,
-                repairs: passed.repairs,
-                echoed: passed.shown,
-                sent,
-                log,
-            },
-        }),
-        Err(error) if error.is_malformed_request() => {
-            Err(ErrorData::invalid_params(error.message().to_owned(), None))
-        }
-        Err(error) => Err(extraction_error(error, log.as_ref())),
-    }
-}
-
-impl AfterRead {
-    /// The call refused if it must be confirmed; else the repairs and the echo logged
-    /// for `structured`.
-    fn finish(self, tool: &str) -> Result<(), ErrorData> {
-        if let Some(message) = self.unconfirmed {
-            let refused = super::call::needs_confirmation(&message)
-                .for_call(tool.to_owned(), shown(self.echoed));
-            return Err(extraction_error(refused, self.log.as_ref()));
-        }
-        // Said in the result's `_meta` by `structured`, which reads the log.
-        if let Some(log) = self.log
-            && let Ok(mut log) = log.0.lock()
-        {
-            log.repairs.extend(self.repairs);
-            log.shown = self.sent.or(self.echoed);
-        }
-        Ok(())
-    }
-}
-
-/// Whether [`Parameters`] repairs known client mistakes (see [`Toolbox::repairs`]):
-/// set by [`Structured::with_repairs`], on where nothing set it.
-#[derive(Debug, Clone, Copy)]
-struct RepairSetting(bool);
-
-/// What [`Parameters`] learned in one call, for [`structured`]: the repairs it made (said
-/// in `_meta`) and the arguments as `attempted_query` shows them.
-#[derive(Debug, Clone, Default)]
-struct RepairLog(Arc<std::sync::Mutex<Logged>>);
-
-#[derive(Debug, Default)]
-struct Logged {
-    repairs: Vec<crate::result::Repair>,
-    shown: Option<Echoed>,
-    /// A tool that asks its user, and its arguments, for `structured` to ask.
-    asks: Option<(&'static crate::describe::ToolSpec, Value)>,
-    /// The whole result of the arguments' refusal, for `structured` to answer with.
-    refused: Option<crate::result::CallToolResult>,
-}
-
-/// The call a method runs in, for the `ToolError` it returns (which rmcp turns into a
-/// result through `IntoCallToolResult`, knowing nothing of the call).
-#[derive(Debug, Clone)]
-pub(super) struct Called {
-    pub tool: String,
-    pub annotations: crate::describe::Annotations,
-    pub show_unexpected: bool,
-}
-
-tokio::task_local! {
-    pub(super) static CALLED: Called;
-}
-
-/// What `attempted_query` shows of a call's arguments, as [`Parameters`] kept them.
-fn shown(echoed: Option<Echoed>) -> Value {
-    echoed.as_ref().map(Echoed::value).unwrap_or_default()
-}
-
-/// The error a failed extraction returns: rmcp's router makes an `isError` text result of
-/// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
-/// call's `log`, where [`restore`] takes it: no copy of it travels through the error.
-fn extraction_error(error: ToolError, log: Option<&RepairLog>) -> ErrorData {
-    let result = error.into_call_result();
-    // The text once: the result's text block is the error's text.
-    let text = result
-        .content
-        .iter()
-        .map(|Content::Text { text }| text.as_str());
-    let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
-    if let Some(log) = log
-        && let Ok(mut log) = log.0.lock()
-    {
-        log.refused = Some(result);
-    }
-    ErrorData::invalid_params(message, None)
-}
+use crate::serve::call::CatchUnwind;
+use crate::serve::output::internal_failure;
 
 /// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
 /// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
@@ -386,7 +173,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         if !self.from_client {
             return self.profile;
         }
-        super::adapter::client_name(context)
+        super::peer::client_name(context)
             .and_then(|name| SchemaProfile::for_client(&name))
             .unwrap_or(self.profile)
     }
@@ -425,7 +212,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .request_context
             .extensions
             .insert(RepairSetting(self.repair));
-        let log = RepairLog::default();
+        let log = Mailbox::default();
         context.request_context.extensions.insert(log.clone());
         context.request_context.extensions.insert(Gate::First);
         #[cfg(feature = "tracing")]
@@ -433,7 +220,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let Some(route) = route else {
             let error = self.unknown_tool(context.name());
             #[cfg(feature = "tracing")]
-            super::observe::rejected(&tool, started, "unknown_tool", &error.message);
+            crate::serve::observe::rejected(&tool, started, "unknown_tool", &error.message);
             return Err(error);
         };
         // A method without `Parameters` takes no arguments: a name sent anyway is
@@ -456,7 +243,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 let mut result = to_rmcp_result(error.into_call_result());
                 self.stamp(&mut result);
                 #[cfg(feature = "tracing")]
-                super::observe::answered(
+                crate::serve::observe::answered(
                     &tool,
                     started,
                     true,
@@ -497,7 +284,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         }
         #[cfg(feature = "tracing")]
         match &response {
-            Ok(CallToolResponse::Complete(result)) => super::observe::answered(
+            Ok(CallToolResponse::Complete(result)) => crate::serve::observe::answered(
                 &tool,
                 started,
                 result.is_error == Some(true),
@@ -506,7 +293,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             ),
             Ok(_) => {}
             Err(error) => {
-                super::observe::rejected(&tool, started, "malformed_request", &error.message)
+                crate::serve::observe::rejected(&tool, started, "malformed_request", &error.message)
             }
         }
         response
@@ -517,7 +304,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     async fn answer(
         route: rmcp::handler::server::router::tool::ToolRoute<S>,
         context: ToolCallContext<'_, S>,
-        log: RepairLog,
+        log: Mailbox,
         tool: String,
     ) -> Result<CallToolResponse, ErrorData> {
         // A method that panics gets the answer a toolbox's handler gets: the call is
@@ -526,8 +313,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let annotations = route.attr.annotations.as_ref().map(annotations);
         let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
             let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let echoed = log.0.lock().ok().and_then(|mut l| l.shown.take());
-            let error = internal_failure(&tool, annotations).for_call(tool, shown(echoed));
+            let echoed = log.0.lock().ok().and_then(|mut l| l.echoed.take());
+            let error =
+                internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
             return Ok(to_rmcp_result(error.into_call_result()).into());
         };
         match outcome {
@@ -535,7 +323,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 let (repairs, echoed) = log
                     .0
                     .lock()
-                    .map(|mut l| (std::mem::take(&mut l.repairs), l.shown.take()))
+                    .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
                     .unwrap_or_default();
                 // A method's own error says which call failed, as a toolbox's does.
                 if result.is_error == Some(true)
@@ -544,7 +332,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 {
                     structured.insert(
                         "attempted_query".into(),
-                        serde_json::json!({"tool": tool, "arguments": shown(echoed)}),
+                        serde_json::json!({"tool": tool, "arguments": attempted_arguments(echoed)}),
                     );
                 }
                 if !repairs.is_empty() {
@@ -563,7 +351,10 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         // (list_all sorts by name.)
         let tools = self.router.list_all();
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-        ErrorData::invalid_params(super::toolbox::unknown_tool_message(name, &names), None)
+        ErrorData::invalid_params(
+            crate::serve::toolbox::unknown_tool_message(name, &names),
+            None,
+        )
     }
 
     /// The tools, as [`ToolRouter::list_all`], each `inputSchema` in the profile's form
@@ -634,30 +425,4 @@ fn takes_nothing(schema: &serde_json::Map<String, Value>) -> bool {
         && !schema.contains_key("anyOf")
         && !schema.contains_key("oneOf")
         && !schema.contains_key("$ref")
-}
-
-/// rmcp's annotations of a tool as this crate's.
-pub(super) fn annotations(a: &rmcp::model::ToolAnnotations) -> crate::describe::Annotations {
-    crate::describe::Annotations {
-        read_only_hint: a.read_only_hint,
-        destructive_hint: a.destructive_hint,
-        idempotent_hint: a.idempotent_hint,
-        open_world_hint: a.open_world_hint,
-    }
-}
-
-/// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
-fn restore(error: ErrorData, log: &RepairLog) -> Result<CallToolResponse, ErrorData> {
-    if error.code != ErrorCode::INVALID_PARAMS {
-        return Err(error);
-    }
-    if let Some(result) = log.0.lock().ok().and_then(|mut l| l.refused.take()) {
-        return Ok(to_rmcp_result(result).into());
-    }
-    if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {
-        return Ok(
-            rmcp::model::CallToolResult::error(vec![ContentBlock::text(error.message)]).into(),
-        );
-    }
-    Err(error)
 }

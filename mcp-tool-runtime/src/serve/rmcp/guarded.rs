@@ -19,10 +19,10 @@ use rmcp::model::{
 };
 use rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, RoleServer, Service};
 
-use super::adapter::to_rmcp_result;
-use super::call::CatchUnwind;
-use super::output::internal_failure;
+use super::convert::{annotations, to_rmcp_result};
 use crate::describe::Annotations;
+use crate::serve::call::CatchUnwind;
+use crate::serve::output::internal_failure;
 
 /// A handler whose panics are answered: a tool call's as a tool execution error, as a
 /// `Toolbox` answers it; any other request's as JSON-RPC's internal error.
@@ -77,7 +77,7 @@ impl<H: ServerHandler> Guarded<H> {
             ));
         };
         let annotations = (self.0.get_tool(&tool))
-            .and_then(|t| t.annotations.as_ref().map(super::router::annotations))
+            .and_then(|t| t.annotations.as_ref().map(annotations))
             .unwrap_or(Annotations::NONE);
         let error = internal_failure(&tool, annotations).for_tool(tool);
         let result = CallToolResponse::from(to_rmcp_result(error.into_call_result()));

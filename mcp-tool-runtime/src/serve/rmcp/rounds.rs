@@ -1,12 +1,12 @@
 //! Asking the user for an rmcp `#[tool]` method served through
-//! [`structured`](super::router::structured), as a `Toolbox` asks: the asked fields
+//! [`structured`](super::structured::structured), as a `Toolbox` asks: the asked fields
 //! missing or wrong, then the confirmation, under both protocol versions, a round run
 //! at most once. rmcp's extractors are synchronous and cannot ask; so [`Parameters`]
 //! stops the method's first call, leaving its arguments and its tool's description for
 //! `structured`, which asks (`serve::call::prepare`, the toolbox's own step) and calls
 //! the method again with the user's answers in.
 //!
-//! [`Parameters`]: super::router::Parameters
+//! [`Parameters`]: super::extractor::Parameters
 
 use std::borrow::Cow;
 
@@ -18,16 +18,16 @@ use rmcp::model::{CallToolResponse, JsonObject};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::adapter::{to_rmcp_input_required, to_rmcp_result};
-use super::call::{Prepared, Ready, named, prepare};
+use super::convert::{to_rmcp_input_required, to_rmcp_result};
 use crate::ask::{Answer, Begun, Rounds, Session};
 use crate::context::Context;
 use crate::describe::ToolSpec;
 use crate::describe::read::Passed;
 use crate::result::ToolError;
 use crate::result::echo::Echoed;
+use crate::serve::call::{Prepared, Ready, named, prepare};
 
-use super::router::Gate;
+use super::mailbox::Gate;
 
 /// What a method's second call needs of its first.
 pub(super) struct Again<'s, S> {
@@ -89,7 +89,7 @@ where
         #[cfg(feature = "ask")]
         Begun::Replay(json) => return replay(&json),
         Begun::Stop(error, claimed) => {
-            let shown = || spec.shown(&tool, &arguments, &ready.context);
+            let shown = || spec.attempted_arguments(&tool, &arguments, &ready.context);
             (Err(named(error, &tool, shown)), claimed)
         }
         Begun::Go(session, claimed) => {
@@ -100,9 +100,9 @@ where
                 Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
                 Ok(Prepared::Ready(Passed {
                     arguments: Value::Object(checked),
-                    shown,
+                    echoed,
                     ..
-                })) => Ok(call(again.context(checked, shown)).await?),
+                })) => Ok(call(again.context(checked, echoed)).await?),
                 Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
                     "tools/call needs its arguments as an object.",
                 )),

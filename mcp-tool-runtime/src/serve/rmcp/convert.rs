@@ -1,39 +1,22 @@
-//! The `Toolbox` as an rmcp `ServerHandler`, and the conversions between this crate's
-//! tools, results and errors and rmcp's (see [`crate::rmcp`] for the whole picture).
+//! The conversions between this crate's tools, results and errors and rmcp's, and the
+//! call an rmcp method's [`ToolError`] answers (rmcp turns the error into a result
+//! through `IntoCallToolResult`, knowing nothing of the call).
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ContentBlock, CustomRequest, CustomResult, ErrorCode,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::model::{CallToolResponse, ContentBlock, CustomRequest, CustomResult, ErrorCode};
 use serde_json::Value;
 
-use super::peer::{reach, takes_bare_results};
-use super::toolbox::{CallError, Toolbox, malformed_call};
-use crate::ask::Answer;
-use crate::describe::Tool;
-use crate::describe::profile::SchemaProfile;
+use crate::describe::{Annotations, Tool};
 use crate::result::{CallToolResult, Content, ToolError};
+use crate::serve::toolbox::{CallError, malformed_call};
 
 /// rmcp's router recognizes a failed extraction by this start of the message, and turns
 /// it into an `isError` result instead of a JSON-RPC error.
-pub(super) const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
-
-/// The toolbox's tools as rmcp's type, in `profile`: made once per toolbox.
-fn rmcp_tools<S: Send + Sync + 'static>(
-    toolbox: &Toolbox<S>,
-    profile: SchemaProfile,
-) -> &[rmcp::model::Tool] {
-    let lists = toolbox.rmcp_tools.get_or_init(|| {
-        SchemaProfile::ALL.map(|p| toolbox.list_for(p).iter().map(to_rmcp_tool).collect())
-    });
-    &lists[profile.index()]
-}
+pub(crate) const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
 
 /// This crate's tool entry as rmcp's.
 pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
@@ -57,7 +40,7 @@ pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
     out
 }
 
-pub(super) fn as_object(schema: &Value) -> serde_json::Map<String, Value> {
+pub(crate) fn as_object(schema: &Value) -> serde_json::Map<String, Value> {
     schema.as_object().cloned().unwrap_or_default()
 }
 
@@ -82,7 +65,7 @@ pub fn to_rmcp_result(result: CallToolResult) -> rmcp::model::CallToolResult {
 
 /// The questions of a round, as rmcp's result.
 #[cfg(feature = "ask")]
-pub(super) fn to_rmcp_input_required(
+pub(crate) fn to_rmcp_input_required(
     asked: crate::ask::InputRequired,
 ) -> Result<CallToolResponse, ErrorData> {
     use rmcp::model::{InputRequests, InputRequiredResult};
@@ -94,7 +77,7 @@ pub(super) fn to_rmcp_input_required(
 /// Without the `ask` feature no call asks (no session suspends): a question is an
 /// error of the server, and rmcp's readers of questions stay out of its binary.
 #[cfg(not(feature = "ask"))]
-pub(super) fn to_rmcp_input_required(
+pub(crate) fn to_rmcp_input_required(
     _: crate::ask::InputRequired,
 ) -> Result<CallToolResponse, ErrorData> {
     Err(ErrorData::internal_error(
@@ -106,85 +89,6 @@ pub(super) fn to_rmcp_input_required(
 /// A protocol error as rmcp's: -32602 with the message.
 pub fn to_rmcp_error(error: &CallError) -> ErrorData {
     ErrorData::invalid_params(error.message().to_owned(), None)
-}
-
-impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
-    fn get_info(&self) -> ServerConfig {
-        let (name, version) = self.server_info();
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(rmcp::model::Implementation::new(name, version))
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let profile = self.profile_for(client_name(&context).as_deref());
-        let mut tools = rmcp_tools(self, profile).to_vec();
-        // A peer of 2026-07-28 takes any JSON value as structured content: the outputs
-        // carried as `{"result": value}` for older peers are the value itself.
-        if takes_bare_results(&context) {
-            for tool in &mut tools {
-                if let Some(bare) = self.bare_outputs.get(tool.name.as_ref()) {
-                    tool.output_schema = Some(Arc::new(as_object(bare)));
-                }
-            }
-        }
-        Ok(ListToolsResult::with_all_items(tools))
-    }
-
-    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        let i = self.list().iter().position(|t| t.name == name)?;
-        rmcp_tools(self, self.profile_for(None)).get(i).cloned()
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let profile = self.profile_for(client_name(&context).as_deref());
-        let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let reach = reach(
-            &context,
-            request.input_responses,
-            request.request_state,
-            self.answer_within(),
-        );
-        match self
-            .call_reaching(profile, &request.name, arguments, reach)
-            .await
-        {
-            Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),
-            Ok(Answer::Complete(mut result)) => {
-                if !result.is_error
-                    && takes_bare_results(&context)
-                    && self.bare_outputs.contains_key(request.name.as_ref())
-                    && let Some(Value::Object(mut wrapped)) = result.structured_content.take()
-                {
-                    result.structured_content = wrapped.remove("result");
-                }
-                Ok(to_rmcp_result(result).into())
-            }
-            Err(error) => Err(to_rmcp_error(&error)),
-        }
-    }
-
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        reject_malformed_call(request)
-    }
-}
-
-/// The name the client gives itself: in this request's `_meta` (a 2026-07-28 client
-/// sends its `clientInfo` with every request, and a stateless request has no session
-/// to read it from), else in the session's `initialize`.
-pub(super) fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
-    context.client_info().map(|info| info.name)
 }
 
 /// The answer to a request that rmcp could not read as any request it knows: for a
@@ -243,15 +147,38 @@ pub fn reject_malformed_call(request: CustomRequest) -> Result<CustomResult, Err
     Err(ErrorData::invalid_params(message, None))
 }
 
+/// rmcp's annotations of a tool as this crate's.
+pub(crate) fn annotations(a: &rmcp::model::ToolAnnotations) -> Annotations {
+    Annotations {
+        read_only_hint: a.read_only_hint,
+        destructive_hint: a.destructive_hint,
+        idempotent_hint: a.idempotent_hint,
+        open_world_hint: a.open_world_hint,
+    }
+}
+
+/// The call a method runs in, for the `ToolError` it returns (which rmcp turns into a
+/// result through `IntoCallToolResult`, knowing nothing of the call).
+#[derive(Debug, Clone)]
+pub(crate) struct Called {
+    pub tool: String,
+    pub annotations: Annotations,
+    pub show_unexpected: bool,
+}
+
+tokio::task_local! {
+    pub(crate) static CALLED: Called;
+}
+
 /// A handler's `ToolError` becomes an `isError` result with the contract's
 /// `structuredContent`, so an rmcp `#[tool]` method can return `Result<T, ToolError>`.
 impl IntoCallToolResult for ToolError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
         // Under `structured`, the call it answers is known; else "The tool".
-        let called = super::router::CALLED.try_with(Clone::clone).ok();
+        let called = CALLED.try_with(Clone::clone).ok();
         let error = match called {
             Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected),
-            None => self.settled("The tool", crate::describe::Annotations::NONE, false),
+            None => self.settled("The tool", Annotations::NONE, false),
         };
         Ok(to_rmcp_result(error.into_call_result()).into())
     }

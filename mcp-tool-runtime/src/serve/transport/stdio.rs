@@ -134,7 +134,7 @@ where
 
     /// Serves `handler` until the input ends and every request read is answered.
     pub async fn serve<H: rmcp::ServerHandler>(self, handler: H) -> io::Result<()> {
-        let handler = super::guarded::Guarded(std::sync::Arc::new(handler));
+        let handler = crate::serve::rmcp::guarded::Guarded(std::sync::Arc::new(handler));
         let running = handler.serve(self).await.map_err(io::Error::other)?;
         running.waiting().await.map_err(io::Error::other)?;
         Ok(())

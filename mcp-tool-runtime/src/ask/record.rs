@@ -1,9 +1,13 @@
-//! Where the rounds of calls that asked their user are claimed and their answers kept,
+//! The at-most-once record of a round: where the rounds of calls that asked their user
+//! are claimed and their answers kept, the claim one request holds while its round runs,
 //! and the times a `requestState` carries.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::{Answer, Sealing};
+use crate::result::ToolError;
 
 /// Where each round of a call that asked its user is marked begun when a retry brings
 /// its answers, and its answer kept: a round runs at most once, and a client that sends
@@ -123,6 +127,106 @@ pub(crate) fn expiry(lifetime: Duration) -> u64 {
 #[cfg(feature = "ask")]
 pub(crate) fn time_of(expiry: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(expiry)
+}
+
+/// How a call that resumes a round ends before it runs: a malformed request (nothing
+/// claimed), or, for a claimed round, an error that is the round's answer; or the
+/// round ran before, and its first answer is given again.
+pub(crate) enum Ended {
+    /// The call ends with this error.
+    Stop(ToolError, Option<Claimed>),
+    /// The round ran before: its first answer, as it was kept (the JSON of the result,
+    /// or of the `InputRequiredResult`).
+    #[cfg(feature = "ask")]
+    Replay(String),
+}
+
+/// The answer a round kept, read back; `None` when it cannot be (then the model is
+/// told, by [`unreadable_replay`], that it ran).
+#[cfg(feature = "ask")]
+pub(crate) fn replayed(json: &str) -> Result<Answer, ToolError> {
+    Answer::from_json(json).ok_or_else(unreadable_replay)
+}
+
+/// The answer to a round that ran, whose kept answer cannot be read back.
+#[cfg(feature = "ask")]
+pub(crate) fn unreadable_replay() -> ToolError {
+    ToolError::transient(
+        "This call ran already, from an earlier request with the same requestState, and its answer can no longer be read.",
+    )
+    .may_have_taken_effect()
+}
+
+/// A round of a call, claimed by this request: whatever the call ends with is kept as
+/// the round's answer, for a client that sends the same state again.
+pub(crate) struct Claimed {
+    id: String,
+    keep_until: std::time::SystemTime,
+    sealing: Arc<Sealing>,
+    kept: bool,
+}
+
+impl Claimed {
+    /// Claims the round `progress` resumes; if it was claimed before, how the call
+    /// ends instead.
+    #[cfg(feature = "ask")]
+    pub(crate) fn claim(
+        call: &str,
+        round: u32,
+        expires: u64,
+        sealing: &Arc<Sealing>,
+    ) -> Result<Claimed, Ended> {
+        let id = format!("{call}/{round}");
+        // Kept past the state's own expiry: a client whose connection dropped just
+        // before it may send the state again a little after.
+        let keep_until = time_of(expires) + sealing.lifetime;
+        match sealing.used.claim(&id, keep_until) {
+            Claim::First => Ok(Claimed {
+                id,
+                keep_until,
+                sealing: Arc::clone(sealing),
+                kept: false,
+            }),
+            Claim::Running => Err(Ended::Stop(
+                ToolError::transient(
+                    "This call is running now, from an earlier request with the same requestState (sent again after a connection dropped?). It runs once.",
+                )
+                .with_hint("Call again with the same requestState and inputResponses in a few seconds to get its answer.")
+                .retry_after(std::time::Duration::from_secs(2)),
+                None,
+            )),
+            Claim::Answered(answer) => Err(Ended::Replay(answer)),
+        }
+    }
+
+    /// Keeps `answer` as the round's.
+    pub fn keep(self, answer: &Answer) {
+        self.keep_json(answer.to_json());
+    }
+
+    /// Keeps the answer written as `json` (a result, or an `InputRequiredResult`) as
+    /// the round's.
+    pub fn keep_json(mut self, json: String) {
+        self.kept = true;
+        self.sealing.used.keep(&self.id, json, self.keep_until);
+    }
+}
+
+impl Drop for Claimed {
+    /// A round whose call ended with no answer (its future dropped while the handler
+    /// ran) may have done its work: a request that sends its state again is told so.
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        let interrupted = ToolError::transient(
+            "An earlier request with the same requestState was cut off while this call ran: it may have taken effect.",
+        )
+        .may_have_taken_effect()
+        .into_call_result();
+        let json = Answer::Complete(interrupted).to_json();
+        self.sealing.used.keep(&self.id, json, self.keep_until);
+    }
 }
 
 #[cfg(test)]

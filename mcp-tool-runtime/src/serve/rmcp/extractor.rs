@@ -1,0 +1,154 @@
+//! [`Parameters`], the drop-in for rmcp's extractor: an rmcp `#[tool]` method's
+//! arguments, checked by `#[derive(McpTool)]` before the method runs.
+
+use std::borrow::Cow;
+
+use rmcp::ErrorData;
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::ToolCallContext;
+use serde_json::Value;
+
+use super::mailbox::{ASKS, Gate, Mailbox, RepairSetting, attempted_arguments, extraction_error};
+use crate::context::Context;
+use crate::describe::McpTool;
+use crate::describe::profile::SchemaProfile;
+use crate::result::echo::Echoed;
+
+/// The arguments of an rmcp `#[tool]` method, checked by `#[derive(McpTool)]` before
+/// the method runs. A drop-in for rmcp's `Parameters`: same name (rmcp's macro finds the
+/// parameter type by it), same shape, so `Parameters(args): Parameters<T>` reads as before.
+///
+/// Its schema is `T`'s derived `inputSchema`. A failed check reaches the client as an
+/// `isError` result listing every violation, never as a JSON-RPC error; an argument
+/// value that is not an object stays a JSON-RPC error (-32602). Dates are judged by the
+/// system clock in the system's zone.
+#[derive(Debug, Clone)]
+pub struct Parameters<T>(pub T);
+
+impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(T::NAME)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::try_from(T::input_schema().clone()).unwrap_or_default()
+    }
+}
+
+impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T> {
+    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
+        let arguments = context.arguments.take().map_or(Value::Null, Value::Object);
+        // The tool as the client called it: rmcp names a `#[tool]` method's tool after
+        // the method (or its `name = "..."`), which need not be `T::NAME`.
+        let tool = context.name();
+        // Only serde's read is of `T`: the rest is one function for every tool.
+        let checked = check(
+            T::spec(),
+            tool,
+            arguments,
+            &context.request_context.extensions,
+        )?;
+        match T::spec().deserialize::<T>(tool, checked.arguments) {
+            Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
+            Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
+        }
+    }
+}
+
+/// Arguments [`check`] passed, as serde reads them, and what is left to do once read.
+struct Checked {
+    arguments: Value,
+    after: AfterRead,
+}
+
+/// What [`Parameters`] does once the arguments are read: refuse a call that must be
+/// confirmed, or log the repairs and the echo for `structured`.
+struct AfterRead {
+    unconfirmed: Option<String>,
+    repairs: Vec<crate::result::Repair>,
+    echoed: Option<Echoed>,
+    sent: Option<Echoed>,
+    log: Option<Mailbox>,
+}
+
+/// The checks of [`Parameters`], the same for every tool: the arguments of `spec` as
+/// the client called it `tool`, with the call's settings from `extensions`.
+fn check(
+    spec: &'static crate::describe::ToolSpec,
+    tool: &str,
+    arguments: Value,
+    extensions: &rmcp::model::Extensions,
+) -> Result<Checked, ErrorData> {
+    let profile = extensions
+        .get::<SchemaProfile>()
+        .copied()
+        .unwrap_or_default();
+    let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
+    let log = extensions.get::<Mailbox>().cloned();
+    let gate = extensions.get::<Gate>().copied();
+    // Under `structured`, a tool that asks its user stops its first call here:
+    // `structured` asks, then calls again with the answers in. (Nothing asks in a
+    // build without `ask`: the branch and what it reaches are left out of the binary.)
+    if cfg!(feature = "ask")
+        && gate == Some(Gate::First)
+        && spec.asking.is_some()
+        && let Some(log) = &log
+        && let Ok(mut log) = log.0.lock()
+    {
+        log.asks = Some((spec, arguments));
+        return Err(ErrorData::internal_error(ASKS, None));
+    }
+    // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
+    // that must be confirmed is refused (or runs, if its author said so).
+    let unconfirmed = spec
+        .asking
+        .filter(|_| cfg!(feature = "ask"))
+        .and_then(|a| a.confirm.as_ref())
+        .filter(|_| gate != Some(Gate::Asked))
+        .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
+        .map(|c| crate::ask::form::confirmation(c, &arguments));
+    // Under `structured`, what `attempted_query` shows if the method fails: after
+    // asking, what the model sent (taken before the user's answers went in).
+    let sent = extensions.get::<Echoed>().cloned();
+    let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
+    match spec.checked(tool, arguments, &Context::now(), profile, repair, echo) {
+        Ok(passed) => Ok(Checked {
+            arguments: passed.arguments,
+            after: AfterRead {
+                unconfirmed,
+                repairs: passed.repairs,
+                echoed: passed.echoed,
+                sent,
+                log,
+            },
+        }),
+        Err(error) if error.is_malformed_request() => {
+            Err(ErrorData::invalid_params(error.message().to_owned(), None))
+        }
+        Err(error) => Err(extraction_error(error, log.as_ref())),
+    }
+}
+
+impl AfterRead {
+    /// The call refused if it must be confirmed; else the repairs and the echo logged
+    /// for `structured`.
+    fn finish(self, tool: &str) -> Result<(), ErrorData> {
+        if let Some(message) = self.unconfirmed {
+            let refused = crate::serve::call::needs_confirmation(&message)
+                .for_call(tool.to_owned(), attempted_arguments(self.echoed));
+            return Err(extraction_error(refused, self.log.as_ref()));
+        }
+        // Said in the result's `_meta` by `structured`, which reads the log.
+        if let Some(log) = self.log
+            && let Ok(mut log) = log.0.lock()
+        {
+            log.repairs.extend(self.repairs);
+            log.echoed = self.sent.or(self.echoed);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+//! The [`Toolbox`] as an rmcp `ServerHandler` (see [`crate::rmcp`] for the whole
+//! picture).
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use std::sync::Arc;
+
+use super::convert::{
+    as_object, reject_malformed_call, to_rmcp_error, to_rmcp_input_required, to_rmcp_result,
+    to_rmcp_tool,
+};
+use super::peer::{client_name, reach, takes_bare_results};
+use crate::ask::Answer;
+use crate::describe::profile::SchemaProfile;
+use crate::serve::toolbox::Toolbox;
+
+/// The toolbox's tools as rmcp's type, in `profile`: made once per toolbox.
+fn rmcp_tools<S: Send + Sync + 'static>(
+    toolbox: &Toolbox<S>,
+    profile: SchemaProfile,
+) -> &[rmcp::model::Tool] {
+    let lists = toolbox.rmcp_tools.get_or_init(|| {
+        SchemaProfile::ALL.map(|p| toolbox.list_for(p).iter().map(to_rmcp_tool).collect())
+    });
+    &lists[profile.index()]
+}
+
+impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
+    fn get_info(&self) -> ServerConfig {
+        let (name, version) = self.server_info();
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(rmcp::model::Implementation::new(name, version))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let profile = self.profile_for(client_name(&context).as_deref());
+        let mut tools = rmcp_tools(self, profile).to_vec();
+        // A peer of 2026-07-28 takes any JSON value as structured content: the outputs
+        // carried as `{"result": value}` for older peers are the value itself.
+        if takes_bare_results(&context) {
+            for tool in &mut tools {
+                if let Some(bare) = self.bare_outputs.get(tool.name.as_ref()) {
+                    tool.output_schema = Some(Arc::new(as_object(bare)));
+                }
+            }
+        }
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        let i = self.list().iter().position(|t| t.name == name)?;
+        rmcp_tools(self, self.profile_for(None)).get(i).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let profile = self.profile_for(client_name(&context).as_deref());
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let reach = reach(
+            &context,
+            request.input_responses,
+            request.request_state,
+            self.answer_within(),
+        );
+        match self
+            .call_reaching(profile, &request.name, arguments, reach)
+            .await
+        {
+            Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),
+            Ok(Answer::Complete(mut result)) => {
+                if !result.is_error
+                    && takes_bare_results(&context)
+                    && self.bare_outputs.contains_key(request.name.as_ref())
+                    && let Some(Value::Object(mut wrapped)) = result.structured_content.take()
+                {
+                    result.structured_content = wrapped.remove("result");
+                }
+                Ok(to_rmcp_result(result).into())
+            }
+            Err(error) => Err(to_rmcp_error(&error)),
+        }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        reject_malformed_call(request)
+    }
+}

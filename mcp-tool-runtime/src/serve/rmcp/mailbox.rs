@@ -1,0 +1,101 @@
+//! The mailbox between [`structured`](super::structured) and [`Parameters`]: rmcp calls a
+//! `#[tool]` method through its own router, and the only way down to the method's
+//! extractor and back is the request's extensions. `structured` puts its settings there
+//! and a [`Mailbox`] for the call; `Parameters` reads the settings and posts what the
+//! method's caller needs and rmcp's path would lose.
+//!
+//! | slot | written by | read by |
+//! |---|---|---|
+//! | `repairs` | `Parameters`, once serde read the arguments | `structured`, into the result's `_meta` |
+//! | `shown` | `Parameters`, once serde read the arguments | `structured`: the `attempted_query` of the method's own error, or of its panic |
+//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Gate::First`]) | `structured`, which asks, then calls again with the answers in |
+//! | `refused` | [`extraction_error`], when the arguments are refused | [`restore`], which answers with the whole result in place of rmcp's text-only one |
+//!
+//! And in the extensions, written by `structured` (and by the asking rounds) and read by
+//! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`RepairSetting`], the
+//! [`Gate`], and the arguments as the model sent them (`Echoed`), taken before the
+//! user's answers went in. Without `structured` nothing is in the extensions: the
+//! defaults hold, and a refusal travels as rmcp's text-only result.
+
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResponse, ContentBlock, ErrorCode};
+use serde_json::Value;
+
+use super::convert::{RMCP_ARGUMENT_ERROR, to_rmcp_result};
+use crate::result::echo::Echoed;
+use crate::result::{Content, ToolError};
+
+/// Where a call through `structured` is, for its [`Parameters`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gate {
+    /// The first call: a tool that asks stops here, for `structured` to ask.
+    First,
+    /// Called again once the user answered: the checks run, the method too.
+    Asked,
+}
+
+/// The message of the error with which [`Parameters`] stops the first call of a tool
+/// that asks (never sent: `structured` asks instead).
+pub(crate) const ASKS: &str = "mcp-tool: the user is asked first";
+
+/// Whether [`Parameters`] repairs known client mistakes (see [`Toolbox::repairs`]):
+/// set by [`Structured::with_repairs`], on where nothing set it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RepairSetting(pub(crate) bool);
+
+/// What [`Parameters`] learned in one call, for [`structured`]: the repairs it made (said
+/// in `_meta`) and the arguments as `attempted_query` shows them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Mailbox(pub(crate) Arc<std::sync::Mutex<Posted>>);
+
+#[derive(Debug, Default)]
+pub(crate) struct Posted {
+    pub(crate) repairs: Vec<crate::result::Repair>,
+    pub(crate) echoed: Option<Echoed>,
+    /// A tool that asks its user, and its arguments, for `structured` to ask.
+    pub(crate) asks: Option<(&'static crate::describe::ToolSpec, Value)>,
+    /// The whole result of the arguments' refusal, for `structured` to answer with.
+    pub(crate) refused: Option<crate::result::CallToolResult>,
+}
+
+/// What `attempted_query` shows of a call's arguments, as [`Parameters`] kept them.
+pub(crate) fn attempted_arguments(echoed: Option<Echoed>) -> Value {
+    echoed.as_ref().map(Echoed::value).unwrap_or_default()
+}
+
+/// The error a failed extraction returns: rmcp's router makes an `isError` text result of
+/// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
+/// call's `log`, where [`restore`] takes it: no copy of it travels through the error.
+pub(crate) fn extraction_error(error: ToolError, log: Option<&Mailbox>) -> ErrorData {
+    let result = error.into_call_result();
+    // The text once: the result's text block is the error's text.
+    let text = result
+        .content
+        .iter()
+        .map(|Content::Text { text }| text.as_str());
+    let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
+    if let Some(log) = log
+        && let Ok(mut log) = log.0.lock()
+    {
+        log.refused = Some(result);
+    }
+    ErrorData::invalid_params(message, None)
+}
+
+/// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
+pub(crate) fn restore(error: ErrorData, log: &Mailbox) -> Result<CallToolResponse, ErrorData> {
+    if error.code != ErrorCode::INVALID_PARAMS {
+        return Err(error);
+    }
+    if let Some(result) = log.0.lock().ok().and_then(|mut l| l.refused.take()) {
+        return Ok(to_rmcp_result(result).into());
+    }
+    if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {
+        return Ok(
+            rmcp::model::CallToolResult::error(vec![ContentBlock::text(error.message)]).into(),
+        );
+    }
+    Err(error)
+}
