@@ -151,3 +151,12 @@ pub use mcp_tool_derive::Argument;
 /// assert_eq!(<Cabin as mcp_tool::McpEnum>::VALUES.len(), 4);
 /// ```
 pub use mcp_tool_derive::McpEnum;
+
+/// The derive's list of the rules it writes, matched against the runtime's
+/// (`RuleName`): a rule the derive writes that the runtime lacks, or one the runtime
+/// lists that the derive never writes, is a compile error. It stands here, where both
+/// crates are built, so that neither waits for the other to compile.
+#[allow(dead_code)]
+const fn every_rule_is_written(name: mcp_tool_runtime::__private::RuleName) {
+    mcp_tool_derive::__runtime_rules!(name, mcp_tool_runtime::__private::RuleName)
+}

@@ -167,6 +167,8 @@ pub async fn stdio<H: ServerHandler>(handler: H) -> Result<(), Box<dyn Error>> {
 /// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` until Ctrl-C, with
 /// `Host` and `Origin` limited to loopback (`mcp_tool::http`).
 pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), Box<dyn Error>> {
+    // The library prints nothing; the program says where it serves.
+    eprintln!("serving MCP over Streamable HTTP at http://{addr}/mcp (loopback hosts and origins)");
     mcp_tool::http::serve(handler, addr).await?;
     Ok(())
 }

@@ -52,7 +52,8 @@ pub(crate) use unique::report_repeats;
 pub use unique::{Unique, UniqueRule};
 
 /// Every rule of this folder, by the name of its data. The derive writes the data of
-/// some of them; `every_rule_is_written` below holds the two lists to each other, so
+/// some of them; `every_rule_is_written` in the `mcp-tool` crate, where both are built,
+/// holds the two lists to each other, so
 /// that a rule in one crate and not in the other does not build.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
@@ -92,13 +93,6 @@ const _: () = {
         size_of::<Unique>(),
     ];
 };
-
-/// The derive's list of the rules it writes, matched against [`RuleName`]: a rule the
-/// derive writes that is not here, or one here it never writes, is a compile error.
-#[allow(dead_code)]
-const fn every_rule_is_written(name: RuleName) {
-    mcp_tool_derive::__runtime_rules!(name, RuleName)
-}
 
 /// A rule on one value, with the author's own message and hint.
 #[derive(Debug, Clone, Copy)]

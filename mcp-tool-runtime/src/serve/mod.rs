@@ -15,6 +15,7 @@ mod observe;
 pub(crate) mod output;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+pub(crate) mod settings;
 pub(crate) mod toolbox;
 #[cfg(feature = "rmcp")]
 pub mod transport;

@@ -14,7 +14,8 @@ use crate::result::violation::ErrorCategory;
 /// What the log, and no model unless its author says so, learns of an unexpected error.
 #[derive(Debug, Clone)]
 pub(super) struct Unexpected {
-    /// The Rust type of the error: OpenTelemetry's `error.type`.
+    /// The Rust type of the error: OpenTelemetry's `error.type`, for the operator's log.
+    #[cfg(feature = "tracing")]
     type_name: &'static str,
     /// The error, then each of its sources, joined by ": ".
     chain: String,
@@ -51,7 +52,6 @@ impl ToolError {
     where
         E: Into<Box<dyn Error + Send + Sync + 'static>>,
     {
-        let type_name = std::any::type_name::<E>();
         let boxed = error.into();
         // A question the user did not answer says what it is.
         let boxed = match boxed.downcast::<crate::result::Unanswered>() {
@@ -70,7 +70,8 @@ impl ToolError {
             "The tool failed with an unexpected error.",
         );
         err.inner.unexpected = Some(Box::new(Unexpected {
-            type_name,
+            #[cfg(feature = "tracing")]
+            type_name: std::any::type_name::<E>(),
             chain,
             shown: false,
         }));
@@ -136,7 +137,8 @@ where
     }
 }
 
-/// Writes an unexpected error to the server's log, with OpenTelemetry's `error.type`
+/// Writes an unexpected error to the operator's log (feature `tracing`; without it
+/// nothing is written: a library does not print), with OpenTelemetry's `error.type`
 /// (the error's Rust type) and its chain as `exception.message`.
 fn log(tool: &str, unexpected: &Unexpected) {
     #[cfg(feature = "tracing")]
@@ -149,10 +151,7 @@ fn log(tool: &str, unexpected: &Unexpected) {
         "tool handler failed with an unexpected error",
     );
     #[cfg(not(feature = "tracing"))]
-    eprintln!(
-        "mcp-tool: {tool} failed with an unexpected error ({}): {}",
-        unexpected.type_name, unexpected.chain
-    );
+    let _ = (tool, unexpected);
 }
 
 #[cfg(test)]

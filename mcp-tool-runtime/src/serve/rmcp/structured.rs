@@ -19,6 +19,7 @@ use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::serve::call::CatchUnwind;
 use crate::serve::output::internal_failure;
+use crate::serve::settings::{Settings, Started};
 
 /// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
 /// errors, which rmcp's own router drops: pass it to `#[tool_handler]`.
@@ -59,11 +60,7 @@ use crate::serve::output::internal_failure;
 pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
     Structured {
         router,
-        profile: SchemaProfile::Portable,
-        from_client: false,
-        repair: true,
-        show_unexpected: false,
-        tool_failure: false,
+        settings: Settings::default(),
         rounds: Rounds::of_process(),
     }
 }
@@ -72,12 +69,8 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
 #[derive(Debug)]
 pub struct Structured<'r, S> {
     router: &'r ToolRouter<S>,
-    profile: SchemaProfile,
-    /// A client that names a family gets that family's profile.
-    from_client: bool,
-    repair: bool,
-    show_unexpected: bool,
-    tool_failure: bool,
+    /// The profile, the repairs, what an error shows (see the builder methods).
+    settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
 }
@@ -87,7 +80,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// written against it (see [`SchemaProfile`]):
     /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
     pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
-        self.profile = profile;
+        self.settings.profile = profile;
         self
     }
 
@@ -130,7 +123,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// }
     /// ```
     pub fn with_profile_from_client(mut self) -> Self {
-        self.from_client = true;
+        self.settings.profile_from_client = true;
         self
     }
 
@@ -146,7 +139,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// [`Toolbox::show_unexpected_errors`](crate::Toolbox::show_unexpected_errors);
     /// the default: `false`).
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
-        self.show_unexpected = on;
+        self.settings.show_unexpected = on;
         self
     }
 
@@ -155,33 +148,34 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// [`Toolbox::tool_failure_meta`](crate::Toolbox::tool_failure_meta); the default:
     /// `false`).
     pub fn with_tool_failure_meta(mut self, on: bool) -> Self {
-        self.tool_failure = on;
+        self.settings.tool_failure = on;
         self
     }
 
-    /// Adds the draft failure object to an error `result`, if asked to.
-    fn stamp(&self, result: &mut rmcp::model::CallToolResult) {
-        if self.tool_failure && result.is_error == Some(true) {
-            let mut meta = result.meta.take().map(|m| m.0);
-            crate::result::tool_failure::stamp(&mut meta, result.structured_content.as_ref());
-            result.meta = meta.map(rmcp::model::MetaObject);
-        }
+    /// The last step of an answer that is a result, as a `Toolbox`'s: the draft failure
+    /// object where asked, and the operator's event.
+    fn settle(&self, started: &Started, result: &mut rmcp::model::CallToolResult) {
+        let mut meta = result.meta.take().map(|m| m.0);
+        let is_error = result.is_error == Some(true);
+        let structured = result.structured_content.as_ref();
+        self.settings
+            .settle(started, is_error, structured, &mut meta);
+        result.meta = meta.map(rmcp::model::MetaObject);
     }
 
     /// The profile of the client of `context`.
     fn profile_of(&self, context: &RequestContext<RoleServer>) -> SchemaProfile {
-        if !self.from_client {
-            return self.profile;
+        if !self.settings.profile_from_client {
+            return self.settings.profile;
         }
-        super::peer::client_name(context)
-            .and_then(|name| SchemaProfile::for_client(&name))
-            .unwrap_or(self.profile)
+        self.settings
+            .profile_for(super::peer::client_name(context).as_deref())
     }
 
     /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
     /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
     pub fn with_repairs(mut self, on: bool) -> Self {
-        self.repair = on;
+        self.settings.repair = on;
         self
     }
 
@@ -211,16 +205,14 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         context
             .request_context
             .extensions
-            .insert(RepairSetting(self.repair));
+            .insert(RepairSetting(self.settings.repair));
         let log = Mailbox::default();
         context.request_context.extensions.insert(log.clone());
         context.request_context.extensions.insert(Gate::First);
-        #[cfg(feature = "tracing")]
-        let (started, tool) = (std::time::Instant::now(), context.name().to_owned());
+        let started = Started::now(context.name());
         let Some(route) = route else {
             let error = self.unknown_tool(context.name());
-            #[cfg(feature = "tracing")]
-            crate::serve::observe::rejected(&tool, started, "unknown_tool", &error.message);
+            started.rejected("unknown_tool", &error.message);
             return Err(error);
         };
         // A method without `Parameters` takes no arguments: a name sent anyway is
@@ -241,15 +233,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             );
             if let Err(error) = checked {
                 let mut result = to_rmcp_result(error.into_call_result());
-                self.stamp(&mut result);
-                #[cfg(feature = "tracing")]
-                crate::serve::observe::answered(
-                    &tool,
-                    started,
-                    true,
-                    result.structured_content.as_ref(),
-                    result.meta.as_ref().map(|m| &m.0),
-                );
+                self.settle(&started, &mut result);
                 return Ok(result.into());
             }
         }
@@ -261,7 +245,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 .as_ref()
                 .map(annotations)
                 .unwrap_or(crate::describe::Annotations::NONE),
-            show_unexpected: self.show_unexpected,
+            show_unexpected: self.settings.show_unexpected,
         };
         let name = called.tool.clone();
         #[cfg(feature = "ask")]
@@ -275,26 +259,14 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
         if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
-            let ready = super::rounds::ready(profile, self.repair);
+            let ready = super::rounds::ready(profile, self.settings.repair);
             let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
-        if let Ok(CallToolResponse::Complete(result)) = &mut response {
-            self.stamp(result);
-        }
-        #[cfg(feature = "tracing")]
-        match &response {
-            Ok(CallToolResponse::Complete(result)) => crate::serve::observe::answered(
-                &tool,
-                started,
-                result.is_error == Some(true),
-                result.structured_content.as_ref(),
-                result.meta.as_ref().map(|m| &m.0),
-            ),
+        match &mut response {
+            Ok(CallToolResponse::Complete(result)) => self.settle(&started, result),
             Ok(_) => {}
-            Err(error) => {
-                crate::serve::observe::rejected(&tool, started, "malformed_request", &error.message)
-            }
+            Err(error) => started.rejected("malformed_request", &error.message),
         }
         response
     }
@@ -364,7 +336,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// `structuredContent` would not match it, which the MCP Inspector reports as a
     /// failed call.
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
-        self.list_in(self.profile)
+        self.list_in(self.settings.profile)
     }
 
     /// [`Structured::list_all`] for the client of `context`, in its profile (see

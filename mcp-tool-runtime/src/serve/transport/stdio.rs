@@ -270,8 +270,9 @@ where
             line.clear();
             let read = match read_line(&mut self.reader, &mut line, self.max_line).await {
                 Ok(read) => read,
-                Err(e) => {
-                    eprintln!("mcp-tool: reading stdin failed ({e}); no more requests are read");
+                Err(_e) => {
+                    #[cfg(feature = "tracing")]
+                    tracing::error!(target: "mcp_tool", error = %_e, "reading stdin failed; no more requests are read");
                     Line::End
                 }
             };
@@ -290,8 +291,9 @@ where
                     Err(answer) => answer,
                 },
             };
-            if let Err(e) = self.shared.write(answer.to_string().as_bytes()).await {
-                eprintln!("mcp-tool: writing stdout failed ({e})");
+            if let Err(_e) = self.shared.write(answer.to_string().as_bytes()).await {
+                #[cfg(feature = "tracing")]
+                tracing::error!(target: "mcp_tool", error = %_e, "writing stdout failed");
             }
         }
         // The input ended: every request read is answered before the server is told.

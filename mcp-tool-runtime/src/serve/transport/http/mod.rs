@@ -11,6 +11,7 @@ mod exchange;
 
 use std::future::Future;
 use std::io;
+#[cfg(feature = "tracing")]
 use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::Arc;
@@ -216,8 +217,8 @@ impl HttpServer {
         );
         let exchange = Arc::new(Exchange::new(service, self.path.clone(), self.limits));
         let connections = Connections::new(self.limits);
-        let local = listener.local_addr()?;
-        log_start(local, &self);
+        #[cfg(feature = "tracing")]
+        log_start(listener.local_addr()?, &self);
         let mut shutdown = pin!(shutdown);
         loop {
             tokio::select! {
@@ -250,22 +251,28 @@ async fn refused_accept(error: &io::Error) {
     ) {
         return;
     }
-    eprintln!("mcp-tool: accepting a connection failed ({error}); trying again in 100 ms");
+    #[cfg(feature = "tracing")]
+    tracing::warn!(target: "mcp_tool", %error, "accepting a connection failed; trying again in 100 ms");
     tokio::time::sleep(Duration::from_millis(100)).await;
 }
 
+/// The operator's event of a server's start (feature `tracing`): where it serves, and
+/// whom it answers. A library prints nothing; a program says what it likes.
+#[cfg(feature = "tracing")]
 fn log_start(local: SocketAddr, server: &HttpServer) {
-    eprintln!(
-        "serving MCP over Streamable HTTP at http://{local}{}; answering the hosts {} and the origins {}",
-        server.path,
-        server.hosts.join(", "),
-        server.origins.join(", "),
+    tracing::info!(
+        target: "mcp_tool",
+        address = %local,
+        path = server.path.as_str(),
+        hosts = server.hosts.join(", ").as_str(),
+        origins = server.origins.join(", ").as_str(),
+        "serving MCP over Streamable HTTP",
     );
     if local.ip().is_unspecified() {
-        eprintln!(
-            "note: bound to {}, but only the hosts and origins above are answered (403 for others): \
-             add them with HttpServer::allow_host and allow_origin",
-            local.ip()
+        tracing::warn!(
+            target: "mcp_tool",
+            address = %local,
+            "bound to every interface, but only the hosts and origins allowed are answered (403 for others): add them with HttpServer::allow_host and allow_origin",
         );
     }
 }

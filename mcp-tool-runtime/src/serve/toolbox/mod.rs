@@ -24,8 +24,14 @@ use crate::result::echo;
 use crate::result::{CallToolResult, ToolError};
 use crate::text::suggest;
 
+mod calls;
+
+pub use calls::CallError;
+pub(crate) use calls::{malformed_call, unknown_tool_message};
+
 use super::call::{Handler, Setup, call};
 use super::output::{OutputShape, output_schema};
+use super::settings::{Settings, Started};
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
@@ -111,20 +117,10 @@ pub struct Toolbox<S = ()> {
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
-    /// The profile the schemas are advertised in, unless the client says otherwise.
-    profile: SchemaProfile,
-    /// Whether a client that names itself (`clientInfo`) gets the profile it needs.
-    profile_from_client: bool,
-    /// Whether known client mistakes are repaired before the checks (see
-    /// [`Toolbox::repairs`]).
-    repair: bool,
+    /// The profile, the repairs, what an error shows (see the builder methods).
+    settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     sealing: Arc<Sealing>,
-    /// Whether an unexpected error's chain is shown to the model.
-    show_unexpected: bool,
-    /// Whether an error result carries the draft `toolFailure` `_meta` (see
-    /// [`Toolbox::tool_failure_meta`]).
-    tool_failure: bool,
     /// For each tool whose output is carried as `{"result": value}`: its output schema
     /// for peers of 2026-07-28 and later, which take the value itself.
     pub(crate) bare_outputs: HashMap<&'static str, Value>,
@@ -165,12 +161,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         Toolbox {
             state,
             tools: Default::default(),
-            profile: SchemaProfile::Portable,
-            profile_from_client: false,
-            repair: true,
+            settings: Settings::default(),
             sealing: Arc::new(Sealing::new()),
-            show_unexpected: false,
-            tool_failure: false,
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
             index: HashMap::new(),
@@ -195,7 +187,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// stay the same, and with [`SchemaProfile::OpenAi`] a `null` for an optional
     /// property reads as "left out", as its schema says.
     pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
-        self.profile = profile;
+        self.settings.profile = profile;
         self
     }
 
@@ -250,7 +242,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// # });
     /// ```
     pub fn repairs(mut self, on: bool) -> Self {
-        self.repair = on;
+        self.settings.repair = on;
         self
     }
 
@@ -260,7 +252,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// keeps them in the server's log; a single error can be shown with
     /// [`ToolError::with_cause_shown`].
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
-        self.show_unexpected = on;
+        self.settings.show_unexpected = on;
         self
     }
 
@@ -303,7 +295,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// # });
     /// ```
     pub fn tool_failure_meta(mut self, on: bool) -> Self {
-        self.tool_failure = on;
+        self.settings.tool_failure = on;
         self
     }
 
@@ -347,19 +339,14 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// profile that family needs ([`SchemaProfile::for_client`]); other clients get the
     /// toolbox's profile.
     pub fn schema_profile_from_client(mut self) -> Self {
-        self.profile_from_client = true;
+        self.settings.profile_from_client = true;
         self
     }
 
     /// The profile the schemas are advertised in for a client named `client` (its
     /// `clientInfo.name`, if known).
     pub fn profile_for(&self, client: Option<&str>) -> SchemaProfile {
-        match client {
-            Some(name) if self.profile_from_client => {
-                SchemaProfile::for_client(name).unwrap_or(self.profile)
-            }
-            _ => self.profile,
-        }
+        self.settings.profile_for(client)
     }
 
     /// The server's name and version, as a transport's `initialize` reports them
@@ -438,7 +425,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Every tool, in registration order, as `tools/list` lists it. Built at
     /// registration: listing allocates nothing.
     pub fn list(&self) -> &[Tool] {
-        &self.tools[self.profile.index()]
+        &self.tools[self.settings.profile.index()]
     }
 
     /// [`Toolbox::list`] with the schemas in `profile`'s form.
@@ -455,154 +442,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     pub fn state(&self) -> &Arc<S> {
         &self.state
     }
-
-    /// Answers `tools/call` for the tool `name`. `arguments` is `Value::Null` when the
-    /// request has none (read as `{}`); they are taken by value, as a server receives
-    /// them, and moved into the tool's struct.
-    ///
-    /// Every failure of the call is an `Ok` result with `is_error` set; the `Err` is a
-    /// protocol error only: an unknown tool, or arguments that are not an object.
-    ///
-    /// This call comes from a client that cannot ask its user: a tool with `confirm` is
-    /// refused (unless `unconfirmed = "run"`), and an asked field that is missing or
-    /// wrong is a validation error. [`Toolbox::call_reaching`] is the call of a client
-    /// that can ask.
-    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, CallError> {
-        self.call_for(self.profile, name, arguments).await
-    }
-
-    /// [`Toolbox::call`] from a client that was given the schemas of `profile`.
-    pub async fn call_for(
-        &self,
-        profile: SchemaProfile,
-        name: &str,
-        arguments: Value,
-    ) -> Result<CallToolResult, CallError> {
-        match self
-            .call_reaching(profile, name, arguments, Reach::Nobody)
-            .await?
-        {
-            Answer::Complete(result) => Ok(result),
-            // A call that cannot reach the user puts no question; were one put, the model
-            // would be told the user cannot be asked, never the question's state.
-            Answer::InputRequired(_) => Ok(ToolError::from(crate::ask::Unanswered::cannot(name))
-                .for_call(name.to_owned(), Value::Object(Default::default()))
-                .into_call_result()),
-        }
-    }
-
-    /// [`Toolbox::call_for`] from a client that can ask its user as `reach` says: the
-    /// call may end with questions for the user ([`Answer::InputRequired`], protocol
-    /// 2026-07-28), or ask and wait ([`Reach::Live`], 2025-11-25). What a transport
-    /// calls; the rmcp adapter (feature `rmcp`) does.
-    pub async fn call_reaching(
-        &self,
-        profile: SchemaProfile,
-        name: &str,
-        arguments: Value,
-        reach: Reach,
-    ) -> Result<Answer, CallError> {
-        #[cfg(feature = "tracing")]
-        let started = std::time::Instant::now();
-        let Some(&i) = self.index.get(name) else {
-            let error = self.unknown_tool(name);
-            #[cfg(feature = "tracing")]
-            super::observe::rejected(name, started, "unknown_tool", error.message());
-            return Err(error);
-        };
-        let setup = Setup {
-            context: self.context.clone().unwrap_or_else(Context::now),
-            profile,
-            repair: self.repair,
-            reach,
-            sealing: Arc::clone(&self.sealing),
-            show_unexpected: self.show_unexpected,
-        };
-        let mut result = self.routes[i](&self.state, arguments, setup)
-            .await
-            .map_err(|error| CallError::MalformedRequest {
-                message: error.message().to_owned(),
-            });
-        if let Ok(Answer::Complete(answer)) = &mut result
-            && answer.is_error
-            && self.tool_failure
-        {
-            crate::result::tool_failure::stamp(
-                &mut answer.meta,
-                answer.structured_content.as_ref(),
-            );
-        }
-        #[cfg(feature = "tracing")]
-        match &result {
-            Ok(Answer::InputRequired(asked)) => {
-                let keys: Vec<&str> = asked.input_requests.keys().map(String::as_str).collect();
-                super::observe::waiting(name, started, &keys.join(", "))
-            }
-            Ok(Answer::Complete(answer)) => super::observe::answered(
-                name,
-                started,
-                answer.is_error,
-                answer.structured_content.as_ref(),
-                answer.meta.as_ref(),
-            ),
-            Err(error) => {
-                super::observe::rejected(name, started, "malformed_request", error.message())
-            }
-        }
-        result
-    }
-
-    /// Answers the `params` of a `tools/call` request as received:
-    /// `{"name": ..., "arguments": {...}}`. A `params` without a string `name` is a
-    /// malformed request.
-    pub async fn call_request(&self, mut params: Value) -> Result<CallToolResult, CallError> {
-        let arguments = params.get_mut("arguments").map_or(Value::Null, Value::take);
-        let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return Err(CallError::MalformedRequest {
-                message: malformed_call(&params).unwrap_or_default(),
-            });
-        };
-        self.call(name, arguments).await
-    }
-
-    fn unknown_tool(&self, name: &str) -> CallError {
-        // In registration order, so that a tie always suggests the same tool.
-        let names: Vec<&str> = self.list().iter().map(|t| t.name.as_str()).collect();
-        CallError::UnknownTool {
-            name: name.chars().take(200).collect(),
-            message: unknown_tool_message(name, &names),
-        }
-    }
-}
-
-/// What is wrong with the `params` of a `tools/call`, if they are not
-/// `{"name": string, "arguments": object}` (`arguments` may be absent or `null`).
-pub(crate) fn malformed_call(params: &Value) -> Option<String> {
-    let Value::Object(params) = params else {
-        return Some("tools/call needs params {\"name\": string, \"arguments\": object}".into());
-    };
-    let Some(Value::String(name)) = params.get("name") else {
-        return Some("tools/call needs a string `name`: the name of the tool to call.".into());
-    };
-    match params.get("arguments") {
-        None | Some(Value::Null | Value::Object(_)) => None,
-        Some(arguments) => Some(crate::describe::read::not_an_object(name, arguments)),
-    }
-}
-
-/// The answer to a call of a tool no one registered: the name as sent (cut short), the
-/// nearest name if one is near, and the names when there are at most 20.
-pub(crate) fn unknown_tool_message(name: &str, names: &[&str]) -> String {
-    let shown = echo::truncate(&Value::from(name), echo::RECEIVED);
-    let mut message = format!("Unknown tool: {shown}.");
-    if let Some(near) = suggest::nearest(name, names.iter().copied()) {
-        message.push(' ');
-        suggest::push_did_you_mean(&mut message, near);
-    }
-    if names.len() <= 20 {
-        message.push_str(&format!(" Tools: {}.", names.join(", ")));
-    }
-    message
 }
 
 impl<S> fmt::Debug for Toolbox<S> {
@@ -613,52 +452,3 @@ impl<S> fmt::Debug for Toolbox<S> {
             .finish_non_exhaustive()
     }
 }
-
-/// A `tools/call` that gets a JSON-RPC error rather than a result: the request itself is
-/// wrong, so no tool ran. Code -32602 (invalid params) for both.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CallError {
-    /// No tool has this name.
-    UnknownTool {
-        /// The name asked for (at most 200 characters of it).
-        name: String,
-        /// The message, naming the tool and the nearest registered name.
-        message: String,
-    },
-    /// The request is not a `tools/call` request: no name, or arguments that are not an
-    /// object.
-    MalformedRequest {
-        /// What is wrong.
-        message: String,
-    },
-}
-
-impl CallError {
-    /// The JSON-RPC error code: -32602.
-    pub fn code(&self) -> i32 {
-        -32602
-    }
-
-    /// The JSON-RPC error message.
-    pub fn message(&self) -> &str {
-        match self {
-            CallError::UnknownTool { message, .. } | CallError::MalformedRequest { message } => {
-                message
-            }
-        }
-    }
-
-    /// The JSON-RPC error object: `{"code": -32602, "message": ...}`.
-    pub fn to_jsonrpc_error(&self) -> Value {
-        serde_json::json!({ "code": self.code(), "message": self.message() })
-    }
-}
-
-impl fmt::Display for CallError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
-
-impl std::error::Error for CallError {}
