@@ -189,19 +189,11 @@ pub struct FieldRules {
     /// `#[mcp_tool(schemars)]`: the type's schemars schema is advertised and enforced.
     pub schemars: Option<Span>,
     /// `#[schemars(with = "Type")]` or `#[schemars(schema_with = "path")]`.
-    pub schema_from: Option<SchemaFrom>,
+    pub schema_from: Option<crate::model::SchemaFrom>,
     /// `#[schemars(extend("keyword" = value, ...))]`.
     pub extends: Vec<(LitStr, syn::Expr)>,
     /// `#[schemars(transform = path)]`.
     pub transforms: Vec<syn::Expr>,
-}
-
-/// Where a field's schema comes from, other than its type.
-pub enum SchemaFrom {
-    /// Another type's schemars schema.
-    Type(syn::Type),
-    /// A function's: `fn(&mut SchemaGenerator) -> Schema`.
-    Function(syn::Path),
 }
 
 impl FieldRules {

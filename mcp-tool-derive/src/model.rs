@@ -100,6 +100,14 @@ pub enum VariantShape<'a, R = Rule> {
     Struct(Vec<Field<'a, R>>),
 }
 
+/// Where a field's schema comes from, other than its type.
+pub enum SchemaFrom {
+    /// Another type's schemars schema.
+    Type(syn::Type),
+    /// A function's: `fn(&mut SchemaGenerator) -> Schema`.
+    Function(syn::Path),
+}
+
 pub struct Field<'a, R = Rule> {
     pub wire: String,
     /// Its name in Rust, as a confirmation message names it.
@@ -113,7 +121,7 @@ pub struct Field<'a, R = Rule> {
     /// `#[serde(alias)]`: the former names serde reads too.
     pub aliases: Vec<String>,
     /// `#[schemars(with/schema_with)]`: where its schema comes from instead of its type.
-    pub schema_from: Option<crate::attr::SchemaFrom>,
+    pub schema_from: Option<SchemaFrom>,
     /// `#[schemars(extend(...))]` and `#[schemars(transform = ...)]`.
     pub extends: Vec<(syn::LitStr, syn::Expr)>,
     pub transforms: Vec<syn::Expr>,

@@ -201,7 +201,7 @@ fn field_key(
             meta::set(
                 &mut rules.schema_from,
                 meta,
-                crate::attr::SchemaFrom::Type(ty),
+                crate::model::SchemaFrom::Type(ty),
             )
         }
         "schema_with" if !in_inner => {
@@ -210,7 +210,7 @@ fn field_key(
             meta::set(
                 &mut rules.schema_from,
                 meta,
-                crate::attr::SchemaFrom::Function(path),
+                crate::model::SchemaFrom::Function(path),
             )
         }
         // Changes to the field's schema: advertised, and enforced by the same schema.

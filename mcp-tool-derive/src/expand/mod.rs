@@ -317,8 +317,8 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
     // Its schema from another type's, or a function's: described by schemars, as a
     // `#[mcp_tool(schemars)]` field.
     let schema_type: Option<TokenStream> = match &field.schema_from {
-        Some(crate::attr::SchemaFrom::Type(other)) => Some(quote!(#other)),
-        Some(crate::attr::SchemaFrom::Function(_)) => {
+        Some(crate::model::SchemaFrom::Type(other)) => Some(quote!(#other)),
+        Some(crate::model::SchemaFrom::Function(_)) => {
             let marker = schema_with_marker(field);
             Some(quote!(#marker))
         }
@@ -443,7 +443,7 @@ fn field(field: &Field, p: &TokenStream) -> TokenStream {
 
 fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
-    if let Some(crate::attr::SchemaFrom::Function(function)) = &field.schema_from {
+    if let Some(crate::model::SchemaFrom::Function(function)) = &field.schema_from {
         let marker = schema_with_marker(field);
         let name = marker.to_string();
         out.extend(quote! {
