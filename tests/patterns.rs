@@ -102,3 +102,69 @@ fn every_pattern_answers_as_regex_does() {
         }
     }
 }
+
+/// `\d`, `\w`, `\s` and `\b`, written as users of other crates write them: taken, the
+/// classes advertised spelled out (a class escape is what llama.cpp's converter
+/// refuses), and every one matched as ECMA-262 means it (ASCII digits and letters, its
+/// own list of spaces), which the schema's judge does as well.
+#[derive(McpTool, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Shorthands {
+    #[validate(regex = r"^\d{4}-\d{2}-\d{2}$")]
+    date: String,
+    #[validate(regex = r"^\w+$")]
+    word: String,
+    #[validate(regex = r"^\w+\s\w+$")]
+    words: String,
+    #[validate(regex = r"^[\d-]+$")]
+    digits_and_dashes: String,
+    #[validate(regex = r"^\bid\b")]
+    boundary: String,
+}
+
+#[test]
+fn shorthand_classes_mean_what_ecma_262_means() {
+    let schema = Shorthands::input_schema();
+    let pattern = |field: &str| schema["properties"][field]["pattern"].as_str().unwrap();
+    assert_eq!(pattern("date"), "^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
+    assert_eq!(pattern("word"), "^[0-9A-Za-z_]+$");
+    assert_eq!(pattern("digits_and_dashes"), "^[0-9-]+$");
+    assert_eq!(pattern("boundary"), r"^\bid\b");
+    assert!(!pattern("words").contains("\\s") && !pattern("words").contains("\\S"));
+    let judge = jsonschema::options().build(schema).unwrap();
+    let valid = json!({
+        "date": "2026-12-06",
+        "word": "user_01",
+        "words": "two words",
+        "digits_and_dashes": "12-31",
+        "boundary": "id-7",
+    });
+    assert!(Shorthands::from_arguments(valid.clone()).is_ok());
+    assert!(judge.is_valid(&valid));
+    for (field, bad) in [
+        // Arabic-Indic digits are digits to Unicode, not to ECMA-262.
+        ("date", "٢٠٢٦-12-06"),
+        ("word", "café"),
+        // U+0085 is a space to Unicode, not to ECMA-262.
+        ("words", "two\u{85}words"),
+        ("words", "two  words"),
+        ("digits_and_dashes", "12/31"),
+        ("boundary", "idx"),
+    ] {
+        let mut args = valid.clone();
+        args[field] = json!(bad);
+        let err = Shorthands::from_arguments(args.clone()).unwrap_err();
+        assert_eq!(err.violations()[0].path, format!("/{field}"), "{bad:?}");
+        assert_eq!(err.violations()[0].rule, "regex");
+        assert!(!judge.is_valid(&args), "the judge takes {field}: {bad:?}");
+    }
+    // ECMA-262's spaces that Unicode's lack: U+FEFF.
+    let mut args = valid.clone();
+    args["words"] = json!("two\u{FEFF}words");
+    assert!(Shorthands::from_arguments(args.clone()).is_ok());
+    assert!(judge.is_valid(&args));
+    // ECMA-262's word boundary is ASCII's: `é` is no word character there.
+    let mut args = valid;
+    args["boundary"] = json!("idé");
+    assert!(Shorthands::from_arguments(args).is_ok());
+}

@@ -394,3 +394,99 @@ struct Holder {
 fn a_keyword_that_cannot_be_enforced_deep_in_the_arguments_stops_the_server_at_its_start() {
     let _ = Holder::input_schema();
 }
+
+fn five() -> u32 {
+    5
+}
+
+/// Rename a page, its struct written for schemars with `#[schemars(default)]`s serde
+/// does not read.
+#[derive(McpTool, Deserialize, Debug)]
+#[schemars(default)]
+#[allow(dead_code)]
+struct RenamePage {
+    /// serde requires it: it stays required.
+    #[schemars(default)]
+    title: String,
+    /// serde's default: advertised.
+    #[serde(default)]
+    #[schemars(default)]
+    draft: bool,
+    /// Its schema a function's, and serde requires it.
+    #[schemars(schema_with = "slug_schema", default)]
+    slug: String,
+    /// Its schema a function's, and serde's default: advertised.
+    #[serde(default = "five")]
+    #[schemars(schema_with = "minutes_schema", default = "five")]
+    minutes: u32,
+}
+
+fn minutes_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "integer", "minimum": 1})
+}
+
+#[test]
+fn schemars_default_keeps_what_serde_requires_and_says_serde_s_default() {
+    let schema = RenamePage::input_schema();
+    assert_eq!(schema["required"], json!(["title", "slug"]), "{schema}");
+    assert_eq!(schema["properties"]["draft"]["default"], false, "{schema}");
+    assert_eq!(schema["properties"]["minutes"]["default"], 5, "{schema}");
+    assert!(schema["properties"]["title"].get("default").is_none());
+    assert!(schema["properties"]["slug"].get("default").is_none());
+    let page = RenamePage::from_arguments(json!({"title": "T", "slug": "t"})).unwrap();
+    assert_eq!((page.draft, page.minutes), (false, 5));
+    let error = RenamePage::from_arguments(json!({"slug": "t"})).unwrap_err();
+    assert_eq!(error.violations()[0].path, "/title");
+    assert_eq!(error.violations()[0].rule, "required");
+}
+
+/// Tag a release, its struct written for schemars with keywords added to its schema.
+#[derive(McpTool, Deserialize, Debug)]
+#[schemars(extend("type" = "object", "minProperties" = 2, "x-group" = "releases"))]
+#[allow(dead_code)]
+struct TagRelease {
+    version: String,
+    notes: Option<String>,
+    draft: Option<bool>,
+}
+
+#[test]
+fn extend_on_a_struct_is_advertised_and_enforced() {
+    let schema = TagRelease::input_schema();
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["minProperties"], 2, "{schema}");
+    assert_eq!(schema["x-group"], "releases");
+    let judge = jsonschema::options().build(schema).unwrap();
+    let today = Context::on(2026, 11, 30).unwrap();
+    let two = json!({"version": "1.2.0", "draft": true});
+    assert!(TagRelease::from_arguments_in(two.clone(), &today).is_ok());
+    assert!(judge.is_valid(&two));
+    let one = json!({"version": "1.2.0"});
+    let error = TagRelease::from_arguments_in(one.clone(), &today).unwrap_err();
+    assert!(!judge.is_valid(&one));
+    assert_eq!(error.violations()[0].path, "");
+    assert_eq!(
+        error.violations()[0].rule,
+        "length",
+        "{:?}",
+        error.violations()
+    );
+    // Each field's own problems first: the keywords are judged on fields that pass.
+    let error = TagRelease::from_arguments_in(json!({"version": 1}), &today).unwrap_err();
+    assert_eq!(error.violations().len(), 1);
+    assert_eq!(error.violations()[0].path, "/version");
+}
+
+/// Says otherwise than the schema of what serde reads.
+#[derive(McpTool, Deserialize, Debug)]
+#[schemars(extend("additionalProperties" = true))]
+#[allow(dead_code)]
+struct Contradicted {
+    version: String,
+}
+
+#[test]
+#[should_panic(expected = "says otherwise than the schema of what serde reads")]
+fn extend_that_contradicts_the_struct_stops_the_server_at_its_start() {
+    let _ = Contradicted::input_schema();
+}

@@ -131,3 +131,74 @@ fn the_runtime_and_every_profile_s_schema_agree() {
     assert!(verdicts.contains(&Verdict::BothAccept));
     assert!(verdicts.contains(&Verdict::BothReject));
 }
+
+/// A registry, as a real server writes it: a newtype read as its string, with a
+/// `JsonSchema` written by hand and no `Argument`.
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(transparent)]
+pub struct Registry(String);
+
+impl schemars::JsonSchema for Registry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Registry".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A package registry's name.",
+            "enum": ["npm", "pypi", "crates"],
+        })
+    }
+}
+
+fn default_registry() -> Registry {
+    Registry("npm".into())
+}
+
+/// Look a package up, its registry's type written for schemars alone.
+#[derive(McpTool, Deserialize, Debug)]
+struct LookUp {
+    name: String,
+    registry: Registry,
+    mirror: Option<Registry>,
+    #[serde(default = "default_registry")]
+    fallback: Registry,
+    others: Vec<Registry>,
+}
+
+#[test]
+fn a_type_with_only_a_hand_written_json_schema_needs_no_attribute() {
+    let schema = LookUp::input_schema();
+    let properties = &schema["properties"];
+    assert_eq!(
+        properties["registry"]["enum"],
+        json!(["npm", "pypi", "crates"])
+    );
+    // schemars' reading of an Option, as for #[mcp_tool(schemars)]: "or null".
+    assert_eq!(
+        properties["mirror"]["anyOf"][0]["enum"],
+        json!(["npm", "pypi", "crates"])
+    );
+    assert_eq!(
+        properties["others"]["items"]["enum"],
+        json!(["npm", "pypi", "crates"])
+    );
+    // What serde requires, and what it does not.
+    assert_eq!(schema["required"], json!(["name", "registry", "others"]));
+    // The default of a type that may not serialize is not said.
+    assert!(properties["fallback"].get("default").is_none());
+    let today = today();
+    let args = json!({"name": "serde", "registry": "crates", "others": ["pypi"]});
+    let read = LookUp::from_arguments_in(args, &today).unwrap();
+    assert_eq!(read.registry, Registry("crates".into()));
+    assert_eq!((read.mirror, read.fallback), (None, Registry("npm".into())));
+    // Enforced by its schema, each at its own path.
+    let error = LookUp::from_arguments_in(
+        json!({"name": "serde", "registry": "cargo", "mirror": 7, "others": ["npm", "x"]}),
+        &today,
+    )
+    .unwrap_err();
+    let paths: Vec<&str> = error.violations().iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, ["/registry", "/mirror", "/others/1"]);
+}

@@ -328,14 +328,112 @@ fn a_field_read_by_a_function_is_checked_as_its_type_then_read_by_it() {
         error.structured_content()["attempted_query"]["arguments"]["count"],
         3
     );
-    // The declared type is what is advertised and checked: the function never sees a
-    // string for the count (the repairs say what clients send as strings).
-    let error = check::<Named>(json!({"name": "Ada", "count": "3"})).unwrap_err();
-    assert_eq!(error.violations()[0].rule, "type");
+    // The declared type is what is advertised; a value not of that type is the
+    // function's to take, as the server took it before it was derived.
     assert_eq!(
         Named::input_schema()["properties"]["count"]["type"],
         "integer"
     );
+    let ok = check::<Named>(json!({"name": "Ada", "count": " 3"})).unwrap();
+    assert_eq!(ok.count, 3);
+    // Its refusal, at the field, in its words, then what the schema asks.
+    let error = check::<Named>(json!({"name": "Ada", "count": "three"})).unwrap_err();
+    assert_eq!(error.category(), mcp_tool::ErrorCategory::Validation);
+    let v = &error.violations()[0];
+    assert_eq!(
+        (v.path.as_str(), v.rule.as_ref()),
+        ("/count", "deserialize_with")
+    );
+    assert!(v.message.contains("invalid digit"), "{}", v.message);
+    assert!(v.message.contains("must be an integer"), "{}", v.message);
+    // A value of the declared type is held to the field's rules.
+    let error = check::<Named>(json!({"name": "a".repeat(21), "count": 3})).unwrap_err();
+    assert_eq!(error.violations()[0].rule, "length");
+}
+
+/// A sort order whose reading, written by hand, takes any letter case.
+#[derive(Debug, PartialEq)]
+enum Order {
+    Asc,
+    Desc,
+}
+
+impl<'de> Deserialize<'de> for Order {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        match text.to_lowercase().as_str() {
+            "asc" => Ok(Order::Asc),
+            "desc" => Ok(Order::Desc),
+            _ => Err(serde::de::Error::custom(format!("unknown order {text:?}"))),
+        }
+    }
+}
+
+impl schemars::JsonSchema for Order {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Order".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "enum": ["asc", "desc"]})
+    }
+}
+
+/// Reads a lone string as a list of one, and `""` or `"null"` as none.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Many(Vec<String>),
+        One(String),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::Many(many) => many,
+        Either::One(one) if one.is_empty() || one == "null" => Vec::new(),
+        Either::One(one) => vec![one],
+    })
+}
+
+/// List files, its arguments read as the server always read them.
+#[derive(McpTool, Deserialize, Debug)]
+struct ListFiles {
+    #[mcp_tool(lenient)]
+    order: Order,
+    #[serde(deserialize_with = "one_or_many")]
+    #[validate(items(length(max = 8)))]
+    tags: Vec<String>,
+}
+
+#[test]
+fn a_reading_written_by_the_author_decides_what_its_type_refuses() {
+    let schema = ListFiles::input_schema();
+    assert_eq!(
+        schema["properties"]["order"]["enum"],
+        json!(["asc", "desc"])
+    );
+    assert_eq!(schema["properties"]["tags"]["type"], "array");
+    let ok = check::<ListFiles>(json!({"order": "DESC", "tags": "rust"})).unwrap();
+    assert_eq!((ok.order, ok.tags), (Order::Desc, vec!["rust".to_owned()]));
+    let ok = check::<ListFiles>(json!({"order": "asc", "tags": "null"})).unwrap();
+    assert!(ok.tags.is_empty());
+    // A list, of the declared type, is held to the item rules.
+    let error = check::<ListFiles>(json!({"order": "asc", "tags": ["a-long-tag"]})).unwrap_err();
+    assert_eq!(error.violations()[0].path, "/tags/0");
+    // What neither takes: the reading's refusal at the field, never a panic.
+    let error = check::<ListFiles>(json!({"order": "up", "tags": 7})).unwrap_err();
+    let found: Vec<(&str, &str)> = error
+        .violations()
+        .iter()
+        .map(|v| (v.path.as_str(), v.rule.as_ref()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/order", "deserialize_with"),
+            ("/tags", "deserialize_with")
+        ]
+    );
+    assert!(error.violations()[0].message.contains("unknown order"));
 }
 
 /// Find an order, its fields renamed since the first version of the server.
@@ -414,4 +512,68 @@ fn a_former_name_is_read_and_the_answer_says_so() {
     let error = check::<FindOrder>(json!({"orderId": "ORD-1"})).unwrap_err();
     let rules: Vec<&str> = error.violations().iter().map(|v| v.rule.as_ref()).collect();
     assert_eq!(rules, ["required", "unknown"]);
+}
+
+/// How to find an element, its values renamed since the first version of the server
+/// (as in a real server: `#[serde(rename = "ui_tree", alias = "uitree", alias = "vision")]`).
+#[derive(mcp_tool::McpEnum, Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Locator {
+    #[serde(rename = "ui_tree", alias = "uitree", alias = "vision")]
+    UiTree,
+    #[serde(alias = "xpath")]
+    Selector,
+}
+
+/// Find an element on the screen.
+#[derive(McpTool, Deserialize, Debug)]
+struct FindElement {
+    locator: Locator,
+    fallbacks: Vec<Locator>,
+}
+
+#[test]
+fn a_former_name_of_a_variant_is_read_and_the_answer_says_so() {
+    // The schema lists the canonical values alone.
+    let schema = FindElement::input_schema();
+    assert_eq!(
+        schema["properties"]["locator"]["enum"],
+        json!(["ui_tree", "selector"])
+    );
+    let tools = mcp_tool::Toolbox::new().tool(|args: FindElement| async move {
+        Ok::<_, mcp_tool::ToolError>(format!("{:?} {:?}", args.locator, args.fallbacks))
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let result = runtime
+        .block_on(tools.call(
+            "find_element",
+            json!({"locator": "vision", "fallbacks": ["selector", "xpath"]}),
+        ))
+        .unwrap();
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(result.text(), "UiTree [Selector, Selector]");
+    let repairs = &result.meta.unwrap()["mcp-tool/repairs"];
+    assert_eq!(repairs[0]["path"], "/locator", "{repairs}");
+    assert_eq!(
+        repairs[0]["repair"],
+        "read as \"ui_tree\", of which \"vision\" is a former name; send \"ui_tree\""
+    );
+    assert_eq!(repairs[1]["path"], "/fallbacks/1", "{repairs}");
+
+    // A name that is no former one is refused with the list, as before.
+    let result = runtime
+        .block_on(tools.call("find_element", json!({"locator": "visio", "fallbacks": []})))
+        .unwrap();
+    assert!(result.is_error);
+    let v = &result.structured_content.unwrap()["violations"][0];
+    assert_eq!(
+        (v["path"].as_str(), v["rule"].as_str()),
+        (Some("/locator"), Some("enum"))
+    );
+
+    // Without repairs, a former name is outside the list, as the schema says.
+    let error = check::<FindElement>(json!({"locator": "uitree", "fallbacks": []})).unwrap_err();
+    assert_eq!(error.violations()[0].rule, "enum");
 }

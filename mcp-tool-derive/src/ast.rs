@@ -32,11 +32,12 @@ fn serde_container<'a>(
 
 /// `#[mcp_tool(...)]` on the type, with `#[schemars(description, title)]` where it does
 /// not say them.
+/// Also gives `#[schemars(extend(...))]`'s keywords.
 fn container_attrs(
     attrs: &[syn::Attribute],
     errors: &mut Errors,
     keys: impl Into<crate::attr::Keys>,
-) -> ContainerAttrs {
+) -> (ContainerAttrs, Vec<(LitStr, syn::Expr)>) {
     let schemars = crate::schemars::container(attrs, errors);
     let mut out = ContainerAttrs::parse(attrs, errors, keys);
     for (ours, theirs, key) in [
@@ -52,7 +53,18 @@ fn container_attrs(
             (_, None) => {}
         }
     }
-    out
+    (out, schemars.extends)
+}
+
+/// `#[schemars(extend(...))]` on a type that is not a struct of named fields: refused,
+/// at its first keyword.
+fn refuse_extend(extends: &[(LitStr, syn::Expr)], errors: &mut Errors) {
+    if let Some((key, _)) = extends.first() {
+        errors.spanned(
+            key,
+            "#[schemars(extend(...))] on a type is read on a struct of named fields (its keywords added to the object's schema, and enforced): put the keywords on the fields that hold this type, or state the rule with #[validate(...)]",
+        );
+    }
 }
 
 fn krate(attrs: &ContainerAttrs) -> syn::Path {
@@ -84,10 +96,13 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         return None;
     }
     reject_generics(input, what, errors);
-    let attrs = container_attrs(&input.attrs, errors, derive);
+    let (attrs, extends) = container_attrs(&input.attrs, errors, derive);
     let container = serde_container(input, errors)?;
     vet_serde_container(&container.attrs, input, derive, errors);
     let body = crate::shapes::body(input, &container, derive, errors)?;
+    if !matches!(body, crate::model::Body::Struct(_)) {
+        refuse_extend(&extends, errors);
+    }
     let tool = Tool {
         ident: &input.ident,
         krate: krate(&attrs),
@@ -109,6 +124,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         ],
         allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
         confirm: None,
+        extends,
         body,
     };
     Some(Read {
@@ -153,7 +169,8 @@ impl<'a> Enum<'a> {
             );
         }
         reject_generics(input, "McpEnum", &mut errors);
-        let attrs = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
+        let (attrs, extends) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
+        refuse_extend(&extends, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -170,11 +187,29 @@ impl<'a> Enum<'a> {
             return Err(errors);
         };
         let mut values = Vec::new();
+        let mut aliases = Vec::new();
+        let mut at = Vec::new();
         for variant in variants {
-            let Some(name) = crate::fields::variant_name(variant, &mut errors) else {
+            let Some((name, former)) = crate::fields::variant_name(variant, &mut errors) else {
                 continue;
             };
+            for alias in former {
+                aliases.push((alias, name.clone()));
+                at.push(&variant.original.ident);
+            }
             values.push(name);
+        }
+        // A former name that is another variant's name, or two variants': serde reads
+        // the first variant that takes it, which the schema could not say.
+        for ((alias, name), variant) in aliases.iter().zip(at) {
+            let taken = values.contains(alias)
+                || aliases.iter().filter(|(other, _)| other == alias).count() > 1;
+            if taken {
+                errors.spanned(
+                    variant,
+                    format!("the former name {alias:?} of {name:?} is also another variant's name: keep it on one"),
+                );
+            }
         }
         let en = Enum {
             ident: &input.ident,
@@ -185,6 +220,7 @@ impl<'a> Enum<'a> {
                 .map(LitStr::value)
                 .or_else(|| doc_comment(&input.attrs)),
             values,
+            aliases,
         };
         errors.finish(en)
     }

@@ -188,34 +188,36 @@ pub struct FieldRules {
     pub deprecated: bool,
     /// `#[mcp_tool(schemars)]`: the type's schemars schema is advertised and enforced.
     pub schemars: Option<Span>,
+    /// `#[mcp_tool(lenient)]`: the type's own `Deserialize` takes more than its schema
+    /// says, and decides a value its checks refuse.
+    pub lenient: Option<Span>,
     /// `#[schemars(with = "Type")]` or `#[schemars(schema_with = "path")]`.
-    pub schema_from: Option<SchemaFrom>,
+    pub schema_from: Option<crate::model::SchemaFrom>,
     /// `#[schemars(extend("keyword" = value, ...))]`.
     pub extends: Vec<(LitStr, syn::Expr)>,
     /// `#[schemars(transform = path)]`.
     pub transforms: Vec<syn::Expr>,
-}
-
-/// Where a field's schema comes from, other than its type.
-pub enum SchemaFrom {
-    /// Another type's schemars schema.
-    Type(syn::Type),
-    /// A function's: `fn(&mut SchemaGenerator) -> Schema`.
-    Function(syn::Path),
+    /// `#[schemars(default)]`: serde's default, where it has one, is advertised even for
+    /// a field whose schema is schemars'.
+    pub schemars_default: Option<Span>,
 }
 
 impl FieldRules {
     /// What the attributes of a field say.
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut schemars = None;
+        let mut lenient = None;
         for attr in attrs.iter().filter(|a| a.path().is_ident("mcp_tool")) {
             let result = attr.parse_nested_meta(|meta| {
+                let span = meta.path.span();
                 if meta.path.is_ident("schemars") {
-                    let span = meta.path.span();
                     return set(&mut schemars, &meta, span);
                 }
+                if meta.path.is_ident("lenient") {
+                    return set(&mut lenient, &meta, span);
+                }
                 Err(meta.error(
-                    "on a field, #[mcp_tool(...)] takes only `schemars` (the field's type is described by its schemars schema); tool settings go on the struct, rules in #[validate(...)]",
+                    "on a field, #[mcp_tool(...)] takes `schemars` (the field's type is described by its schemars schema) and `lenient` (its type's own Deserialize takes more than its schema says); tool settings go on the struct, rules in #[validate(...)]",
                 ))
             });
             if let Err(e) = result {
@@ -224,6 +226,7 @@ impl FieldRules {
         }
         let mut out = FieldRules::validate(attrs, errors);
         out.schemars = schemars;
+        out.lenient = lenient;
         out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out
     }

@@ -41,6 +41,12 @@ pub fn fields<'a>(
             }
             continue;
         }
+        if let (Some(span), Some(_)) = (rules.lenient, field.attrs.deserialize_with()) {
+            errors.at(
+                span,
+                "`lenient` makes the type's own Deserialize the field's reading, and #[serde(deserialize_with)] is a reading already, which the checks defer to: remove `lenient`",
+            );
+        }
         let flatten = field.attrs.flatten();
         if let (true, Some(rule)) = (flatten, rules.own.first().or(rules.items.first())) {
             errors.at(
@@ -57,6 +63,7 @@ pub fn fields<'a>(
             ask: rules.ask,
             like: rules.like,
             reads: field.attrs.deserialize_with().cloned(),
+            lenient: rules.lenient.is_some(),
             schema_from: rules.schema_from,
             extends: rules.extends,
             transforms: rules.transforms,
@@ -96,6 +103,7 @@ pub fn fields<'a>(
                     quote!(#value.#member)
                 }),
             },
+            schemars_default: rules.schemars_default.is_some(),
             sensitive: rules.sensitive.is_some(),
             own: rules.own,
             items: rules.items,
@@ -105,9 +113,12 @@ pub fn fields<'a>(
     fields
 }
 
-/// A variant's name on the wire, `None` for one serde skips; what serde would read that
-/// no schema can list (`other`, `alias`) is refused.
-pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option<String> {
+/// A variant's name on the wire and its former names (`#[serde(alias)]`), `None` for
+/// one serde skips; what serde would read that no schema can list (`other`) is refused.
+pub fn variant_name(
+    variant: &serde_ast::Variant,
+    errors: &mut Errors,
+) -> Option<(String, Vec<String>)> {
     if variant.attrs.skip_deserializing() {
         return None;
     }
@@ -118,11 +129,13 @@ pub fn variant_name(variant: &serde_ast::Variant, errors: &mut Errors) -> Option
         );
     }
     let name = variant.attrs.name().deserialize_name().value.clone();
-    if variant.attrs.aliases().iter().any(|a| a.value != name) {
-        errors.spanned(
-            variant.original,
-            "#[serde(alias)] would accept a name the schema does not list, so the model would never learn it: remove it; a value sent under the old name is told \"did you mean\" the new one",
-        );
-    }
-    Some(name)
+    let mut aliases: Vec<String> = variant
+        .attrs
+        .aliases()
+        .iter()
+        .map(|a| a.value.clone())
+        .filter(|a| *a != name)
+        .collect();
+    aliases.sort();
+    Some((name, aliases))
 }

@@ -36,6 +36,8 @@ pub struct Tool<'a, R = Rule> {
     pub allow_unknown_fields: bool,
     /// `#[mcp_tool(confirm)]`, its `{field}`s read.
     pub confirm: Option<Confirm>,
+    /// `#[schemars(extend(...))]` on a struct: keywords added to its schema.
+    pub extends: Vec<(syn::LitStr, syn::Expr)>,
     pub body: Body<'a, R>,
 }
 
@@ -100,6 +102,14 @@ pub enum VariantShape<'a, R = Rule> {
     Struct(Vec<Field<'a, R>>),
 }
 
+/// Where a field's schema comes from, other than its type.
+pub enum SchemaFrom {
+    /// Another type's schemars schema.
+    Type(syn::Type),
+    /// A function's: `fn(&mut SchemaGenerator) -> Schema`.
+    Function(syn::Path),
+}
+
 pub struct Field<'a, R = Rule> {
     pub wire: String,
     /// Its name in Rust, as a confirmation message names it.
@@ -110,10 +120,12 @@ pub struct Field<'a, R = Rule> {
     pub like: Option<syn::Path>,
     /// `#[serde(deserialize_with/with)]`: the function serde reads the value with.
     pub reads: Option<syn::ExprPath>,
+    /// `#[mcp_tool(lenient)]`: the type's own `Deserialize` is the field's reading.
+    pub lenient: bool,
     /// `#[serde(alias)]`: the former names serde reads too.
     pub aliases: Vec<String>,
     /// `#[schemars(with/schema_with)]`: where its schema comes from instead of its type.
-    pub schema_from: Option<crate::attr::SchemaFrom>,
+    pub schema_from: Option<SchemaFrom>,
     /// `#[schemars(extend(...))]` and `#[schemars(transform = ...)]`.
     pub extends: Vec<(syn::LitStr, syn::Expr)>,
     pub transforms: Vec<syn::Expr>,
@@ -132,6 +144,9 @@ pub struct Field<'a, R = Rule> {
     /// Where serde takes the value from when it is not sent, written as an expression
     /// of the field's type: it becomes the schema's `default`.
     pub default: Option<TokenStream>,
+    /// `#[schemars(default)]`: the default is advertised even where the field's schema is
+    /// schemars' (serialized, as schemars does).
+    pub schemars_default: bool,
     pub sensitive: bool,
     pub own: Vec<R>,
     pub items: Vec<R>,
@@ -158,4 +173,6 @@ pub struct Enum<'a> {
     pub krate: syn::Path,
     pub description: Option<String>,
     pub values: Vec<String>,
+    /// `#[serde(alias)]` on variants: each former name, and the value it is read as.
+    pub aliases: Vec<(String, String)>,
 }

@@ -19,6 +19,9 @@ use crate::rules::Parsed;
 pub struct ContainerMeta {
     pub description: Option<LitStr>,
     pub title: Option<LitStr>,
+    /// `extend("keyword" = value, ...)`: read on a struct, refused elsewhere by the
+    /// reading of the type.
+    pub extends: Vec<(LitStr, syn::Expr)>,
 }
 
 /// Keys that serde also reads: in `#[schemars(...)]` they change the schema and not what
@@ -31,7 +34,6 @@ const SERDE_KEYS: &[&str] = &[
     "tag",
     "content",
     "untagged",
-    "default",
     "skip",
     "skip_serializing",
     "skip_serializing_if",
@@ -54,7 +56,7 @@ fn instead(key: &str) -> Option<String> {
             "`{k}` in #[schemars(...)] changes the schema but not what serde reads, so the \
              schema and the server would disagree; write it in #[serde(...)], which both read"
         ),
-        "with" | "schema_with" | "extend" | "transform" => format!(
+        "with" | "schema_with" | "transform" => format!(
             "`{key}` is read on a field here (its schema is advertised and enforced), not on a \
              type: put it on the fields, or state the rule with #[validate(...)]"
         ),
@@ -91,7 +93,7 @@ fn refuse(meta: &ParseNestedMeta, key: &str, known: &[&str]) -> syn::Error {
     }
 }
 
-const CONTAINER_KEYS: &[&str] = &["description", "title"];
+const CONTAINER_KEYS: &[&str] = &["description", "title", "default", "extend"];
 
 const FIELD_KEYS: &[&str] = &[
     "description",
@@ -109,7 +111,18 @@ const FIELD_KEYS: &[&str] = &[
     "schema_with",
     "extend",
     "transform",
+    "default",
 ];
+
+/// `default` or `default = "path"`: schemars' default, which serde does not read. What
+/// serde requires stays required, and the schema's `default` is serde's, where serde
+/// has one: so the key is read and its path dropped.
+fn schemars_default(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    }
+    Ok(())
+}
 
 /// Reads `#[schemars(...)]` on a container.
 pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerMeta {
@@ -120,6 +133,8 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerMeta {
             let result = match key.as_str() {
                 "description" => meta::set(&mut out.description, &meta, meta.value()?.parse()?),
                 "title" => meta::set(&mut out.title, &meta, meta.value()?.parse()?),
+                "default" => schemars_default(&meta),
+                "extend" => extend(&meta, &mut out.extends),
                 _ => Err(refuse(&meta, &key, CONTAINER_KEYS)),
             };
             meta::recover(result, &meta, errors);
@@ -201,7 +216,7 @@ fn field_key(
             meta::set(
                 &mut rules.schema_from,
                 meta,
-                crate::attr::SchemaFrom::Type(ty),
+                crate::model::SchemaFrom::Type(ty),
             )
         }
         "schema_with" if !in_inner => {
@@ -210,31 +225,41 @@ fn field_key(
             meta::set(
                 &mut rules.schema_from,
                 meta,
-                crate::attr::SchemaFrom::Function(path),
+                crate::model::SchemaFrom::Function(path),
             )
         }
         // Changes to the field's schema: advertised, and enforced by the same schema.
-        "extend" if !in_inner => {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            while !content.is_empty() {
-                let key: LitStr = content.parse()?;
-                content.parse::<syn::Token![=]>()?;
-                let value: syn::Expr = content.parse()?;
-                rules.extends.push((key, value));
-                if content.is_empty() {
-                    break;
-                }
-                content.parse::<syn::Token![,]>()?;
-            }
-            Ok(())
-        }
+        "extend" if !in_inner => extend(meta, &mut rules.extends),
         "transform" if !in_inner => {
             rules.transforms.push(meta.value()?.parse()?);
             Ok(())
         }
+        // Where serde has a default too, the schema says it (as schemars would); a
+        // schemars-described field's default is then serialized for the schema.
+        "default" if !in_inner => {
+            let span = meta.path.span();
+            schemars_default(meta)?;
+            meta::set(&mut rules.schemars_default, meta, span)
+        }
         _ => Err(refuse(meta, &key, FIELD_KEYS)),
     }
+}
+
+/// `extend("keyword" = value, ...)`, into `out`.
+fn extend(meta: &ParseNestedMeta, out: &mut Vec<(LitStr, syn::Expr)>) -> syn::Result<()> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    while !content.is_empty() {
+        let key: LitStr = content.parse()?;
+        content.parse::<syn::Token![=]>()?;
+        let value: syn::Expr = content.parse()?;
+        out.push((key, value));
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<syn::Token![,]>()?;
+    }
+    Ok(())
 }
 
 fn push(rules: &mut FieldRules, rule: Parsed) -> syn::Result<()> {

@@ -199,10 +199,22 @@ fn union<'a>(
     }
     let mut out = Vec::new();
     for variant in variants {
-        let Some(name) = fields::variant_name(variant, errors) else {
+        let Some((name, aliases)) = fields::variant_name(variant, errors) else {
             continue;
         };
+        if !aliases.is_empty() {
+            errors.spanned(
+                variant.original,
+                "#[serde(alias)] on a variant is read on an enum of unit variants (derive McpEnum), not on an enum with data, whose tags the schema lists: remove it; a value sent under the old name is told \"did you mean\" the new one",
+            );
+        }
         let meta = crate::schemars::container(&variant.original.attrs, errors);
+        if let Some((key, _)) = meta.extends.first() {
+            errors.spanned(
+                key,
+                "#[schemars(extend(...))] on a variant is not read: put the keywords on its fields",
+            );
+        }
         let description = meta
             .description
             .as_ref()

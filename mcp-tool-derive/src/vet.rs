@@ -48,6 +48,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         annotations: tool.annotations,
         allow_unknown_fields: tool.allow_unknown_fields,
         confirm,
+        extends: tool.extends,
         body: body(tool.body, errors),
     }
 }
@@ -101,6 +102,7 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
             ask: field.ask,
             like: field.like,
             reads: field.reads,
+            lenient: field.lenient,
             aliases: field.aliases,
             schema_from: field.schema_from,
             extends: field.extends,
@@ -115,6 +117,7 @@ fn fields<'a>(fields: Vec<Field<'a, Parsed>>, errors: &mut Errors) -> Vec<Field<
             schemars: field.schemars,
             has_default: field.has_default,
             default: field.default,
+            schemars_default: field.schemars_default,
             sensitive: field.sensitive,
             items_span: field.items_span,
         })

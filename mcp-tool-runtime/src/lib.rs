@@ -78,8 +78,8 @@ pub mod __private {
     };
     pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
-        Annotations, ArgType, EnumSpec, Field, Like, Newtype, Repr, Reshape, Shape, SpecCache,
-        ToolSpec, UnionCache, UnionSpec, Variant, Walk,
+        Annotations, ArgType, BySchemars, EnumSpec, Extend, Field, FieldRead, Like, Newtype, Probe,
+        Repr, Reshape, Shape, SpecCache, ToolSpec, UnionCache, UnionSpec, Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
@@ -94,6 +94,12 @@ pub mod __private {
     /// serialize (a map with non-string keys).
     pub fn example<T: serde::Serialize + ?Sized>(value: &T) -> Value {
         serde_json::to_value(value).unwrap_or(Value::Null)
+    }
+
+    /// Reads `value` as `T`'s own `Deserialize` does: a `#[mcp_tool(lenient)]` field's
+    /// reading.
+    pub fn reads_as<T: serde::de::DeserializeOwned>(value: &Value) -> Result<(), String> {
+        T::deserialize(value).map(drop).map_err(|e| e.to_string())
     }
 
     /// The `propertyNames` of a map keyed by an enum of these `values`.

@@ -3,8 +3,8 @@ use serde::Deserialize;
 
 #[derive(McpTool, Deserialize)]
 struct Order {
-    // `\d` matches Arabic-Indic digits in Rust, only 0-9 in ECMA-262.
-    #[validate(regex = r"^ORD-\d{4}$")]
+    // A boundary at the start of a word: Rust's alone.
+    #[validate(regex = r"\b{start}ORD-[0-9]{4}$")]
     id: String,
     #[validate(regex = r"(?i)^ord$")]
     kind: String,

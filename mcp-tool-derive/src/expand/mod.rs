@@ -3,15 +3,16 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::spanned::Spanned;
 
 mod asking;
 pub mod fallback;
+mod field;
 mod union;
 
 use crate::model::{Body, Enum, Field, Tool};
 use crate::rules::Rule;
 use crate::tokens::respan;
+use field::{field, field_assertions, probes};
 
 fn opt_str(value: &Option<String>) -> TokenStream {
     match value {
@@ -64,13 +65,16 @@ fn tool_spec(
     fields: &[Field],
     union: TokenStream,
     asking: TokenStream,
+    extend: TokenStream,
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
     let walk = walk_step(p, fields);
     let count = fields.len();
+    let reads = field::read_consts(fields, p);
     let fields = fields.iter().map(|f| field(f, p));
     quote!({
+        #reads
         static __FIELDS: [#p::Field; #count] = [#(#fields),*];
         #p::ToolSpec {
             name: #name,
@@ -81,10 +85,29 @@ fn tool_spec(
             fields: &__FIELDS,
             union: #union,
             asking: #asking,
+            extend: #extend,
             walk: #walk,
             cache: #p::SpecCache::new(),
         }
     })
+}
+
+/// `#[schemars(extend(...))]` on a struct: its keywords, added to the object's schema
+/// by the runtime, which enforces them too.
+fn extend(tool: &Tool, p: &TokenStream) -> TokenStream {
+    if tool.extends.is_empty() {
+        return quote!(::core::option::Option::None);
+    }
+    let keys = tool.extends.iter().map(|(k, _)| k);
+    let values = tool.extends.iter().map(|(_, v)| v);
+    quote!(::core::option::Option::Some({
+        static EXTEND: #p::Extend = #p::Extend::new(
+            |schema: &mut #p::Map<::std::string::String, #p::Value>| {
+                #( schema.insert(::std::string::String::from(#keys), #p::example(&#values)); )*
+            },
+        );
+        &EXTEND
+    }))
 }
 
 /// The struct's step of the walk of valid arguments (`FieldStep`): a `match` of the key
@@ -101,6 +124,7 @@ fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
         !f.flatten
             && !f.sensitive
             && f.reads.is_none()
+            && !f.lenient
             && f.extends.is_empty()
             && f.transforms.is_empty()
             && names.insert(f.wire.as_str())
@@ -113,8 +137,14 @@ fn walk_step(p: &TokenStream, fields: &[Field]) -> TokenStream {
             return None;
         }
         let (name, ty) = (&f.wire, f.ty);
+        let passes = if probes(f) {
+            let read = field::read_const(f);
+            quote!(#read.passes)
+        } else {
+            quote!(<#ty as #p::Argument>::passes)
+        };
         Some(quote! {
-            #name => judge.field(&__FIELDS[#i], value, <#ty as #p::Argument>::passes).then_some(#i),
+            #name => judge.field(&__FIELDS[#i], value, #passes).then_some(#i),
         })
     });
     quote!({
@@ -213,6 +243,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 fields,
                 quote!(::core::option::Option::None),
                 asking::asking(tool, fields, &p),
+                extend(tool, &p),
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(
@@ -297,187 +328,21 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
     };
     // The rules' calls are spanned at the user's attributes, so their lints would be the
     // user's: a custom rule's error converted to `Invalid` may already be one.
+    // `BySchemars` in scope: a field's type with no `Argument` is read by its schemars
+    // schema (see `probes`).
     quote! {
         #[doc(hidden)]
         #[allow(clippy::useless_conversion)]
         const _: () = {
+            #[allow(unused_imports)]
+            use #p::BySchemars as _;
             #body
         };
     }
 }
 
-/// The type whose schemars schema a field with `#[schemars(schema_with = "f")]` takes:
-/// one of the expansion's own, whose schema is `f`'s.
-fn schema_with_marker(field: &Field) -> syn::Ident {
-    quote::format_ident!("__McpSchemaWith_{}", field.member)
-}
-
-fn field(field: &Field, p: &TokenStream) -> TokenStream {
-    let ty = field.ty;
-    // Its schema from another type's, or a function's: described by schemars, as a
-    // `#[mcp_tool(schemars)]` field.
-    let schema_type: Option<TokenStream> = match &field.schema_from {
-        Some(crate::attr::SchemaFrom::Type(other)) => Some(quote!(#other)),
-        Some(crate::attr::SchemaFrom::Function(_)) => {
-            let marker = schema_with_marker(field);
-            Some(quote!(#marker))
-        }
-        None => None,
-    };
-    let by_schemars = field.schemars || schema_type.is_some();
-    let name = &field.wire;
-    let description = opt_str(&field.description);
-    let title = opt_str(&field.title);
-    let deprecated = field.deprecated;
-    let flatten = field.flatten;
-    let required = if field.force_required {
-        quote!(true)
-    } else if field.has_default {
-        quote!(false)
-    } else if by_schemars {
-        // No `Argument` to ask: an `Option` is one by its name.
-        let optional = matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
-        quote!(#optional == false)
-    } else {
-        quote!(!<#ty as #p::Argument>::OPTIONAL)
-    };
-    let examples = if field.examples.is_empty() {
-        quote!(::core::option::Option::None)
-    } else {
-        let examples = &field.examples;
-        quote!(::core::option::Option::Some(
-            || ::std::vec![#(#p::example(&#examples)),*]
-        ))
-    };
-    let sensitive = field.sensitive;
-    // A closure that captures nothing: a plain function, called once for the schema.
-    let default = match &field.default {
-        Some(_) if by_schemars => quote!(::core::option::Option::None),
-        Some(value) => {
-            quote!(::core::option::Option::Some(|| <#ty as #p::Argument>::to_json(&#value)))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let arg_type = match &schema_type {
-        Some(source) => quote!(#p::ArgType::schemars::<#source>()),
-        None if field.schemars => quote!(#p::ArgType::schemars::<#ty>()),
-        None => quote!(#p::ArgType::of::<#ty>()),
-    };
-    let own_target = if by_schemars {
-        quote!(#ty)
-    } else {
-        quote!(<#ty as #p::Argument>::Target)
-    };
-    let item_target = quote!(<<#ty as #p::ItemsRule>::Item as #p::Argument>::Target);
-    let own = field.own.iter().map(|r| r.expand(p, &own_target));
-    let items = field.items.iter().map(|r| r.expand(p, &item_target));
-    // Spanned at the type named: one that does not fit is an error there.
-    let like = match &field.like {
-        Some(path) => {
-            let span = path.span();
-            let source = quote_spanned!(span=> <#path as #p::RulesFor<#own_target>>::rules);
-            quote!(#p::Like::of(#source, {
-                static JOINED: ::std::sync::OnceLock<#p::Rules> = ::std::sync::OnceLock::new();
-                &JOINED
-            }))
-        }
-        None => quote!(#p::Like::NONE),
-    };
-    let aliases = &field.aliases;
-    // What `extend` and `transform` make of the field's schema: advertised, and the
-    // value judged against it.
-    let reshape = if field.extends.is_empty() && field.transforms.is_empty() {
-        quote!(::core::option::Option::None)
-    } else {
-        let keys = field.extends.iter().map(|(k, _)| k);
-        let values = field.extends.iter().map(|(_, v)| v);
-        let transforms = &field.transforms;
-        quote!(::core::option::Option::Some(#p::Reshape::new(
-            |schema: &mut #p::Map<::std::string::String, #p::Value>| {
-                #( schema.insert(::std::string::String::from(#keys), #p::example(&#values)); )*
-                #({
-                    let mut whole = #p::to_schemars(::core::mem::take(schema));
-                    (#transforms)(&mut whole);
-                    *schema = #p::from_schemars(whole);
-                })*
-            },
-            {
-                static JUDGED: ::std::sync::OnceLock<#p::Value> = ::std::sync::OnceLock::new();
-                &JUDGED
-            },
-        )))
-    };
-    // The function serde reads the value with, tried once the checks pass: its refusal
-    // is then reported at the field.
-    let reads = match &field.reads {
-        Some(path) => quote!(::core::option::Option::Some(
-            |value: &#p::Value| -> ::core::result::Result<(), ::std::string::String> {
-                #path(value).map(drop).map_err(|e| ::std::string::ToString::to_string(&e))
-            }
-        )),
-        None => quote!(::core::option::Option::None),
-    };
-    quote! {
-        #p::Field {
-            name: #name,
-            description: #description,
-            title: #title,
-            examples: #examples,
-            deprecated: #deprecated,
-            flatten: #flatten,
-            required: #required,
-            sensitive: #sensitive,
-            default: #default,
-            ty: #arg_type,
-            rules: #p::Rules {
-                own: &[#(#own),*],
-                items: &[#(#items),*],
-            },
-            like: #like,
-            reads: #reads,
-            reshape: #reshape,
-            aliases: &[#(#aliases),*],
-        }
-    }
-}
-
-fn field_assertions(field: &Field, p: &TokenStream) -> TokenStream {
-    let mut out = TokenStream::new();
-    if let Some(crate::attr::SchemaFrom::Function(function)) = &field.schema_from {
-        let marker = schema_with_marker(field);
-        let name = marker.to_string();
-        out.extend(quote! {
-            #[allow(non_camel_case_types)]
-            struct #marker;
-            #[automatically_derived]
-            impl #p::schemars::JsonSchema for #marker {
-                fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(#name)
-                }
-
-                fn json_schema(generator: &mut #p::schemars::SchemaGenerator) -> #p::schemars::Schema {
-                    #function(generator)
-                }
-            }
-        });
-    }
-    out.extend(assertions(
-        field.ty.to_token_stream(),
-        &field.own,
-        &field.items,
-        field.items_span,
-        p,
-    ));
-    if field.flatten {
-        let ty = field.ty;
-        out.extend(quote_spanned!(ty.span()=> const _: () = <#ty as #p::Flatten>::APPLIES;));
-    }
-    out.extend(asking::askable(field, p));
-    out
-}
-
 /// Compile-time checks that each rule applies to the type `ty`, or to its items.
-fn assertions(
+pub(super) fn assertions(
     ty: TokenStream,
     own: &[Rule],
     items: &[Rule],
@@ -529,6 +394,8 @@ pub fn enumeration(en: &Enum) -> TokenStream {
     let ident = en.ident;
     let description = opt_str(&en.description);
     let values = &en.values;
+    let aliases = en.aliases.iter().map(|(alias, _)| alias);
+    let canonical = en.aliases.iter().map(|(_, name)| name);
     let json_schema = json_schema_impl(&p, ident, quote!(#p::enum_json_schema(&__SPEC)));
     quote! {
         #[doc(hidden)]
@@ -556,6 +423,7 @@ pub fn enumeration(en: &Enum) -> TokenStream {
             static __SPEC: #p::EnumSpec = #p::EnumSpec {
                 description: #description,
                 values: <#ident as #krate::McpEnum>::VALUES,
+                aliases: &[#((#aliases, #canonical)),*],
             };
 
             #[automatically_derived]

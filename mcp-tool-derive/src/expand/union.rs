@@ -4,9 +4,9 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 
+use super::field::field_assertions;
 use super::{
-    annotations, argument_impl, assertions, field_assertions, json_schema_impl, opt_str, tool_impl,
-    tool_spec,
+    annotations, argument_impl, assertions, json_schema_impl, opt_str, tool_impl, tool_spec,
 };
 use crate::model::{Inner, Repr, Tool, Variant, VariantShape};
 
@@ -48,6 +48,7 @@ pub(super) fn union(
                     quote!(#p::Annotations::NONE),
                     tool.allow_unknown_fields,
                     fields,
+                    quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
                 );
@@ -100,6 +101,7 @@ pub(super) fn union(
             tool.allow_unknown_fields,
             &[],
             quote!(::core::option::Option::Some(&__UNION)),
+            quote!(::core::option::Option::None),
             quote!(::core::option::Option::None),
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)

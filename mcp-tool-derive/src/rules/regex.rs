@@ -1,7 +1,9 @@
 //! `regex`: a value matches a pattern. The pattern is advertised as JSON Schema's
-//! `pattern`, an ECMA-262 regex, and matched by Rust's `regex`: only syntax that means
-//! the same in both is allowed, checked here at compile time, and `.` is rewritten to
-//! mean what ECMA-262 means by it.
+//! `pattern`, an ECMA-262 regex, and matched by Rust's `regex`. Where the two dialects
+//! read the same text apart (`.`, `\d`, `\w`, `\s`, `\b`), ECMA-262's meaning is
+//! spelled out for the runtime, and the classes for the schema too, as classes every
+//! client's converter reads (llama.cpp's refuses `\d`); what has no meaning shared by
+//! both (a Unicode class, an inline flag) is refused at compile time.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -15,7 +17,7 @@ use crate::ctxt::Errors;
 
 /// `regex = r"^[A-Z]{3}$"`.
 pub struct Regex {
-    /// As written: what the schema advertises.
+    /// What the schema advertises: as written, its classes spelled out.
     source: LitStr,
     /// In Rust's dialect: what the runtime compiles.
     runtime: String,
@@ -36,11 +38,14 @@ impl RuleKind for Regex {
     }];
 
     fn vet(written: Self::Written, span: Span, errors: &mut Errors) -> Option<Self> {
-        let source = written.unwrap_or_else(|| LitStr::new("", span));
-        match regex(&source.value()) {
-            Ok(runtime) => Some(Regex { source, runtime }),
+        let written = written.unwrap_or_else(|| LitStr::new("", span));
+        match regex(&written.value()) {
+            Ok(Dialects { schema, runtime }) => Some(Regex {
+                source: LitStr::new(&schema, written.span()),
+                runtime,
+            }),
             Err(message) => {
-                errors.spanned(&source, message);
+                errors.spanned(&written, message);
                 None
             }
         }
@@ -100,9 +105,29 @@ pub fn written(pattern: LitStr, span: Span) -> Parsed {
 /// terminators, Rust's only `\n`.
 const ECMA_DOT: &str = r"[^\n\r\u{2028}\u{2029}]";
 
-/// Vets a regex for validity in Rust and for meaning the same in ECMA-262, the
-/// dialect of JSON Schema's `pattern`; returns the pattern the runtime compiles.
-pub fn regex(source: &str) -> Result<String, String> {
+/// ECMA-262's `\s` (its WhiteSpace and LineTerminator; Rust's is Unicode's White_Space,
+/// which has U+0085 and lacks U+FEFF), in Rust's dialect and in ECMA-262's (with `\x0C`
+/// for `\f`, an escape llama.cpp's grammar does not read).
+const SPACE_RUST: &str =
+    r"\t\n\x0B\x0C\r \xA0\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}";
+const SPACE_ECMA: &str =
+    r"\t\n\x0B\x0C\r \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF";
+
+/// A pattern in both dialects, meaning what ECMA-262 means by it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Dialects {
+    /// For the schema: as written, its `\d`, `\w`, `\s` spelled out as classes (inside
+    /// a bracket class, a negated one stays as written: ECMA-262 has no other way to say
+    /// it there).
+    pub schema: String,
+    /// For the runtime: every part the dialects read apart spelled out.
+    pub runtime: String,
+}
+
+/// Vets a regex for validity in Rust and for a meaning ECMA-262 shares (the dialect of
+/// JSON Schema's `pattern`); returns it as the schema advertises it and as the runtime
+/// compiles it.
+pub fn regex(source: &str) -> Result<Dialects, String> {
     if let Err(e) = regex_syntax::Parser::new().parse(source) {
         return Err(format!("invalid regex: {e}"));
     }
@@ -112,24 +137,39 @@ pub fn regex(source: &str) -> Result<String, String> {
     let visitor = Dialect {
         source,
         problems: Vec::new(),
-        dots: Vec::new(),
+        spelled: Vec::new(),
+        in_class: 0,
     };
-    let (problems, dots) = ast::visit(&parsed, visitor).unwrap_or_default();
+    let (problems, mut spelled) = ast::visit(&parsed, visitor).unwrap_or_default();
     if let Some(first) = problems.into_iter().next() {
         return Err(format!(
             "regex `{source}`: {first}. JSON Schema's `pattern` is an ECMA-262 regex, so \
              only syntax that means the same in Rust and ECMA-262 is allowed"
         ));
     }
+    spelled.sort_by_key(|s| s.start);
+    let mut schema = String::with_capacity(source.len());
     let mut runtime = String::with_capacity(source.len());
     let mut last = 0;
-    for (start, end) in dots {
-        runtime.push_str(&source[last..start]);
-        runtime.push_str(ECMA_DOT);
-        last = end;
+    for s in spelled {
+        schema.push_str(&source[last..s.start]);
+        runtime.push_str(&source[last..s.start]);
+        schema.push_str(s.schema.as_deref().unwrap_or(&source[s.start..s.end]));
+        runtime.push_str(&s.runtime);
+        last = s.end;
     }
+    schema.push_str(&source[last..]);
     runtime.push_str(&source[last..]);
-    Ok(runtime)
+    Ok(Dialects { schema, runtime })
+}
+
+/// A part of the pattern written otherwise: in the schema (`None`: as written) and for
+/// the runtime.
+struct Spelled {
+    start: usize,
+    end: usize,
+    schema: Option<String>,
+    runtime: String,
 }
 
 /// What a Unicode class (`\p{L}`) is told: no pattern every client reads says it.
@@ -145,7 +185,9 @@ fn unicode_class(text: &str) -> String {
 struct Dialect<'s> {
     source: &'s str,
     problems: Vec<String>,
-    dots: Vec<(usize, usize)>,
+    spelled: Vec<Spelled>,
+    /// How deep in bracket classes the visit is.
+    in_class: usize,
 }
 
 impl Dialect<'_> {
@@ -153,20 +195,32 @@ impl Dialect<'_> {
         &self.source[span.start.offset..span.end.offset]
     }
 
+    fn spell(&mut self, span: &ast::Span, schema: Option<String>, runtime: String) {
+        self.spelled.push(Spelled {
+            start: span.start.offset,
+            end: span.end.offset,
+            schema,
+            runtime,
+        });
+    }
+
+    /// `\d`, `\w`, `\s` and their negations, as ECMA-262 means them (ASCII, and its
+    /// own list of spaces).
     fn perl(&mut self, class: &ast::ClassPerl) {
-        let text = self.text(&class.span).to_owned();
-        let advice = match class.kind {
-            ClassPerlKind::Digit => {
-                "matches every Unicode digit in Rust but only 0-9 in ECMA-262; write [0-9]"
-            }
-            ClassPerlKind::Word => {
-                "is Unicode-aware in Rust but ASCII in ECMA-262; write [A-Za-z0-9_]"
-            }
-            ClassPerlKind::Space => {
-                "matches different characters in Rust and ECMA-262; list the ones you mean, e.g. [ \\t\\n\\r]"
-            }
+        let (rust, ecma) = match class.kind {
+            ClassPerlKind::Digit => ("0-9", "0-9"),
+            ClassPerlKind::Word => ("0-9A-Za-z_", "0-9A-Za-z_"),
+            ClassPerlKind::Space => (SPACE_RUST, SPACE_ECMA),
         };
-        self.problems.push(format!("`{text}` {advice}"));
+        let not = if class.negated { "^" } else { "" };
+        // A class of its own, which `regex` also takes inside a bracket class; ECMA-262
+        // reads `[` there as a literal, so there the set's ranges stand bare.
+        let schema = match (self.in_class > 0, class.negated) {
+            (false, _) => Some(format!("[{not}{ecma}]")),
+            (true, false) => Some(ecma.to_owned()),
+            (true, true) => None,
+        };
+        self.spell(&class.span, schema, format!("[{not}{rust}]"));
     }
 
     fn literal(&mut self, lit: &ast::Literal) {
@@ -190,16 +244,16 @@ impl Dialect<'_> {
 }
 
 impl ast::Visitor for Dialect<'_> {
-    type Output = (Vec<String>, Vec<(usize, usize)>);
+    type Output = (Vec<String>, Vec<Spelled>);
     type Err = ();
 
     fn finish(self) -> Result<Self::Output, ()> {
-        Ok((self.problems, self.dots))
+        Ok((self.problems, self.spelled))
     }
 
     fn visit_pre(&mut self, node: &Ast) -> Result<(), ()> {
         match node {
-            Ast::Dot(span) => self.dots.push((span.start.offset, span.end.offset)),
+            Ast::Dot(span) => self.spell(span, None, ECMA_DOT.to_owned()),
             Ast::Flags(flags) => {
                 let text = self.text(&flags.span).to_owned();
                 self.problems.push(format!(
@@ -235,9 +289,17 @@ impl ast::Visitor for Dialect<'_> {
                     AssertionKind::EndText => self
                         .problems
                         .push(format!("`{text}` is not ECMA-262; write $")),
+                    // ECMA-262's word boundaries are ASCII's; Rust's are Unicode's
+                    // unless asked otherwise.
+                    AssertionKind::WordBoundary => {
+                        self.spell(&a.span, None, r"(?-u:\b)".to_owned())
+                    }
+                    AssertionKind::NotWordBoundary => {
+                        self.spell(&a.span, None, r"(?-u:\B)".to_owned())
+                    }
                     _ => self.problems.push(format!(
-                        "`{text}`: word boundaries are Unicode-aware in Rust but ASCII in ECMA-262; \
-                         anchor with ^ and $, or name the characters on either side"
+                        "`{text}` is a word boundary of Rust's alone; write \\b (a boundary of \
+                         ASCII letters, digits and `_`), or anchor with ^ and $"
                     )),
                 }
             }
@@ -248,6 +310,7 @@ impl ast::Visitor for Dialect<'_> {
             Ast::ClassPerl(c) => self.perl(c),
             Ast::Literal(lit) => self.literal(lit),
             Ast::ClassBracketed(c) => {
+                self.in_class += 1;
                 let text = self.text(&c.span);
                 if text.starts_with("[]") || text.starts_with("[^]") {
                     self.problems.push(
@@ -261,6 +324,13 @@ impl ast::Visitor for Dialect<'_> {
                     .push("`{,n}` is a literal in ECMA-262; write {0,n}".to_owned());
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    fn visit_post(&mut self, node: &Ast) -> Result<(), ()> {
+        if let Ast::ClassBracketed(_) = node {
+            self.in_class -= 1;
         }
         Ok(())
     }
@@ -307,25 +377,75 @@ impl ast::Visitor for Dialect<'_> {
 mod tests {
     use super::*;
 
+    /// The runtime's reading of `source`.
+    fn runtime(source: &str) -> String {
+        regex(source).unwrap().runtime
+    }
+
     #[test]
     fn shared_syntax_passes_and_dots_are_rewritten() {
-        assert_eq!(regex(r"^[A-Z]{3}$").unwrap(), r"^[A-Z]{3}$");
+        assert_eq!(runtime(r"^[A-Z]{3}$"), r"^[A-Z]{3}$");
         assert_eq!(
-            regex(r"^ORD-[0-9]{4}-[0-9]{5}$").unwrap(),
+            runtime(r"^ORD-[0-9]{4}-[0-9]{5}$"),
             r"^ORD-[0-9]{4}-[0-9]{5}$"
         );
-        assert_eq!(regex(r"^a.b[.]$").unwrap(), format!("^a{ECMA_DOT}b[.]$"));
-        assert_eq!(regex(r"(?<year>[0-9]{4})").unwrap(), r"(?<year>[0-9]{4})");
+        assert_eq!(runtime(r"^a.b[.]$"), format!("^a{ECMA_DOT}b[.]$"));
+        assert_eq!(regex(r"^a.b$").unwrap().schema, r"^a.b$");
+        assert_eq!(runtime(r"(?<year>[0-9]{4})"), r"(?<year>[0-9]{4})");
+    }
+
+    #[test]
+    fn classes_are_spelled_out_as_ecma_262_means_them() {
+        for (written, schema, rust) in [
+            (
+                r"^\d{4}-\d{2}$",
+                r"^[0-9]{4}-[0-9]{2}$",
+                r"^[0-9]{4}-[0-9]{2}$",
+            ),
+            (r"^\D$", r"^[^0-9]$", r"^[^0-9]$"),
+            (r"^[\d-]+$", r"^[0-9-]+$", r"^[[0-9]-]+$"),
+            (r"^[^\w.]+$", r"^[^0-9A-Za-z_.]+$", r"^[^[0-9A-Za-z_].]+$"),
+            (r"^\W$", r"^[^0-9A-Za-z_]$", r"^[^0-9A-Za-z_]$"),
+            // Negated inside a class: no other way to say it in ECMA-262.
+            (r"^[a\D]$", r"^[a\D]$", r"^[a[^0-9]]$"),
+            (r"\bfoo\B", r"\bfoo\B", r"(?-u:\b)foo(?-u:\B)"),
+        ] {
+            let both = regex(written).unwrap();
+            assert_eq!(both.schema, schema, "{written}");
+            assert_eq!(both.runtime, rust, "{written}");
+        }
+        let space = regex(r"^\s\S$").unwrap();
+        assert_eq!(space.schema, format!("^[{SPACE_ECMA}][^{SPACE_ECMA}]$"));
+        assert_eq!(space.runtime, format!("^[{SPACE_RUST}][^{SPACE_RUST}]$"));
+    }
+
+    #[test]
+    fn the_runtime_matches_as_ecma_262_does() {
+        let cases: &[(&str, &str, bool)] = &[
+            (r"^\d+$", "2026", true),
+            (r"^\d+$", "\u{662}\u{660}", false),
+            (r"^\D$", "\u{662}", true),
+            (r"^\w+$", "user_01", true),
+            (r"^\w+$", "é", false),
+            (r"^\W$", "é", true),
+            (r"^\s$", "\u{FEFF}", true),
+            (r"^\s$", "\u{85}", false),
+            (r"^\S$", "\u{85}", true),
+            (r"\bfoo\b", "éfooé", true),
+            (r"^[a\D]$", "é", true),
+            (r"^[a\D]$", "5", false),
+        ];
+        for &(pattern, input, expected) in cases {
+            let matched = ::regex::Regex::new(&runtime(pattern))
+                .unwrap()
+                .is_match(input);
+            assert_eq!(matched, expected, "{pattern} on {input:?}");
+        }
     }
 
     #[test]
     fn dialect_differences_are_rejected() {
         for bad in [
-            r"\d+",
-            r"[\d]",
-            r"\w",
-            r"\s",
-            r"\bx",
             r"\Ax\z",
             r"(?i)abc",
             r"(?i:abc)",
@@ -339,6 +459,7 @@ mod tests {
             r"\a",
             "[]a]",
             r"a{,3}",
+            r"\<",
         ] {
             assert!(regex(bad).is_err(), "{bad} should be rejected");
         }

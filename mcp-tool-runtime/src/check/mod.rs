@@ -281,6 +281,19 @@ impl<'a> Checker<'a> {
         );
     }
 
+    /// Records that the value at the current path, `alias`, a former name of the
+    /// allowed value `value` (`#[serde(alias)]` on an enum's variant), was read as it
+    /// (serde reads a former name itself).
+    pub(crate) fn read_value_as(&mut self, alias: &str, value: &'static str) {
+        let path = self.path();
+        self.renamed.push(Repair {
+            path,
+            repair: Cow::Owned(format!(
+                "read as {value:?}, of which {alias:?} is a former name; send {value:?}"
+            )),
+        });
+    }
+
     /// Says that the value under `key`, at the current path's object, was read under
     /// another name.
     fn read_as(&mut self, key: &str, repair: String) {

@@ -13,6 +13,10 @@ pub struct EnumSpec {
     pub description: Option<&'static str>,
     /// The variants' names on the wire, after serde's renames.
     pub values: &'static [&'static str],
+    /// `#[serde(alias)]` on a variant: each former name, with the value it is read as.
+    /// The schema lists `values` alone; a value sent under a former name is read, and
+    /// the answer says so.
+    pub aliases: &'static [(&'static str, &'static str)],
 }
 
 impl EnumSpec {
@@ -41,6 +45,17 @@ impl EnumSpec {
             return false;
         };
         if !self.values.contains(&s.as_str()) {
+            // Read as serde reads it only where repairs are made: otherwise the value is
+            // outside the list, as the schema says.
+            if let Some(&(alias, allowed)) = self
+                .aliases
+                .iter()
+                .find(|(alias, _)| *alias == s.as_str())
+                .filter(|_| cx.repairs_on())
+            {
+                cx.read_value_as(alias, allowed);
+                return self.check(&Value::from(allowed), rules, cx);
+            }
             if let Some(allowed) = rules::case_repair(self.values, s, cx) {
                 let allowed = Value::from(allowed);
                 let ok = self.check(&allowed, rules, cx);
@@ -55,7 +70,7 @@ impl EnumSpec {
     }
 
     /// [`Argument::passes`](crate::Argument::passes): one of the values as written,
-    /// passing the field's rules.
+    /// passing the field's rules (a former name has its reading to report).
     pub fn passes(&self, value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
         value.as_str().is_some_and(|s| self.values.contains(&s))
             && rules::pass(rules.own, value, judge.context)

@@ -7,12 +7,15 @@
 pub(crate) mod argument;
 pub(crate) mod asking;
 mod enumeration;
+mod extend;
 mod foreign;
 mod newtype;
 mod object;
 pub mod output;
+mod probe;
 pub(crate) mod profile;
 pub(crate) mod read;
+mod reading;
 mod schema;
 mod schemars_type;
 mod shapes;
@@ -22,7 +25,9 @@ pub(crate) mod valid_walk;
 mod walk;
 
 pub use enumeration::EnumSpec;
+pub use extend::Extend;
 pub use newtype::Newtype;
+pub use probe::{BySchemars, FieldRead, Probe};
 pub use traits::{McpEnum, McpTool};
 pub use union::{Repr, RootUnion, Shape, UnionCache, UnionSpec, Variant};
 pub use walk::{MAX_RECURSION, Walk};
@@ -57,6 +62,9 @@ pub struct ToolSpec {
     pub union: Option<&'static dyn RootUnion>,
     /// What the tool asks of its user: a confirmation, fields (`McpTool` only).
     pub asking: Option<&'static asking::Asking>,
+    /// `#[schemars(extend(...))]` on the struct: keywords added to its schema, and
+    /// enforced.
+    pub extend: Option<&'static Extend>,
     /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
     /// index in `fields` of the field named `key` when `value` passes it with nothing
     /// to record; `None` for a key of no field's, or a doubt.
@@ -151,8 +159,11 @@ pub struct Field {
     /// `#[serde(alias)]`: former names serde reads too; the schema lists `name` only,
     /// and a value sent under one is read, and the answer says so.
     pub aliases: &'static [&'static str],
-    /// `#[serde(deserialize_with)]`: reads the value with the function serde calls, once
-    /// the checks of its declared type pass (its refusal is reported at the field).
+    /// `#[serde(deserialize_with)]` (or `#[mcp_tool(lenient)]`, the type's own
+    /// `Deserialize`): the function serde reads the value with. A value the checks of
+    /// the declared type pass is read by it once they do; a value they refuse is the
+    /// function's to take, and its refusal is reported at the field: the one place the
+    /// runtime takes more than the schema says, where the author wrote the reading.
     pub reads: Option<crate::check::Convert>,
 }
 

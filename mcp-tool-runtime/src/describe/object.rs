@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
+use super::reading;
 use super::walk::MAX_RECURSION;
 use super::{Field, ToolSpec, maps_are_sorted};
 use crate::check::{Checker, Report};
@@ -80,7 +81,13 @@ impl ToolSpec {
             cx.type_mismatch("an object", value);
             return false;
         };
+        let before = cx.count();
         self.check_members(map, cx, &[], &[]);
+        if let Some(extend) = self.extend
+            && cx.count() == before
+        {
+            extend.judge(value, self.name, cx);
+        }
         true
     }
 
@@ -283,14 +290,16 @@ impl ToolSpec {
                 cx.optional(|cx| (field.ty.check)(value, field.rules(), cx))
             }
         };
-        if field.sensitive {
-            cx.sensitive(|cx| {
+        let judge = |cx: &mut Checker<'_>| {
+            if !reading::taken_by_reading(field, value, cx) {
                 check(cx);
-                read_later(field, value, before, cx);
-            });
+                reading::read_later(field, value, before, cx);
+            }
+        };
+        if field.sensitive {
+            cx.sensitive(judge);
         } else {
-            check(cx);
-            read_later(field, value, before, cx);
+            judge(cx);
         }
         cx.end_hint(outer);
         cx.leave(mark);
@@ -522,24 +531,6 @@ impl ToolSpec {
 
     fn is_sensitive(&'static self, name: &str) -> bool {
         self.field_named(name).is_some_and(|f| f.sensitive)
-    }
-}
-
-/// Judges the value against the field's reshaped schema, and records the field's own
-/// reading (`deserialize_with`), if its checks found nothing.
-fn read_later(field: &Field, value: &Value, before: usize, cx: &mut Checker<'_>) {
-    // What `extend`/`transform` added to the schema, judged once the field's own
-    // checks found nothing (the same keywords judged again find nothing new).
-    if let Some(reshape) = &field.reshape
-        && cx.count() == before
-        && (!value.is_null() || field.required)
-    {
-        reshape.judge(field, value, cx);
-    }
-    if let Some(reads) = field.reads
-        && cx.count() == before
-    {
-        cx.convert_later("deserialize_with", reads);
     }
 }
 

@@ -137,6 +137,9 @@ impl ToolSpec {
             }
             None => {}
         }
+        if let Some(extend) = self.extend {
+            extend.advertise(&mut schema, self.name);
+        }
         schema
     }
 

@@ -70,11 +70,12 @@ impl Judge<'_> {
 
 impl ToolSpec {
     /// Whether the struct's fields admit the fast path: none flattened, sensitive,
-    /// reshaped or read by a function of their own, at most `Checker::FIELD_BITS` of
+    /// reshaped or read by a function of their own, the struct not extended, at most `Checker::FIELD_BITS` of
     /// them (a bit each), and the struct not a union's root nor holding itself. Decided
     /// once, for the plan.
     pub(super) fn admits_valid_walk(&'static self, recursive: bool) -> bool {
         self.union.is_none()
+            && self.extend.is_none()
             && !recursive
             && self.fields.len() <= Checker::FIELD_BITS
             && self

@@ -382,6 +382,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     allow_unknown_fields: false,
     union: None,
     asking: None,
+    extend: None,
     walk: crate::describe::valid_walk::no_field,
     cache: crate::describe::SpecCache::new(),
 };
