@@ -109,6 +109,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         ],
         allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
         confirm: None,
+        across: Vec::new(),
         body,
     };
     Some(Read {
@@ -118,6 +119,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         deny_unknown_fields: container.attrs.deny_unknown_fields(),
         confirm: attrs.confirm,
         unconfirmed: attrs.unconfirmed,
+        require: attrs.require,
     })
 }
 
@@ -169,12 +171,21 @@ impl<'a> Enum<'a> {
         let serde_ast::Data::Enum(variants) = &container.data else {
             return Err(errors);
         };
-        let mut values = Vec::new();
+        let (mut values, mut docs, mut idents) = (Vec::new(), Vec::new(), Vec::new());
         for variant in variants {
             let Some(name) = crate::fields::variant_name(variant, &mut errors) else {
                 continue;
             };
+            // What the variant means, said with its value in every profile's schema.
+            let meta = crate::schemars::container(&variant.original.attrs, &mut errors);
+            let doc = meta
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&variant.original.attrs));
             values.push(name);
+            docs.push(doc);
+            idents.push(&variant.original.ident);
         }
         let en = Enum {
             ident: &input.ident,
@@ -185,6 +196,8 @@ impl<'a> Enum<'a> {
                 .map(LitStr::value)
                 .or_else(|| doc_comment(&input.attrs)),
             values,
+            docs,
+            idents,
         };
         errors.finish(en)
     }

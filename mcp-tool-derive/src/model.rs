@@ -36,6 +36,8 @@ pub struct Tool<'a, R = Rule> {
     pub allow_unknown_fields: bool,
     /// `#[mcp_tool(confirm)]`, its `{field}`s read.
     pub confirm: Option<Confirm>,
+    /// `#[mcp_tool(require(...))]`: the rules across fields, vetted (none while read).
+    pub across: Vec<crate::across::Rule<'a>>,
     pub body: Body<'a, R>,
 }
 
@@ -151,11 +153,18 @@ pub struct Read<'a> {
     /// `#[mcp_tool(confirm = "...")]` and `unconfirmed = "..."`.
     pub confirm: Option<syn::LitStr>,
     pub unconfirmed: Option<syn::LitStr>,
+    /// `#[mcp_tool(require(...))]`, as written.
+    pub require: Vec<crate::across::Parsed>,
 }
 
 pub struct Enum<'a> {
     pub ident: &'a Ident,
     pub krate: syn::Path,
     pub description: Option<String>,
+    /// The variants serde reads, in declaration order: the value on the wire for each.
     pub values: Vec<String>,
+    /// Each variant's doc comment (or `#[schemars(description)]`), as `values`.
+    pub docs: Vec<Option<String>>,
+    /// Each variant's name in Rust, as `values`: a default is written from it.
+    pub idents: Vec<&'a Ident>,
 }

@@ -137,6 +137,7 @@ impl ToolSpec {
             }
             None => {}
         }
+        self.advertise_across(&mut schema);
         schema
     }
 

@@ -617,6 +617,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     annotations: crate::describe::Annotations::NONE,
     fields: &[],
     allow_unknown_fields: false,
+    across: &[],
     union: None,
     asking: None,
     walk: crate::describe::valid_walk::no_field,

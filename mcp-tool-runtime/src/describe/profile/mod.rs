@@ -189,6 +189,13 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
         }
     }
     let mut notes = Vec::new();
+    if profile != SchemaProfile::Portable {
+        // The rules across fields (`describe/across.rs`): no strict mode nor Gemini takes
+        // these keywords; the words in each required field's description say them.
+        for key in ["dependentRequired", "dependentSchemas", "if", "then"] {
+            node.remove(key);
+        }
+    }
     if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
         notes.push("Deprecated.".into());
     }
@@ -231,6 +238,19 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
         }
         if node.remove("uniqueItems") == Some(Value::Bool(true)) {
             notes.push("No item may repeat another.".into());
+        }
+    }
+    if profile != SchemaProfile::Portable
+        && let Some(Value::Array(forms)) = node.remove("oneOf")
+    {
+        // A derived enum's values, each a `const` with its variant's meaning
+        // (`enumeration.rs`; no other schema here has a `oneOf`): the values do not
+        // overlap, so `anyOf` says the same to the strict modes, which take no `oneOf`;
+        // Gemini takes neither `oneOf` nor `const`, and reads the meanings as words.
+        if profile == SchemaProfile::Gemini {
+            notes.extend(forms.iter().filter_map(value_meaning));
+        } else {
+            node.insert("anyOf".into(), Value::Array(forms));
         }
     }
     match node.remove("examples") {
@@ -420,6 +440,10 @@ fn nullable(node: &mut Map<String, Value>) {
             if let Some(Value::Array(values)) = node.get_mut("enum") {
                 values.push(Value::Null);
             }
+            // An enum's values with their meanings (`anyOf` of `const`s) take it too.
+            if let Some(Value::Array(forms)) = node.get_mut("anyOf") {
+                forms.push(serde_json::json!({"type": "null"}));
+            }
         }
         _ => {
             let description = node.remove("description");
@@ -501,6 +525,17 @@ fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
         notes.push(format!("A multiple of {multiple}."));
     }
     node.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+}
+
+/// One value of a derived enum with its variant's doc, in words: `"read": Read it.`
+fn value_meaning(form: &Value) -> Option<String> {
+    let value = form.get("const")?;
+    let doc = form.get("description")?.as_str()?;
+    let mut text = format!("{value}: {doc}");
+    if !text.ends_with(['.', '!', '?']) {
+        text.push('.');
+    }
+    Some(text)
 }
 
 /// A schema's kind in a word or two, with its article: "a string", "an integer".
