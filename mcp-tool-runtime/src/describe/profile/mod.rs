@@ -245,11 +245,15 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
     {
         // A derived enum's values, each a `const` with its variant's meaning
         // (`enumeration.rs`; no other schema here has a `oneOf`): the values do not
-        // overlap, so `anyOf` says the same to the strict modes, which take no `oneOf`;
-        // Gemini takes neither `oneOf` nor `const`, and reads the meanings as words.
+        // overlap, so `anyOf` says the same to the strict modes, which take no `oneOf`,
+        // in the form they take a union of values in (the `anyOf` alone: each value is
+        // a branch, `type` and `enum` said by them); Gemini takes neither `oneOf` nor
+        // `const`, and reads the meanings as words beside the `enum`.
         if profile == SchemaProfile::Gemini {
             notes.extend(forms.iter().filter_map(value_meaning));
         } else {
+            node.remove("type");
+            node.remove("enum");
             node.insert("anyOf".into(), Value::Array(forms));
         }
     }
@@ -433,16 +437,19 @@ fn nullable(node: &mut Map<String, Value>) {
     if crate::describe::argument::is_nullable(node) {
         return;
     }
+    // An enum's values with their meanings (`anyOf` of `const`s): `null` is one more.
+    if let Some(Value::Array(forms)) = node.get_mut("anyOf")
+        && forms.iter().all(|form| form.get("const").is_some())
+    {
+        forms.push(serde_json::json!({"type": "null"}));
+        return;
+    }
     match node.get("type").and_then(Value::as_str) {
         Some(ty @ ("string" | "integer" | "number" | "boolean")) => {
             let ty = ty.to_owned();
             node.insert("type".into(), serde_json::json!([ty, "null"]));
             if let Some(Value::Array(values)) = node.get_mut("enum") {
                 values.push(Value::Null);
-            }
-            // An enum's values with their meanings (`anyOf` of `const`s) take it too.
-            if let Some(Value::Array(forms)) = node.get_mut("anyOf") {
-                forms.push(serde_json::json!({"type": "null"}));
             }
         }
         _ => {
