@@ -1,11 +1,13 @@
 //! Enums that keep what their variants' docs say, and rules across fields: advertised
 //! in every profile (keywords where a profile takes them, words everywhere), and
 //! enforced, all problems at once, at the missing field's path.
+#![allow(dead_code)] // the fields exist for the derive to read
 
 #[path = "support/transfer.rs"]
 mod transfer;
 
-use mcp_tool::{Context, McpTool, SchemaProfile};
+use mcp_tool::{Argument, Context, McpTool, SchemaProfile};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use transfer::{GetObject, GetObjectMode};
 
@@ -59,9 +61,10 @@ fn an_enum_field_keeps_its_default_and_its_variants_docs_in_every_profile() {
             .contains("\"download\": Save the object")
     );
     assert_eq!(gemini["default"], "read");
-    // OpenAI: `anyOf`, and the default in words.
+    // OpenAI: `anyOf` of the values and `null` alone, and the default in words.
     let openai = &GetObject::input_schema_for(SchemaProfile::OpenAi)["properties"]["mode"];
-    assert!(openai.get("oneOf").is_none());
+    assert!(openai.get("oneOf").is_none() && openai.get("type").is_none());
+    assert_eq!(openai["anyOf"][3], json!({"type": "null"}));
     assert_eq!(
         openai["anyOf"].as_array().unwrap().len(),
         4,
@@ -226,4 +229,53 @@ fn a_served_call_reads_a_repaired_condition() {
 
 async fn get_object(args: GetObject) -> Result<Value, mcp_tool::ToolError> {
     Ok(json!({"mode": format!("{:?}", args.mode)}))
+}
+
+/// A byte range: the end is required once the start is sent.
+#[derive(Argument, Deserialize, Debug)]
+#[mcp_tool(require(to, when(from)))]
+struct Span {
+    from: Option<u32>,
+    to: Option<u32>,
+}
+
+/// Read part of an object: the range's fields stand beside the key.
+#[derive(McpTool, Deserialize, Debug)]
+struct ReadPart {
+    key: String,
+    #[serde(flatten)]
+    span: Span,
+}
+
+/// Read parts of an object: each range an object of its own.
+#[derive(McpTool, Deserialize, Debug)]
+struct ReadParts {
+    spans: Vec<Span>,
+}
+
+#[test]
+fn a_rule_holds_where_its_struct_stands() {
+    // Flattened: the rule reads the object its fields stand in, and says itself once.
+    let error = ReadPart::from_arguments_in(json!({"key": "k", "from": 1}), &today())
+        .expect_err("to is required");
+    assert_eq!(error.violations()[0].path, "/to");
+    assert_eq!(error.violations()[0].rule, "required_with");
+    let schema = ReadPart::input_schema();
+    assert_eq!(
+        schema["properties"]["to"]["description"],
+        "Required when from is sent."
+    );
+    assert_eq!(schema["then"]["required"], json!(["to"]));
+    assert!(ReadPart::from_arguments_in(json!({"key": "k", "from": 1, "to": 2}), &today()).is_ok());
+    // Nested: at the item's path.
+    let error = ReadParts::from_arguments_in(
+        json!({"spans": [{"from": 1, "to": 2}, {"from": 3}]}),
+        &today(),
+    )
+    .expect_err("to is required");
+    assert_eq!(error.violations()[0].path, "/spans/1/to");
+    assert_eq!(
+        ReadParts::input_schema()["properties"]["spans"]["items"]["then"]["required"],
+        json!(["to"])
+    );
 }

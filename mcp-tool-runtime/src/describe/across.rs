@@ -230,7 +230,10 @@ impl ToolSpec {
                         Some(Value::String(text)) => text,
                         _ => String::new(),
                     };
-                    push_sentence(&mut text, &words);
+                    // A flattened struct's property says its rules already.
+                    if !text.contains(&words) {
+                        push_sentence(&mut text, &words);
+                    }
                     property.insert("description".into(), text.into());
                 }
             }
