@@ -150,6 +150,46 @@ pub use mcp_tool_derive::Argument;
 /// );
 /// assert_eq!(<Cabin as mcp_tool::McpEnum>::VALUES.len(), 4);
 /// ```
+///
+/// A field of the enum with `#[serde(default)]` advertises its `default`, and the
+/// variants' doc comments (or `#[schemars(description)]`) say what each value means:
+/// a `oneOf` of `const`s, each with its variant's description, beside the `enum`, as
+/// schemars writes it; in each [`SchemaProfile`]'s form (`anyOf` for the strict modes,
+/// which take no `oneOf`; the words in the field's description for Gemini, which takes
+/// no `const`).
+///
+/// ```
+/// use mcp_tool::{McpEnum, McpTool, SchemaProfile};
+/// use serde::Deserialize;
+///
+/// #[derive(McpEnum, Deserialize, Default)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Mode {
+///     /// Read the object into the reply.
+///     #[default]
+///     Read,
+///     /// Save the object on the server.
+///     Download,
+/// }
+///
+/// #[derive(McpTool, Deserialize)]
+/// struct GetObject {
+///     #[serde(default)]
+///     mode: Mode,
+/// }
+///
+/// let mode = &GetObject::input_schema()["properties"]["mode"];
+/// assert_eq!(mode["default"], "read");
+/// assert_eq!(
+///     mode["oneOf"][1],
+///     serde_json::json!({"type": "string", "const": "download", "description": "Save the object on the server."})
+/// );
+/// let gemini = &GetObject::input_schema_for(SchemaProfile::Gemini)["properties"]["mode"];
+/// assert_eq!(
+///     gemini["description"],
+///     "\"read\": Read the object into the reply. \"download\": Save the object on the server."
+/// );
+/// ```
 pub use mcp_tool_derive::McpEnum;
 
 /// The derive's list of the rules it writes, matched against the runtime's

@@ -13,6 +13,8 @@ mod every_shape;
 mod everything;
 #[path = "support/profiles.rs"]
 mod profiles;
+#[path = "support/transfer.rs"]
+mod transfer;
 
 use profiles::judge;
 
@@ -485,4 +487,33 @@ fn the_new_shapes_agree_with_their_schemas_in_every_profile() {
     // form's property, a form's required property left out.
     let verdicts = profiles::hold::<EveryForm>(&cases, &today, &["unknown", "required"]).unwrap();
     assert!(verdicts.contains(&Verdict::RuntimeStricter));
+}
+
+/// Rules across fields (`GetObject`: a value of an enum, one that holds by default, a
+/// boolean, integers, a field sent with and without `null`), at each side of each rule
+/// and every pair of them, in every profile: the portable schema's keywords and the
+/// runtime agree exactly, and the other profiles' schemas (words only) accept what the
+/// runtime accepts.
+#[test]
+fn rules_across_fields_agree_with_the_schema_in_every_profile() {
+    let today = Context::on(2026, 11, 30).unwrap();
+    let sides = vec![
+        ("mode", vec![json!("download"), json!("head"), json!(null)]),
+        ("local_path", vec![json!("/tmp/x"), json!(null)]),
+        ("encryption", vec![json!("none"), json!("aws:kms")]),
+        ("kms_key_id", vec![json!("<absent>"), json!(null)]),
+        ("force", vec![json!(true), json!(false)]),
+        ("reason", vec![json!("why"), json!(null)]),
+        ("parts", vec![json!(2), json!(3.0), json!(4)]),
+        ("part_size", vec![json!(8), json!(null)]),
+        ("range_start", vec![json!(0), json!(null)]),
+        ("range_end", vec![json!(9), json!(null)]),
+        ("version_id", vec![json!("v1"), json!("")]),
+        ("etag", vec![json!("e1"), json!(null)]),
+    ];
+    let base = json!({"bucket": "b", "key": "k", "kms_key_id": "key-1"});
+    let cases = profiles::combinations(&base, &sides);
+    let verdicts = profiles::hold::<transfer::GetObject>(&cases, &today, &[]).unwrap();
+    assert!(verdicts.contains(&Verdict::BothAccept) && verdicts.contains(&Verdict::BothReject));
+    assert!(!verdicts.contains(&Verdict::RuntimeStricter));
 }

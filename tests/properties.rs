@@ -23,6 +23,8 @@ mod every_shape;
 mod everything;
 #[path = "support/profiles.rs"]
 mod profiles;
+#[path = "support/transfer.rs"]
+mod transfer;
 
 use std::sync::LazyLock;
 
@@ -637,6 +639,132 @@ proptest! {
         }
     }
 }
+
+/// Values for each key of `GetObject`, on both sides of each rule across fields: the
+/// condition's values and others, `null` (no value), a wrong type, and a value the
+/// checker repairs where repairs are on.
+fn get_object_arguments() -> impl Strategy<Value = Value> {
+    let table: Vec<(&str, Vec<Value>)> = vec![
+        (
+            "mode",
+            vec![
+                json!("read"),
+                json!("download"),
+                json!("head"),
+                json!("DOWNLOAD"),
+                json!(null),
+                json!(3),
+            ],
+        ),
+        (
+            "local_path",
+            vec![json!("/tmp/x"), json!(""), json!(null), json!(5)],
+        ),
+        (
+            "encryption",
+            vec![
+                json!("none"),
+                json!("aws:kms"),
+                json!("AES256"),
+                json!("kms"),
+                json!(null),
+            ],
+        ),
+        ("kms_key_id", vec![json!("key-1"), json!(null), json!(1)]),
+        (
+            "force",
+            vec![json!(true), json!(false), json!(null), json!("true")],
+        ),
+        ("reason", vec![json!("because"), json!(null)]),
+        (
+            "parts",
+            vec![
+                json!(0),
+                json!(2),
+                json!(3),
+                json!(3.0),
+                json!(2.5),
+                json!(4),
+                json!("2"),
+                json!(null),
+                json!(-1),
+            ],
+        ),
+        (
+            "part_size",
+            vec![json!(1), json!(null), json!(-1), json!("1")],
+        ),
+        ("range_start", vec![json!(0), json!(null), json!("x")]),
+        ("range_end", vec![json!(5), json!(null)]),
+        ("version_id", vec![json!("v1"), json!(""), json!(null)]),
+        ("etag", vec![json!("e1"), json!(null)]),
+        ("max_bytes", vec![json!(10), json!(-1)]),
+        ("localPath", vec![json!("/tmp/x")]),
+    ];
+    let entries: Vec<BoxedStrategy<(String, Value)>> = table
+        .into_iter()
+        .map(|(key, values)| values_for(key, values))
+        .collect();
+    (
+        proptest::collection::vec(proptest::strategy::Union::new(entries), 0..8),
+        proptest::option::weighted(0.1, proptest::sample::select(vec!["bucket", "key"])),
+    )
+        .prop_map(|(entries, removed)| {
+            let mut args = json!({"bucket": "b", "key": "k"});
+            let map = args.as_object_mut().unwrap();
+            for (key, value) in entries {
+                map.insert(key, value);
+            }
+            if let Some(key) = removed {
+                map.remove(key);
+            }
+            args
+        })
+}
+
+proptest! {
+    #![proptest_config(cases(2_000))]
+
+    /// Rules across fields, in every profile: what the runtime accepts every profile's
+    /// schema accepts (the portable one says the rules as keywords, the others in words
+    /// only); what the portable schema rejects the runtime rejects; nothing is refused
+    /// by the runtime alone; and the fast path of valid arguments takes no call that the
+    /// full check refuses.
+    #[test]
+    fn rules_across_fields_agree_with_the_schema_in_every_profile(args in get_object_arguments()) {
+        if let Err(disagreement) = profiles::hold::<transfer::GetObject>(std::slice::from_ref(&args), &TODAY, &[]) {
+            return Err(TestCaseError::fail(disagreement));
+        }
+        let walked = <transfer::GetObject as McpTool>::spec().walk_takes(&args, &TODAY, SchemaProfile::Portable);
+        prop_assert!(!walked || transfer::GetObject::from_arguments_in(args.clone(), &TODAY).is_ok(), "the walk takes {}", args);
+        // Served, with repairs on: the same rules read the repaired values.
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let served = runtime.block_on(GET_OBJECT.call_request(json!({"name": "get_object", "arguments": args.clone()})));
+        if let Ok(result) = served
+            && !result.is_error
+        {
+            let read = result.structured_content.unwrap_or_default();
+            let needs = |key: &str| read[key].is_null();
+            prop_assert!(read["mode"] != "Download" || !needs("local_path"), "{} read as {}", args, read);
+            prop_assert!(read["force"] != true || !needs("reason"), "{} read as {}", args, read);
+            prop_assert!(read["encryption"] != "Kms" || !needs("kms_key_id"), "{} read as {}", args, read);
+        }
+    }
+}
+
+static GET_OBJECT: LazyLock<Toolbox> = LazyLock::new(|| {
+    async fn get_object(args: transfer::GetObject) -> Result<Value, mcp_tool::ToolError> {
+        Ok(json!({
+            "mode": format!("{:?}", args.mode),
+            "local_path": args.local_path,
+            "force": args.force,
+            "reason": args.reason,
+            "encryption": format!("{:?}", args.encryption),
+            "kms_key_id": args.kms_key_id,
+        }))
+    }
+    Toolbox::new().in_context(TODAY.clone()).tool(get_object)
+});
 
 /// `args` as a careless client sends it: some of its values below the root sent as
 /// strings holding their JSON (arrays, objects, numbers, booleans), and some of its keys

@@ -125,6 +125,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
         confirm: None,
         extends,
+        across: Vec::new(),
         body,
     };
     Some(Read {
@@ -134,6 +135,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         deny_unknown_fields: container.attrs.deny_unknown_fields(),
         confirm: attrs.confirm,
         unconfirmed: attrs.unconfirmed,
+        require: attrs.require,
     })
 }
 
@@ -186,9 +188,9 @@ impl<'a> Enum<'a> {
         let serde_ast::Data::Enum(variants) = &container.data else {
             return Err(errors);
         };
-        let mut values = Vec::new();
         let mut aliases = Vec::new();
         let mut at = Vec::new();
+        let (mut values, mut docs, mut idents) = (Vec::new(), Vec::new(), Vec::new());
         for variant in variants {
             let Some((name, former)) = crate::fields::variant_name(variant, &mut errors) else {
                 continue;
@@ -197,7 +199,16 @@ impl<'a> Enum<'a> {
                 aliases.push((alias, name.clone()));
                 at.push(&variant.original.ident);
             }
+            // What the variant means, said with its value in every profile's schema.
+            let meta = crate::schemars::container(&variant.original.attrs, &mut errors);
+            let doc = meta
+                .description
+                .as_ref()
+                .map(LitStr::value)
+                .or_else(|| doc_comment(&variant.original.attrs));
             values.push(name);
+            docs.push(doc);
+            idents.push(&variant.original.ident);
         }
         // A former name that is another variant's name, or two variants': serde reads
         // the first variant that takes it, which the schema could not say.
@@ -221,6 +232,8 @@ impl<'a> Enum<'a> {
                 .or_else(|| doc_comment(&input.attrs)),
             values,
             aliases,
+            docs,
+            idents,
         };
         errors.finish(en)
     }

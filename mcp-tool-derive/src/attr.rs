@@ -27,6 +27,8 @@ pub struct ContainerAttrs {
     pub confirm: Option<LitStr>,
     /// `unconfirmed = "run"` or `"refuse"`: what a client that cannot ask gets.
     pub unconfirmed: Option<LitStr>,
+    /// `require(field, when(other = value))`: the rules across fields.
+    pub require: Vec<crate::across::Parsed>,
 }
 
 /// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.
@@ -91,6 +93,14 @@ const CONTAINER_KEYS: &[ContainerKey] = &[
             let lit: LitStr = meta.value()?.parse()?;
             let path = lit.parse()?;
             set(&mut a.krate, meta, path)
+        },
+    },
+    ContainerKey {
+        name: "require",
+        takes: [true, true, false],
+        read: |a, meta| {
+            a.require.push(crate::across::parse(meta)?);
+            Ok(())
         },
     },
     ContainerKey {

@@ -13,6 +13,7 @@
 //! from the modules. Under them all: `ctxt.rs` (the errors), `meta.rs` (reading one key),
 //! `tokens.rs` (small generated pieces).
 
+mod across;
 mod asking;
 mod ast;
 mod attr;

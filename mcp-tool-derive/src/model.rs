@@ -38,6 +38,8 @@ pub struct Tool<'a, R = Rule> {
     pub confirm: Option<Confirm>,
     /// `#[schemars(extend(...))]` on a struct: keywords added to its schema.
     pub extends: Vec<(syn::LitStr, syn::Expr)>,
+    /// `#[mcp_tool(require(...))]`: the rules across fields, vetted (none while read).
+    pub across: Vec<crate::across::Rule<'a>>,
     pub body: Body<'a, R>,
 }
 
@@ -166,13 +168,20 @@ pub struct Read<'a> {
     /// `#[mcp_tool(confirm = "...")]` and `unconfirmed = "..."`.
     pub confirm: Option<syn::LitStr>,
     pub unconfirmed: Option<syn::LitStr>,
+    /// `#[mcp_tool(require(...))]`, as written.
+    pub require: Vec<crate::across::Parsed>,
 }
 
 pub struct Enum<'a> {
     pub ident: &'a Ident,
     pub krate: syn::Path,
     pub description: Option<String>,
+    /// The variants serde reads, in declaration order: the value on the wire for each.
     pub values: Vec<String>,
     /// `#[serde(alias)]` on variants: each former name, and the value it is read as.
     pub aliases: Vec<(String, String)>,
+    /// Each variant's doc comment (or `#[schemars(description)]`), as `values`.
+    pub docs: Vec<Option<String>>,
+    /// Each variant's name in Rust, as `values`: a default is written from it.
+    pub idents: Vec<&'a Ident>,
 }

@@ -18,6 +18,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         deny_unknown_fields,
         confirm,
         unconfirmed,
+        require,
     } = read;
     match &name {
         Some(lit) if !is_tool_name(&lit.value()) => errors.spanned(
@@ -39,6 +40,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
     crate::asking::vet_asks(&tool.body, derive, errors);
     let confirm =
         crate::asking::confirm(confirm.as_ref(), unconfirmed.as_ref(), &tool.body, errors);
+    let across = crate::across::vet(require, &tool.body, errors);
     Tool {
         ident: tool.ident,
         krate: tool.krate,
@@ -49,6 +51,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         allow_unknown_fields: tool.allow_unknown_fields,
         confirm,
         extends: tool.extends,
+        across,
         body: body(tool.body, errors),
     }
 }

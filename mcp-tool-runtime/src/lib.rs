@@ -70,6 +70,7 @@ pub use jiff;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::Checker;
+    pub use crate::check::across::{Literal, Requirement};
     pub use crate::describe::argument::{
         Argument, DateRule, Flatten, ItemsRule, LengthRule, MapKey, NumberRule, RulesFor, TextRule,
     };
@@ -78,8 +79,9 @@ pub mod __private {
     };
     pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
-        Annotations, ArgType, BySchemars, EnumSpec, Extend, Field, FieldRead, Like, Newtype, Probe,
-        Repr, Reshape, Shape, SpecCache, ToolSpec, UnionCache, UnionSpec, Variant, Walk,
+        Annotations, ArgType, BySchemars, Compared, EnumSpec, Extend, Field, FieldRead, Like,
+        Newtype, Probe, Repr, Reshape, Shape, SpecCache, Takes, ToolSpec, UnionCache, UnionSpec,
+        Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
@@ -159,6 +161,61 @@ pub mod __private {
         message.push(value);
         message.push("\": each value must be listed once");
         message
+    }
+
+    /// What the build says of `when(field = value)` where the field's type (which
+    /// `takes` these values) never has `value`; `None` where it may. Called in a `const`
+    /// by the derive, spanned at the value.
+    pub const fn refuse_when(
+        takes: crate::describe::Takes,
+        field: &str,
+        value: Literal,
+    ) -> Option<ConstText> {
+        use crate::describe::Takes;
+        let mut message = ConstText::new();
+        message.push("`");
+        message.push(field);
+        match (takes, value) {
+            (Takes::Text(None), Literal::Str(_)) | (Takes::Bool, Literal::Bool(_)) => return None,
+            (Takes::Text(Some(values)), Literal::Str(s)) => {
+                let mut i = 0;
+                while i < values.len() {
+                    if str_eq(values[i], s) {
+                        return None;
+                    }
+                    i += 1;
+                }
+                message.push("` is never \"");
+                message.push(s);
+                message.push("\": its values are ");
+                let mut i = 0;
+                while i < values.len() {
+                    if i > 0 {
+                        message.push(", ");
+                    }
+                    message.push("\"");
+                    message.push(values[i]);
+                    message.push("\"");
+                    i += 1;
+                }
+            }
+            (Takes::Integer(min, max), Literal::Int(n)) => {
+                if min <= n && n <= max {
+                    return None;
+                }
+                message.push("` is never that number: it is out of the range of its type");
+            }
+            (Takes::Text(_), _) => {
+                message.push("` is a string: compare it with a string, such as \"value\"");
+            }
+            (Takes::Integer(..), _) => {
+                message.push("` is an integer: compare it with an integer, such as 1");
+            }
+            (Takes::Bool, _) => {
+                message.push("` is true or false: compare it with `true` or `false`");
+            }
+        }
+        Some(message)
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {

@@ -83,6 +83,10 @@ pub fn enumeration(input: &DeriveInput) -> TokenStream {
             impl #krate::McpEnum for #ident {
                 const VALUES: &'static [&'static str] = &[];
             }
+            #[automatically_derived]
+            impl #krate::__private::Compared for #ident {
+                const TAKES: #krate::__private::Takes = #krate::__private::Takes::Text(::core::option::Option::None);
+            }
             #rest
         };
     }

@@ -5,11 +5,14 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 
 mod asking;
+mod enumeration;
 pub mod fallback;
 mod field;
 mod union;
 
-use crate::model::{Body, Enum, Field, Tool};
+pub use enumeration::enumeration;
+
+use crate::model::{Body, Field, Tool};
 use crate::rules::Rule;
 use crate::tokens::respan;
 use field::{field, field_assertions, probes};
@@ -66,6 +69,7 @@ fn tool_spec(
     union: TokenStream,
     asking: TokenStream,
     extend: TokenStream,
+    across: TokenStream,
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
@@ -83,6 +87,7 @@ fn tool_spec(
             annotations: #annotations,
             allow_unknown_fields: #allow_unknown_fields,
             fields: &__FIELDS,
+            across: #across,
             union: #union,
             asking: #asking,
             extend: #extend,
@@ -233,6 +238,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
     let ident = tool.ident;
     let body = match &tool.body {
         Body::Struct(fields) => {
+            let (across, across_assertions) = crate::across::expand(&tool.across, &p);
             let spec = tool_spec(
                 &p,
                 &tool.name,
@@ -244,6 +250,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 quote!(::core::option::Option::None),
                 asking::asking(tool, fields, &p),
                 extend(tool, &p),
+                across,
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(
@@ -263,6 +270,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 #[automatically_derived]
                 impl #p::Flatten for #ident {}
                 #(#assertions)*
+                #across_assertions
             }
         }
         Body::Newtype(inner) => {
@@ -385,65 +393,5 @@ fn json_schema_impl(p: &TokenStream, ident: &syn::Ident, schema: TokenStream) ->
                 #schema
             }
         }
-    }
-}
-
-pub fn enumeration(en: &Enum) -> TokenStream {
-    let krate = &en.krate;
-    let p = quote!(#krate::__private);
-    let ident = en.ident;
-    let description = opt_str(&en.description);
-    let values = &en.values;
-    let aliases = en.aliases.iter().map(|(alias, _)| alias);
-    let canonical = en.aliases.iter().map(|(_, name)| name);
-    let json_schema = json_schema_impl(&p, ident, quote!(#p::enum_json_schema(&__SPEC)));
-    quote! {
-        #[doc(hidden)]
-        const _: () = {
-            #[automatically_derived]
-            impl #krate::McpEnum for #ident {
-                const VALUES: &'static [&'static str] = &[#(#values),*];
-            }
-            #[automatically_derived]
-            impl #p::Askable for #ident {}
-            #[automatically_derived]
-            impl #p::AskableItem for #ident {}
-
-            #[automatically_derived]
-            impl #p::MapKey for #ident {
-                fn names() -> ::core::option::Option<#p::Map<::std::string::String, #p::Value>> {
-                    ::core::option::Option::Some(#p::enum_names(<#ident as #krate::McpEnum>::VALUES))
-                }
-
-                fn refuse(name: &str) -> ::core::option::Option<::std::string::String> {
-                    #p::refuse_enum_name(<#ident as #krate::McpEnum>::VALUES, name)
-                }
-            }
-
-            static __SPEC: #p::EnumSpec = #p::EnumSpec {
-                description: #description,
-                values: <#ident as #krate::McpEnum>::VALUES,
-                aliases: &[#((#aliases, #canonical)),*],
-            };
-
-            #[automatically_derived]
-            impl #krate::Argument for #ident {
-                type Target = Self;
-
-                fn schema(rules: #p::Rules, _: &mut #p::Walk) -> #p::Map<::std::string::String, #p::Value> {
-                    __SPEC.schema(rules)
-                }
-
-                fn check(value: &#p::Value, rules: #p::Rules, cx: &mut #p::Checker<'_>) -> bool {
-                    __SPEC.check(value, rules, cx)
-                }
-
-                fn passes(value: &#p::Value, rules: #p::Rules, judge: &#p::Judge<'_>) -> bool {
-                    __SPEC.passes(value, rules, judge)
-                }
-            }
-
-            #json_schema
-        };
     }
 }

@@ -51,6 +51,7 @@ pub(super) fn union(
                     quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
+                    quote!(&[]),
                 );
                 statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
                 checks.extend(fields.iter().map(|f| field_assertions(f, p)));
@@ -103,6 +104,7 @@ pub(super) fn union(
             quote!(::core::option::Option::Some(&__UNION)),
             quote!(::core::option::Option::None),
             quote!(::core::option::Option::None),
+            quote!(&[]),
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)
     });

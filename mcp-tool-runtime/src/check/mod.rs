@@ -1,5 +1,6 @@
 //! The checker: walks the arguments once, collecting every violation with its path.
 
+pub(crate) mod across;
 mod path;
 
 use std::borrow::Cow;

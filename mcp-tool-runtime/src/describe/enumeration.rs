@@ -17,16 +17,34 @@ pub struct EnumSpec {
     /// The schema lists `values` alone; a value sent under a former name is read, and
     /// the answer says so.
     pub aliases: &'static [(&'static str, &'static str)],
+    /// Each variant's doc comment (or `#[schemars(description)]`), as `values`.
+    pub docs: &'static [Option<&'static str>],
 }
 
 impl EnumSpec {
-    /// `{"type": "string", "enum": [...]}`.
+    /// `{"type": "string", "enum": [...]}`; where a variant has a doc comment, also
+    /// `oneOf` the values, each a `const` with its variant's description, as schemars
+    /// writes it. The `enum` stays beside it for the clients that read no `oneOf`; a
+    /// profile that takes no `oneOf` gets it as `anyOf`, or in words
+    /// (`profile/mod.rs`).
     pub fn schema(&self, rules: Rules) -> Map<String, Value> {
         let mut schema = Map::new();
         schema.insert("type".into(), "string".into());
         schema.insert("enum".into(), self.values.into());
         if let Some(description) = self.description {
             schema.insert("description".into(), description.into());
+        }
+        if self.docs.iter().any(Option::is_some) {
+            let forms = self.values.iter().zip(self.docs).map(|(value, doc)| {
+                let mut form = Map::new();
+                form.insert("type".into(), "string".into());
+                form.insert("const".into(), (*value).into());
+                if let Some(doc) = doc {
+                    form.insert("description".into(), (*doc).into());
+                }
+                Value::Object(form)
+            });
+            schema.insert("oneOf".into(), forms.collect());
         }
         rules::apply_schema(rules.own, rules::JsonType::String, &mut schema);
         schema

@@ -4,6 +4,7 @@
 //! route from arguments to a struct (`read.rs`) all read, so that what a model is told
 //! and what the server enforces come from one description of each field.
 
+mod across;
 pub(crate) mod argument;
 pub(crate) mod asking;
 mod enumeration;
@@ -24,6 +25,7 @@ mod union;
 pub(crate) mod valid_walk;
 mod walk;
 
+pub use across::{Compared, Takes};
 pub use enumeration::EnumSpec;
 pub use extend::Extend;
 pub use newtype::Newtype;
@@ -58,6 +60,8 @@ pub struct ToolSpec {
     /// `#[mcp_tool(allow_unknown_fields)]`: unknown argument names are ignored, not
     /// reported, and the schema leaves out `additionalProperties: false`.
     pub allow_unknown_fields: bool,
+    /// `#[mcp_tool(require(...))]`: the rules across fields, in declaration order.
+    pub across: &'static [crate::check::across::Requirement],
     /// For an enum with data: its forms (and no `fields`).
     pub union: Option<&'static dyn RootUnion>,
     /// What the tool asks of its user: a confirmation, fields (`McpTool` only).

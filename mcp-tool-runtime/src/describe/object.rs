@@ -103,6 +103,7 @@ impl ToolSpec {
         others: &[&str],
     ) {
         let present = self.check_fields(map, cx);
+        self.check_across(map, cx);
         // Every name claimed by a field: no name is left for a flattened map either.
         if map.len() <= present {
             return;
@@ -479,7 +480,7 @@ impl ToolSpec {
     /// (`departureDate`, `DepartureDate`, `departure-date` for `departure_date`), when
     /// the field was not sent under its name or a former one, and no other key or field
     /// fits.
-    fn restyled_key<'m>(
+    pub(super) fn restyled_key<'m>(
         &'static self,
         field: &Field,
         map: &'m Map<String, Value>,

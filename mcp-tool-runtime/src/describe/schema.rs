@@ -137,6 +137,7 @@ impl ToolSpec {
             }
             None => {}
         }
+        self.advertise_across(&mut schema);
         if let Some(extend) = self.extend {
             extend.advertise(&mut schema, self.name);
         }

@@ -126,7 +126,9 @@ impl ToolSpec {
             // says so without a check of its own, where `field_bit` checks).
             *passed |= 1 << (i % Checker::FIELD_BITS);
         }
+        // A rule across fields that refuses the call leaves it to the full check.
         *passed & plan.required_bits == plan.required_bits
+            && (self.across.is_empty() || self.across_holds(map))
     }
 
     /// The walk of the arguments object: `Ok` where they pass; else the fields the

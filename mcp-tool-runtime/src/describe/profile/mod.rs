@@ -189,6 +189,13 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
         }
     }
     let mut notes = Vec::new();
+    if profile != SchemaProfile::Portable {
+        // The rules across fields (`describe/across.rs`): no strict mode nor Gemini takes
+        // these keywords; the words in each required field's description say them.
+        for key in ["dependentRequired", "dependentSchemas", "if", "then"] {
+            node.remove(key);
+        }
+    }
     if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
         notes.push("Deprecated.".into());
     }
@@ -231,6 +238,23 @@ fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
         }
         if node.remove("uniqueItems") == Some(Value::Bool(true)) {
             notes.push("No item may repeat another.".into());
+        }
+    }
+    if profile != SchemaProfile::Portable
+        && let Some(Value::Array(forms)) = node.remove("oneOf")
+    {
+        // A derived enum's values, each a `const` with its variant's meaning
+        // (`enumeration.rs`; no other schema here has a `oneOf`): the values do not
+        // overlap, so `anyOf` says the same to the strict modes, which take no `oneOf`,
+        // in the form they take a union of values in (the `anyOf` alone: each value is
+        // a branch, `type` and `enum` said by them); Gemini takes neither `oneOf` nor
+        // `const`, and reads the meanings as words beside the `enum`.
+        if profile == SchemaProfile::Gemini {
+            notes.extend(forms.iter().filter_map(value_meaning));
+        } else {
+            node.remove("type");
+            node.remove("enum");
+            node.insert("anyOf".into(), Value::Array(forms));
         }
     }
     match node.remove("examples") {
@@ -413,6 +437,13 @@ fn nullable(node: &mut Map<String, Value>) {
     if crate::describe::argument::is_nullable(node) {
         return;
     }
+    // An enum's values with their meanings (`anyOf` of `const`s): `null` is one more.
+    if let Some(Value::Array(forms)) = node.get_mut("anyOf")
+        && forms.iter().all(|form| form.get("const").is_some())
+    {
+        forms.push(serde_json::json!({"type": "null"}));
+        return;
+    }
     match node.get("type").and_then(Value::as_str) {
         Some(ty @ ("string" | "integer" | "number" | "boolean")) => {
             let ty = ty.to_owned();
@@ -501,6 +532,17 @@ fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
         notes.push(format!("A multiple of {multiple}."));
     }
     node.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+}
+
+/// One value of a derived enum with its variant's doc, in words: `"read": Read it.`
+fn value_meaning(form: &Value) -> Option<String> {
+    let value = form.get("const")?;
+    let doc = form.get("description")?.as_str()?;
+    let mut text = format!("{value}: {doc}");
+    if !text.ends_with(['.', '!', '?']) {
+        text.push('.');
+    }
+    Some(text)
 }
 
 /// A schema's kind in a word or two, with its article: "a string", "an integer".

@@ -380,6 +380,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     annotations: crate::describe::Annotations::NONE,
     fields: &[],
     allow_unknown_fields: false,
+    across: &[],
     union: None,
     asking: None,
     extend: None,
