@@ -123,14 +123,12 @@ impl ToolSpec {
             if restyled.contains(&key.as_str()) {
                 continue;
             }
-            // A former name: read as the field where repairs are made, unless the
-            // field came under its own name too; else unknown, as the schema says.
+            // A former name: read as the field, as serde reads it (the author declared
+            // it), unless the field came under its own name too.
             if let Some(field) = self.field_named(key)
                 && field.name != key
             {
-                if !cx.repairs_on() {
-                    self.unknown(key, v, cx);
-                } else if map.contains_key(field.name) {
+                if map.contains_key(field.name) {
                     self.sent_twice(key, field.name, v, cx);
                 }
                 continue;
@@ -185,10 +183,11 @@ impl ToolSpec {
             } else {
                 map.get(field.name)
             };
-            // Sent under a former name (`#[serde(alias)]`), or under its name in another
-            // case style (`departureDate`): read, and said to be.
+            // Sent under a former name (`#[serde(alias)]`, read wherever serde reads
+            // it), or, where repairs are made, under its name in another case style
+            // (`departureDate`): read, and said to be.
             let (sent_as, value): (&str, _) = match value {
-                None if strays && cx.repairs_on() => {
+                None if strays => {
                     let alias = field
                         .aliases
                         .iter()
@@ -198,6 +197,7 @@ impl ToolSpec {
                             cx.renamed(alias, field.name);
                             (alias, Some(v))
                         }
+                        None if !cx.repairs_on() => (field.name, None),
                         None => match self.restyled_key(field, map) {
                             Some((key, v)) => {
                                 cx.restyled(key, field.name);

@@ -210,8 +210,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///   `departure_date`), when exactly one field has that name folded and it was not
     ///   also sent by its own name or a former one;
     /// - an allowed value in another letter case (`"paid"` for `"PAID"`), when exactly
-    ///   one allowed value matches;
-    /// - a field's former name (a serde `alias`).
+    ///   one allowed value matches.
+    ///
+    /// A field's former name (a serde `alias`) is read whatever this says, as serde and
+    /// [`McpTool::from_arguments`] read it: it is its author's, not a guess; the answer
+    /// says it as it says a repair.
     ///
     /// The repaired value is checked and used, and each repair is said in the result's
     /// `_meta` under `"mcp-tool/repairs"` (its path and what was done, naming what to
