@@ -250,8 +250,13 @@ impl IntoCallToolResult for ToolError {
         // Under `structured`, the call it answers is known; else "The tool".
         let called = super::router::CALLED.try_with(Clone::clone).ok();
         let error = match called {
-            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected),
-            None => self.settled("The tool", crate::describe::Annotations::NONE, false),
+            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected, &c.sorting),
+            None => self.settled(
+                "The tool",
+                crate::describe::Annotations::NONE,
+                false,
+                crate::result::ErrorSorting::NONE,
+            ),
         };
         Ok(to_rmcp_result(error.into_call_result()).into())
     }

@@ -203,6 +203,7 @@ pub(super) struct Called {
     pub tool: String,
     pub annotations: crate::describe::Annotations,
     pub show_unexpected: bool,
+    pub sorting: std::sync::Arc<crate::result::ErrorSorting>,
 }
 
 tokio::task_local! {
@@ -276,6 +277,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         from_client: false,
         repair: true,
         show_unexpected: false,
+        sorting: Default::default(),
         tool_failure: false,
         rounds: Rounds::of_process(),
     }
@@ -290,6 +292,8 @@ pub struct Structured<'r, S> {
     from_client: bool,
     repair: bool,
     show_unexpected: bool,
+    /// The sorts of well-known errors (see [`Structured::sort_errors`]).
+    sorting: std::sync::Arc<crate::result::ErrorSorting>,
     tool_failure: bool,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
@@ -360,6 +364,18 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// the default: `false`).
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
         self.show_unexpected = on;
+        self
+    }
+
+    /// Sorts the errors of type `E` that a method returns unsorted (what `?` makes of
+    /// them), as [`Toolbox::sort_errors`](crate::Toolbox::sort_errors) does: give it
+    /// once, in the `#[tool_handler(router = ...)]` expression.
+    pub fn sort_errors<E, F>(mut self, sort: F) -> Self
+    where
+        E: std::error::Error + 'static,
+        F: Fn(&E) -> Option<ToolError> + Send + Sync + 'static,
+    {
+        std::sync::Arc::make_mut(&mut self.sorting).add(sort);
         self
     }
 
@@ -475,6 +491,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 .map(annotations)
                 .unwrap_or(crate::describe::Annotations::NONE),
             show_unexpected: self.show_unexpected,
+            sorting: std::sync::Arc::clone(&self.sorting),
         };
         let name = called.tool.clone();
         #[cfg(feature = "ask")]

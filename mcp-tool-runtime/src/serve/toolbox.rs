@@ -21,7 +21,7 @@ use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
 use crate::result::echo;
-use crate::result::{CallToolResult, ToolError};
+use crate::result::{CallToolResult, ErrorSorting, ToolError};
 use crate::text::suggest;
 
 use super::call::{Handler, Setup, call};
@@ -122,6 +122,8 @@ pub struct Toolbox<S = ()> {
     sealing: Arc<Sealing>,
     /// Whether an unexpected error's chain is shown to the model.
     show_unexpected: bool,
+    /// The sorts of well-known errors (see [`Toolbox::sort_errors`]).
+    sorting: Arc<ErrorSorting>,
     /// Whether an error result carries the draft `toolFailure` `_meta` (see
     /// [`Toolbox::tool_failure_meta`]).
     tool_failure: bool,
@@ -170,6 +172,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             repair: true,
             sealing: Arc::new(Sealing::new()),
             show_unexpected: false,
+            sorting: Arc::default(),
             tool_failure: false,
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
@@ -264,6 +267,78 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// [`ToolError::with_cause_shown`].
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
         self.show_unexpected = on;
+        self
+    }
+
+    /// Sorts the errors of type `E` once for the whole server: wherever a handler's `?`
+    /// returns one unsorted (an unexpected error, see [`ToolError::unexpected`]), or
+    /// one holds it as a source (an SDK's error wrapped in the author's context),
+    /// `sort` makes the error the model reads of it: its category and a summary that is
+    /// safe to show, never the error's own text unless the sort puts it there. `None`
+    /// leaves it to the next sort, then unexpected. Sorts are tried in the order
+    /// given, each on the error, then on each of its sources.
+    ///
+    /// A sort does not know the tool: a transient error of a tool that is neither
+    /// read-only nor idempotent may have taken effect, so the model is told to check
+    /// before calling again (`isRetryable` false), as for an unexpected error.
+    ///
+    /// ```
+    /// use mcp_tool::{ErrorCategory, McpTool, ToolError, Toolbox};
+    /// use serde::Deserialize;
+    ///
+    /// /// The errors of a storage SDK.
+    /// #[derive(Debug)]
+    /// enum StoreError {
+    ///     Throttled { account: u64 },
+    ///     NoSuchKey(String),
+    ///     AccessDenied,
+    ///     Corrupt,
+    /// }
+    /// # impl std::fmt::Display for StoreError {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    /// #         write!(f, "{self:?}")
+    /// #     }
+    /// # }
+    /// impl std::error::Error for StoreError {}
+    ///
+    /// /// Read an object.
+    /// #[derive(McpTool, Deserialize)]
+    /// #[mcp_tool(read_only)]
+    /// struct GetObject {
+    ///     key: String,
+    /// }
+    ///
+    /// async fn get_object(args: GetObject) -> Result<String, ToolError> {
+    ///     Err(StoreError::Throttled { account: 1234 })?
+    /// }
+    ///
+    /// let tools = Toolbox::new()
+    ///     .sort_errors(|e: &StoreError| match e {
+    ///         StoreError::Throttled { .. } => Some(
+    ///             ToolError::transient("The store is busy.")
+    ///                 .retry_after(std::time::Duration::from_secs(2)),
+    ///         ),
+    ///         StoreError::NoSuchKey(_) => Some(ToolError::business("No object has this key.")),
+    ///         StoreError::AccessDenied => {
+    ///             Some(ToolError::permission("This server may not read that bucket."))
+    ///         }
+    ///         StoreError::Corrupt => None, // unexpected: logged, never shown
+    ///     })
+    ///     .tool(get_object);
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let result = tools.call("get_object", serde_json::json!({"key": "a"})).await.unwrap();
+    /// let content = result.structured_content.unwrap();
+    /// assert_eq!(content["errorCategory"], "transient");
+    /// assert_eq!(content["isRetryable"], true);
+    /// assert!(!content["message"].as_str().unwrap().contains("1234"));
+    /// # });
+    /// ```
+    pub fn sort_errors<E, F>(mut self, sort: F) -> Self
+    where
+        E: std::error::Error + 'static,
+        F: Fn(&E) -> Option<ToolError> + Send + Sync + 'static,
+    {
+        Arc::make_mut(&mut self.sorting).add(sort);
         self
     }
 
@@ -520,6 +595,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             reach,
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.show_unexpected,
+            sorting: Arc::clone(&self.sorting),
         };
         let mut result = self.routes[i](&self.state, arguments, setup)
             .await
