@@ -25,4 +25,6 @@ mod rounds;
 mod router;
 #[cfg(feature = "rmcp")]
 pub mod stdio;
+#[cfg(feature = "rmcp")]
+mod stdio_shared;
 pub(crate) mod toolbox;
