@@ -728,10 +728,19 @@ fn a_missing_field_with_a_hint_is_told_the_hint_not_the_pattern() {
 #[test]
 fn null_for_a_required_field_says_it_is_required() {
     let err = check::<Worded>(json!({"order_id": null})).unwrap_err();
-    // The field's hint speaks in every message about it, its type's too.
+    // The field's hint is its rules' (what an ID looks like): told where they fail, and
+    // where the field is missing, not to a value of another type.
     assert_eq!(
         err.violations()[0].message,
-        "must be a string; got null. It is required: send a string, not null. Order IDs look like ORD-2026-00042; check the ID with find_orders."
+        "must be a string; got null. It is required: send a string, not null."
+    );
+    let err = check::<Worded>(json!({"order_id": "ORD-1"})).unwrap_err();
+    assert!(
+        err.violations()[0]
+            .message
+            .ends_with("Order IDs look like ORD-2026-00042; check the ID with find_orders."),
+        "{}",
+        err.violations()[0].message
     );
     // Inside an optional object, its own required fields are still required, and its
     // optional ones take null.

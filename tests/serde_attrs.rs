@@ -508,10 +508,31 @@ fn a_former_name_is_read_and_the_answer_says_so() {
         "{v}"
     );
 
-    // Without repairs, a former name is unknown, as the schema says.
-    let error = check::<FindOrder>(json!({"orderId": "ORD-1"})).unwrap_err();
+    // Without repairs, through `from_arguments` or a toolbox that makes none, a former
+    // name is read all the same: serde reads it, as its author declared. (Only the
+    // guesses are repairs: `OrderId` for `order_id` is not read there.)
+    let read = check::<FindOrder>(json!({"orderId": "ORD-1", "max": 2})).unwrap();
+    assert_eq!((read.order_id.as_str(), read.limit), ("ORD-1", Some(2)));
+    let error = check::<FindOrder>(json!({"id": "x"})).unwrap_err();
+    assert_eq!(error.violations()[0].path, "/id");
+    let error = check::<FindOrder>(json!({"OrderId": "ORD-1"})).unwrap_err();
     let rules: Vec<&str> = error.violations().iter().map(|v| v.rule.as_ref()).collect();
     assert_eq!(rules, ["required", "unknown"]);
+    let strict = mcp_tool::Toolbox::new()
+        .repairs(false)
+        .tool(|args: FindOrder| async move { Ok::<_, mcp_tool::ToolError>(args.order_id) });
+    let result = runtime
+        .block_on(strict.call("find_order", json!({"orderId": "ORD-9"})))
+        .unwrap();
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(result.text(), "ORD-9");
+    // The answer still says to send the field's own name.
+    assert!(
+        result.meta.unwrap()["mcp-tool/repairs"][0]["repair"]
+            .as_str()
+            .unwrap()
+            .contains("send it as `order_id`")
+    );
 }
 
 /// How to find an element, its values renamed since the first version of the server

@@ -185,3 +185,35 @@ fn a_field_s_own_rules_stand_beside_the_shared_ones() {
     .unwrap();
     assert!(verdicts.contains(&Verdict::BothReject));
 }
+
+/// A newtype that exists only to be named by `like`: the derive's code uses it, so it
+/// needs no `#[allow(dead_code)]` (before, rustc said it was never constructed and its
+/// field never read).
+#[deny(dead_code)]
+mod used_only_through_like {
+    use mcp_tool::{Argument, McpTool};
+    use serde::Deserialize;
+
+    /// A label.
+    #[derive(Argument, Deserialize)]
+    #[validate(length(min = 1, max = 20))]
+    struct Label(String);
+
+    /// Tag an entity.
+    #[derive(McpTool, Deserialize)]
+    pub(super) struct Tag {
+        #[validate(like = Label)]
+        pub(super) label: String,
+    }
+}
+
+#[test]
+fn a_newtype_named_only_by_like_is_used() {
+    use used_only_through_like::Tag;
+    let tag = Tag::from_arguments_in(json!({"label": "red"}), &today()).unwrap();
+    assert_eq!(tag.label, "red");
+    let error = Tag::from_arguments_in(json!({"label": ""}), &today())
+        .err()
+        .unwrap();
+    assert_eq!(error.violations()[0].rule, "length");
+}

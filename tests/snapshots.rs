@@ -2,7 +2,7 @@
 //! Any change to them shows in review.
 #![allow(dead_code)] // the fields exist for the derive to read
 
-use mcp_tool::{Context, McpEnum, McpTool};
+use mcp_tool::{Argument, Context, McpEnum, McpTool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -238,4 +238,59 @@ fn served_results_per_category() {
     insta::assert_json_snapshot!("served_business", served("LHR"));
     insta::assert_json_snapshot!("served_permission", served("JFK"));
     insta::assert_json_snapshot!("served_transient", served("ORY"));
+}
+
+/// List the buckets.
+#[derive(McpTool, Deserialize, Debug)]
+struct ListBuckets {}
+
+/// A tool that takes no arguments says so, not "the arguments are ." with nothing
+/// listed.
+#[test]
+fn a_tool_without_arguments_told_an_unknown_name() {
+    insta::assert_json_snapshot!(result::<ListBuckets>(json!({"bucket": "logs"})));
+}
+
+/// Get an object.
+#[derive(McpTool, Deserialize, Debug)]
+struct GetObject {
+    /// S3 object key, such as logs/2026/11/30.gz.
+    key: String,
+}
+
+/// A missing field is described in its author's words, their case kept ("S3", not
+/// "s3").
+#[test]
+fn a_missing_field_is_described_as_its_author_wrote_it() {
+    insta::assert_json_snapshot!(result::<GetObject>(json!({})));
+}
+
+/// An entity's name.
+#[derive(Argument, Deserialize)]
+#[validate(regex(
+    pattern = r"^[^\x00-\x1F\x7F]*$",
+    hint = "Names have no control characters: remove line breaks and tabs."
+))]
+struct EntityName(String);
+
+/// Rename an entity.
+#[derive(McpTool, Deserialize, Debug)]
+struct RenameEntity {
+    #[validate(like = EntityName)]
+    from: String,
+    #[validate(like = EntityName)]
+    to: String,
+    #[validate(like = EntityName)]
+    note: Option<String>,
+}
+
+/// A shared rule's hint speaks where its rule fails, not where a value of another type
+/// or `null` came: there the type is what to fix.
+#[test]
+fn a_shared_rule_s_hint_is_not_told_to_a_type_error() {
+    insta::assert_json_snapshot!(result::<RenameEntity>(json!({
+        "from": null,
+        "to": 7,
+        "note": "a\nb",
+    })));
 }

@@ -394,3 +394,157 @@ async fn another_request_whose_handler_panics_gets_an_internal_error() {
     assert_eq!(answer["id"], 8, "{answer}");
     assert!(answer.get("result").is_some(), "{answer}");
 }
+
+/// A line whose JSON serde_json will not read, but whose envelope reads, is answered at
+/// its `id`: a tool call with a tool execution error at each argument that could not
+/// be read (the others are fine), another request with invalid params. Before, each got
+/// a parse error with `id` null, and the client waited for its id forever.
+#[tokio::test]
+async fn a_request_with_unreadable_values_is_answered_at_its_id() {
+    let mut served = serve(Stdio::new).await;
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let raw_call = |id: u32, name: &[u8]| {
+        let mut line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"hello","arguments":{{"name":"#
+        )
+        .into_bytes();
+        line.extend_from_slice(name);
+        line.extend_from_slice(br#","note":"fine"}}}"#);
+        line
+    };
+    let cases: Vec<(&str, u32, &[u8], &str)> = vec![
+        ("a lone surrogate", 11, br#""\ud800""#, "surrogate"),
+        ("a number past a double", 12, b"1e400", "double"),
+        ("invalid UTF-8", 13, b"\"caf\xe9\"", "UTF-8"),
+        ("nested past the limit", 14, deep.as_bytes(), "128 levels"),
+    ];
+    for (what, id, name, said) in cases {
+        served.send_bytes(&raw_call(id, name)).await;
+        let answer = served.answer().await;
+        assert_eq!(answer["id"], id, "{what}: {answer}");
+        let result = &answer["result"];
+        assert_eq!(result["isError"], true, "{what}: {answer}");
+        let content = &result["structuredContent"];
+        assert_eq!(content["errorCategory"], "validation", "{what}: {answer}");
+        assert_eq!(
+            content["violations"].as_array().unwrap().len(),
+            1,
+            "{what}: {answer}"
+        );
+        let violation = &content["violations"][0];
+        assert_eq!(violation["path"], "/name", "{what}: {answer}");
+        let message = violation["message"].as_str().unwrap();
+        assert!(message.contains(said), "{what}: {message}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("hello was not run: 1 problem"),
+            "{what}: {text}"
+        );
+    }
+    // Another request: invalid params, at its id.
+    served
+        .send(r#"{"jsonrpc":"2.0","id":"p","method":"ping","params":{"x":1e400}}"#)
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], "p", "{answer}");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // A call whose arguments read, the fault elsewhere: invalid params too.
+    served
+        .send(r#"{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"hello","arguments":{"name":"Ada"},"_meta":{"n":1e400}}}"#)
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 15, "{answer}");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // Not JSON in its syntax: no id can be trusted, as JSON-RPC says.
+    served
+        .send(r#"{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"hello","arguments":{"name":}}}"#)
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    // The server goes on.
+    served
+        .send(&call(17, "hello", json!({"name": "Ada"})))
+        .await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 17, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "Hello, Ada!");
+}
+
+/// Delete a file, once the user says yes.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(confirm = "Delete {path}?", destructive)]
+struct Delete {
+    path: String,
+}
+
+async fn delete(_: Arc<Gate>, args: Delete) -> Result<String, ToolError> {
+    Ok(format!("deleted {}", args.path))
+}
+
+/// A 2025-11-25 client that can answer questions (elicitation within a call).
+const INITIALIZE_ASKABLE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+/// The input ends while a call waits for the user's answer, which can no longer come:
+/// the call is abandoned (nothing is written for it) and serving ends at once, once
+/// the calls that do not wait are answered. Before, serving never ended.
+#[tokio::test]
+async fn a_call_waiting_for_the_user_is_abandoned_at_the_end_of_the_input() {
+    let gate = closed_gate();
+    let tools = Toolbox::with_shared_state(Arc::clone(&gate))
+        .tool(hold)
+        .tool(delete);
+    let (mut input, server_in) = tokio::io::duplex(64 * 1024);
+    let (server_out, output) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(Stdio::new(server_in, server_out).serve(tools));
+    let mut output = BufReader::new(output).lines();
+    let mut next = async || -> Option<Value> {
+        let line = tokio::time::timeout(Duration::from_secs(10), output.next_line())
+            .await
+            .expect("a line or the end in time")
+            .unwrap()?;
+        Some(serde_json::from_str(&line).unwrap())
+    };
+    for line in [INITIALIZE_ASKABLE, INITIALIZED] {
+        input.write_all(line.as_bytes()).await.unwrap();
+        input.write_all(b"\n").await.unwrap();
+        if line == INITIALIZE_ASKABLE {
+            assert_eq!(next().await.unwrap()["id"], 0);
+        }
+    }
+    let calls = format!(
+        "{}\n{}\n",
+        call(1, "delete", json!({"path": "/tmp/a"})),
+        call(2, "hold", json!({}))
+    );
+    input.write_all(calls.as_bytes()).await.unwrap();
+    let question = next().await.unwrap();
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    // The client goes away without answering; `hold` is still running.
+    input.shutdown().await.unwrap();
+    drop(input);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !serving.is_finished(),
+        "a call still running is answered first"
+    );
+    gate.open.add_permits(1);
+    let answer = next().await.unwrap();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "released");
+    let started = std::time::Instant::now();
+    // Nothing more is written: the waiting call is abandoned, not answered.
+    assert_eq!(next().await, None);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("serving ends")
+        .unwrap()
+        .unwrap();
+    // rmcp waits 5 s for a handler still running at the end of the input: the
+    // abandoned call returned at once instead.
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -80,6 +80,9 @@ pub struct Inner<'a, R = Rule> {
     pub sensitive: bool,
     /// `#[serde(try_from = "T")]`: the type's conversion may refuse a value of `T`.
     pub converts: bool,
+    /// Where a wrapper holds its value (`0`, or a transparent struct's field): the
+    /// generated code reads it, so that a newtype named only by `like` is used.
+    pub member: Option<syn::Member>,
 }
 
 /// serde's representation of an enum.

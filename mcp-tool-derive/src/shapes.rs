@@ -103,12 +103,9 @@ fn struct_body<'a>(
             }
             let field = fields.iter().find(|f| !f.attrs.skip_deserializing())?;
             let field_rules = FieldRules::validate(&field.original.attrs, errors);
-            Some(Body::Newtype(Box::new(newtype(
-                Cow::Borrowed(field.ty),
-                own,
-                Some(field_rules),
-                errors,
-            ))))
+            let mut inner = newtype(Cow::Borrowed(field.ty), own, Some(field_rules), errors);
+            inner.member = Some(field.member.clone());
+            Some(Body::Newtype(Box::new(inner)))
         }
         serde_ast::Style::Tuple => {
             let message = match derive {
@@ -169,6 +166,7 @@ fn newtype<'a>(
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
         converts: false,
+        member: None,
     }
 }
 

@@ -135,5 +135,6 @@ fn inner<'a>(inner: Inner<'a, Parsed>, errors: &mut Errors) -> Inner<'a, Rule> {
         items_span: inner.items_span,
         sensitive: inner.sensitive,
         converts: inner.converts,
+        member: inner.member,
     }
 }

@@ -306,10 +306,17 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 &p,
             );
             // Its rules, for a field of the type it reads: `#[validate(like = Self)]`.
+            // The wrapped value is read here as serde's impl reads it, so that a newtype
+            // only `like` names is not dead code to rustc.
+            let read = inner
+                .member
+                .as_ref()
+                .map(|member| quote!(let _ = |value: &Self| { let _ = &value.#member; };));
             let rules_for = quote! {
                 #[automatically_derived]
                 impl #p::RulesFor<#own_target> for #ident {
                     fn rules() -> #p::Rules {
+                        #read
                         __NEWTYPE.rules
                     }
                 }

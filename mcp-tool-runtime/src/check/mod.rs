@@ -61,8 +61,8 @@ pub struct Checker<'a> {
     /// The repairs made, each where it was made and with the value put in place of
     /// what came.
     repairs: Vec<(Location, Repair, Value)>,
-    /// The author's hint on the field being checked (its rules' first): said in every
-    /// message about the field, its type's too.
+    /// The author's hint on the field being checked (its rules' first): said in the
+    /// messages of its rules that have none of their own, not in a type error.
     field_hint: Option<&'static str>,
     /// The conversions to try once the arguments are as serde reads them.
     conversions: Vec<Conversion>,
@@ -504,7 +504,9 @@ impl<'a> Checker<'a> {
             expected: Value::String(expected.to_owned()),
             received: Some(value),
             detail,
-            hint: self.field_hint,
+            // A hint is written for its rules ("remove line breaks and tabs"): a value of
+            // another type, or null, is told the type, which is what there is to fix.
+            hint: None,
         });
     }
 

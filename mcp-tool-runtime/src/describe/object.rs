@@ -131,14 +131,12 @@ impl ToolSpec {
             if restyled.contains(&key.as_str()) {
                 continue;
             }
-            // A former name: read as the field where repairs are made, unless the
-            // field came under its own name too; else unknown, as the schema says.
+            // A former name: read as the field, as serde reads it (the author declared
+            // it), unless the field came under its own name too.
             if let Some(field) = self.field_named(key)
                 && field.name != key
             {
-                if !cx.repairs_on() {
-                    self.unknown(key, v, cx);
-                } else if map.contains_key(field.name) {
+                if map.contains_key(field.name) {
                     self.sent_twice(key, field.name, v, cx);
                 }
                 continue;
@@ -193,10 +191,11 @@ impl ToolSpec {
             } else {
                 map.get(field.name)
             };
-            // Sent under a former name (`#[serde(alias)]`), or under its name in another
-            // case style (`departureDate`): read, and said to be.
+            // Sent under a former name (`#[serde(alias)]`, read wherever serde reads
+            // it), or, where repairs are made, under its name in another case style
+            // (`departureDate`): read, and said to be.
             let (sent_as, value): (&str, _) = match value {
-                None if strays && cx.repairs_on() => {
+                None if strays => {
                     let alias = field
                         .aliases
                         .iter()
@@ -206,6 +205,7 @@ impl ToolSpec {
                             cx.renamed(alias, field.name);
                             (alias, Some(v))
                         }
+                        None if !cx.repairs_on() => (field.name, None),
                         None => match self.restyled_key(field, map) {
                             Some((key, v)) => {
                                 cx.restyled(key, field.name);
@@ -409,8 +409,9 @@ impl ToolSpec {
         let known = || names.iter().copied();
         let near = suggest::nearest(key, known());
         // The names are listed with the first unknown name that is not a slip of one.
-        let first = near.is_some() || cx.first_listing(self.name);
-        let expectation = if cx.is_root() {
+        let first = near.is_some() || names.is_empty() || cx.first_listing(self.name);
+        let root = cx.is_root();
+        let expectation = if root {
             format!("is not an argument of {}", cx.tool().unwrap_or(self.name))
         } else {
             "is not a property of this object".to_owned()
@@ -444,8 +445,20 @@ impl ToolSpec {
                 }
                 detail
             }
+            // An object without names takes none: a list of nothing is no advice.
+            None if names.is_empty() && root => format!(
+                "Remove it; {} takes no arguments: send {{}}.",
+                cx.tool().unwrap_or(self.name)
+            ),
+            None if names.is_empty() => {
+                "Remove it; this object has no properties: send {}.".to_owned()
+            }
             None if first => {
-                let mut detail = String::from("Remove it; the arguments are ");
+                let mut detail = String::from(if root {
+                    "Remove it; the arguments are "
+                } else {
+                    "Remove it; the properties are "
+                });
                 push_quoted_list(&mut detail, known());
                 detail.push('.');
                 detail
@@ -535,44 +548,6 @@ impl ToolSpec {
     }
 }
 
-/// A property schema in a few words: "a string (Departure airport, IATA code.)". Its
-/// pattern is said unless the author's `hint` says it better: a raw regex is no
-/// advice.
-pub(super) fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> String {
-    let mut out = match schema.get("enum").and_then(Value::as_array) {
-        Some(values) => format!(
-            "one of {}",
-            values
-                .iter()
-                .map(Value::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        None => match schema.get("type").and_then(Value::as_str) {
-            Some("string") => "a string".to_owned(),
-            Some("integer") => "an integer".to_owned(),
-            Some("number") => "a number".to_owned(),
-            Some("boolean") => "true or false".to_owned(),
-            Some("array") => "an array".to_owned(),
-            Some("object") => "an object".to_owned(),
-            _ => "a value".to_owned(),
-        },
-    };
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
-        && with_pattern
-    {
-        out.push_str(&format!(" matching {pattern}"));
-    }
-    if let Some(description) = schema.get("description").and_then(Value::as_str) {
-        let mut chars = description.trim_end_matches('.').chars();
-        if let Some(first) = chars.next() {
-            out.push_str(" (");
-            out.extend(first.to_lowercase());
-            out.push_str(chars.as_str());
-            out.push(')');
-        }
-    }
-    out
 }
 
 /// Enters the path of `field` as sent: under its own name, or under the key the model

@@ -3,7 +3,6 @@
 
 use serde_json::{Map, Value};
 
-use super::object::summarize;
 use super::profile::SchemaProfile;
 use super::walk::{Place, Walk};
 use super::{Field, Plan, Tool, ToolSpec};
@@ -269,4 +268,44 @@ impl Field {
             super::schemars_type::enforceable(schema, self.name)
         })
     }
+}
+
+/// A property schema in a few words: "a string (Departure airport, IATA code.)". Its
+/// pattern is said unless the author's `hint` says it better: a raw regex is no
+/// advice.
+fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> String {
+    let mut out = match schema.get("enum").and_then(Value::as_array) {
+        Some(values) => format!(
+            "one of {}",
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => match schema.get("type").and_then(Value::as_str) {
+            Some("string") => "a string".to_owned(),
+            Some("integer") => "an integer".to_owned(),
+            Some("number") => "a number".to_owned(),
+            Some("boolean") => "true or false".to_owned(),
+            Some("array") => "an array".to_owned(),
+            Some("object") => "an object".to_owned(),
+            _ => "a value".to_owned(),
+        },
+    };
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
+        && with_pattern
+    {
+        out.push_str(&format!(" matching {pattern}"));
+    }
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        // As the author wrote it: a name or an acronym ("S3 object key") keeps its case.
+        let description = description.trim_end_matches('.');
+        if !description.is_empty() {
+            out.push_str(" (");
+            out.push_str(description);
+            out.push(')');
+        }
+    }
+    out
 }

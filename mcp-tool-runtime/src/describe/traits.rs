@@ -43,7 +43,10 @@ pub trait McpTool: Argument + DeserializeOwned {
     ///
     /// `arguments` absent (`null`) counts as `{}`; any other non-object is a malformed
     /// request ([`ToolError::is_malformed_request`]). All problems are reported at once,
-    /// in declaration order.
+    /// in declaration order. A value under a field's serde `alias` is read as the
+    /// field's, as serde and a served tool read it; the client mistakes a served tool
+    /// repairs (see [`Toolbox::repairs`](crate::Toolbox::repairs)) are not repaired here:
+    /// what else the schema refuses, this refuses.
     ///
     /// The arguments are taken by value, as a server receives them: valid ones are moved
     /// into `Self` (no string is copied), and invalid ones are kept in the error as they

@@ -11,6 +11,7 @@ mod violation;
 
 pub(crate) use call_result::json_text;
 pub use call_result::{CallToolResult, Content, REPAIRS_KEY};
+pub(crate) use error::ErrorSorting;
 pub use error::ToolError;
 pub(crate) use location::{Location, Segment};
 pub use tool_failure::TOOL_FAILURE_KEY;

@@ -67,6 +67,68 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// A violation a handler writes: at `path` (a JSON pointer in the client's names,
+    /// `/order_id`; `""` for the arguments as a whole), of `rule` (a name of the
+    /// author's: `exists`, `in_stock`), with `message` for the model. What the rule
+    /// wants and what came are added with [`Violation::with_expected`] and
+    /// [`Violation::with_received`], from any serializable value (a string, a number, a
+    /// list, a struct of the author's): a handler needs no `serde_json` of its own.
+    ///
+    /// ```
+    /// use mcp_tool::{ErrorCategory, ToolError, Violation};
+    ///
+    /// let err = ToolError::business("Order ORD-7 is shipped: it cannot be changed.")
+    ///     .with_violation(
+    ///         Violation::new("/status", "transition", "must be a status a shipped order takes")
+    ///             .with_expected(["delivered", "returned"])
+    ///             .with_received("cancelled"),
+    ///     )
+    ///     .with_violation(
+    ///         Violation::new("/lines/0/quantity", "in_stock", "must be at most the 3 in stock")
+    ///             .with_expected(3)
+    ///             .with_received(5),
+    ///     );
+    /// assert_eq!(err.category(), ErrorCategory::Business);
+    /// let v = &err.violations()[0];
+    /// assert_eq!((v.expected[0].as_str(), v.expected[1].as_str()), (Some("delivered"), Some("returned")));
+    /// assert_eq!(v.received.as_ref().unwrap(), "cancelled");
+    /// assert_eq!(err.violations()[1].expected, 3);
+    /// let text = err.text();
+    /// assert!(text.contains("status: must be a status a shipped order takes"), "{text}");
+    /// ```
+    pub fn new(
+        path: impl Into<String>,
+        rule: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Violation {
+            path: path.into(),
+            rule: rule.into(),
+            message: message.into(),
+            expected: Value::Null,
+            received: None,
+        }
+    }
+
+    /// What the rule wants, as data: a bound, a list of allowed values, a sentence.
+    /// A value that does not serialize to JSON (a map with non-string keys) is said as
+    /// the error serde gives.
+    pub fn with_expected(mut self, expected: impl Serialize) -> Self {
+        self.expected = as_json(expected);
+        self
+    }
+
+    /// What came, cut short as the checks cut it (80 characters, 5 items, 2 levels):
+    /// pass nothing of a secret here.
+    pub fn with_received(mut self, received: impl Serialize) -> Self {
+        let received = as_json(received);
+        self.received = Some(crate::result::echo::truncate(
+            &received,
+            crate::result::echo::RECEIVED,
+        ));
+        self
+    }
+
     /// This violation as JSON, as it serializes, without copying its parts.
     pub(super) fn into_value(self) -> Value {
         let mut out = Map::new();
@@ -88,6 +150,11 @@ impl Violation {
             Some(rest) => Cow::Owned(rest.replace("~1", "/").replace("~0", "~")),
         }
     }
+}
+
+/// `value` as JSON, or serde's reason why not, as a string.
+fn as_json(value: impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|e| Value::String(format!("(not JSON: {e})")))
 }
 
 /// A known client mistake repaired before the checks: some clients send an array or an

@@ -18,8 +18,8 @@ use crate::describe::McpTool;
 use crate::describe::asking::{AskField, Asking, Unconfirmed};
 use crate::describe::profile::SchemaProfile;
 use crate::describe::read::Passed;
-use crate::result::ToolError;
 use crate::result::echo::Echoed;
+use crate::result::{ErrorSorting, ToolError};
 
 use super::output::{OutputShape, internal_failure, output_result};
 
@@ -33,6 +33,8 @@ pub(crate) struct Setup {
     /// An unexpected error's chain is shown to the model (see
     /// `Toolbox::show_unexpected_errors`).
     pub show_unexpected: bool,
+    /// The server's sorts of well-known errors (see `Toolbox::sort_errors`).
+    pub sorting: Arc<ErrorSorting>,
 }
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
@@ -53,6 +55,7 @@ where
 {
     let may_ask = T::spec().asking.is_some() || H::ASKS;
     let show_unexpected = setup.show_unexpected;
+    let sorting = Arc::clone(&setup.sorting);
     let reach = setup.reach;
     let (outcome, claimed) =
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
@@ -79,7 +82,7 @@ where
         Ok(answer) => answer,
         Err(error) if error.is_malformed_request() => return Err(error),
         Err(error) => {
-            let error = error.settled(T::NAME, T::spec().annotations, show_unexpected);
+            let error = error.settled(T::NAME, T::spec().annotations, show_unexpected, &sorting);
             Answer::Complete(error.into_call_result())
         }
     };

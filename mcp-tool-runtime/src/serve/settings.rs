@@ -3,13 +3,16 @@
 //! what every answer to a `tools/call` goes through last, by either road: the draft
 //! failure object stamped where asked, and the operator's event (feature `tracing`).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::describe::profile::SchemaProfile;
+use crate::result::ErrorSorting;
 
 /// The settings of a server's calls. Each builder method of `Toolbox` and of
 /// `Structured` sets one field and documents it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Settings {
     /// The profile the schemas are advertised in, unless the client says otherwise.
     pub profile: SchemaProfile,
@@ -19,6 +22,8 @@ pub(crate) struct Settings {
     pub repair: bool,
     /// Whether an unexpected error's chain is shown to the model.
     pub show_unexpected: bool,
+    /// The sorts of well-known errors (`sort_errors`), tried on an unexpected error.
+    pub sorting: Arc<ErrorSorting>,
     /// Whether an error result carries the draft `toolFailure` `_meta`.
     pub tool_failure: bool,
 }
@@ -30,6 +35,7 @@ impl Default for Settings {
             profile_from_client: false,
             repair: true,
             show_unexpected: false,
+            sorting: Arc::default(),
             tool_failure: false,
         }
     }

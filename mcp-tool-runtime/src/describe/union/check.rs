@@ -264,6 +264,9 @@ impl UnionSpec {
             let mut detail = String::new();
             match suggest::nearest(key, known.iter().copied()) {
                 Some(near) => suggest::push_did_you_mean(&mut detail, near),
+                None if known.is_empty() => {
+                    detail.push_str("Remove it; this object has no properties: send {}.");
+                }
                 None => {
                     detail.push_str("Remove it; the properties are ");
                     push_quoted_list(&mut detail, known.iter().copied());

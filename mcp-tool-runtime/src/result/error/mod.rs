@@ -1,8 +1,11 @@
 //! `ToolError`: a failed call as the model will read it, in text and as the wire
 //! contract's `structuredContent`.
 
+mod sorting;
 mod unexpected;
 mod written;
+
+pub(crate) use sorting::ErrorSorting;
 
 use std::borrow::Cow;
 use std::fmt;

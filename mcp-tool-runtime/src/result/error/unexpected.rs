@@ -6,8 +6,9 @@
 //! the model only if the author says so.
 
 use std::error::Error;
+use std::sync::Arc;
 
-use super::ToolError;
+use super::{ErrorSorting, ToolError};
 use crate::annotations::Annotations;
 use crate::result::violation::ErrorCategory;
 
@@ -21,6 +22,8 @@ pub(super) struct Unexpected {
     chain: String,
     /// The author asked for the chain to be shown to the model.
     shown: bool,
+    /// The error itself, for the server's sorts (`Toolbox::sort_errors`) to look at.
+    error: Arc<dyn Error + Send + Sync>,
 }
 
 impl ToolError {
@@ -74,6 +77,7 @@ impl ToolError {
             type_name: std::any::type_name::<E>(),
             chain,
             shown: false,
+            error: Arc::from(boxed),
         }));
         err
     }
@@ -93,13 +97,25 @@ impl ToolError {
         self
     }
 
-    /// The error as the call of `tool` answers it: an unexpected error is written for
-    /// that tool (whether it may have taken effect follows from its `annotations`),
-    /// and logged; any other is as it was.
-    pub(crate) fn settled(mut self, tool: &str, annotations: Annotations, show: bool) -> Self {
+    /// The error as the call of `tool` answers it: an unexpected error is sorted by
+    /// the server's `sorting` if one of its sorts takes it, else written for that tool
+    /// (whether it may have taken effect follows from its `annotations`) and logged;
+    /// any other is as it was.
+    pub(crate) fn settled(
+        mut self,
+        tool: &str,
+        annotations: Annotations,
+        show: bool,
+        sorting: &ErrorSorting,
+    ) -> Self {
         let Some(unexpected) = self.inner.unexpected.as_deref() else {
             return self;
         };
+        let safe_to_repeat =
+            annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true);
+        if let Some(sorted) = sorting.sort(&*unexpected.error) {
+            return self.sorted_as(sorted, safe_to_repeat);
+        }
         log(tool, unexpected);
         let mut message =
             format!("{tool} failed with an unexpected error; the server logged what went wrong.");
@@ -109,8 +125,6 @@ impl ToolError {
             message.push('.');
         }
         self.inner.message = message;
-        let safe_to_repeat =
-            annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true);
         let hint = if safe_to_repeat {
             "Do not make the same call again: it is likely to fail the same way. Tell the user that this tool failed, or try another way."
         } else {
@@ -120,6 +134,32 @@ impl ToolError {
         if self.inner.hint.is_none() {
             self.inner.hint = Some(hint.to_owned());
         }
+        self
+    }
+}
+
+impl ToolError {
+    /// This unexpected error as the server's sort made it: its category, message, hint
+    /// and the rest are the sort's; the call it answers (the tool, the arguments as
+    /// shown, the repairs) stays. A sort does not know the tool: a transient error of a
+    /// tool that may write (neither read-only nor idempotent) may have taken effect,
+    /// as an unexpected one may, so the identical call is not offered as safe.
+    fn sorted_as(mut self, sorted: ToolError, safe_to_repeat: bool) -> Self {
+        let sorted = *sorted.inner;
+        let inner = &mut *self.inner;
+        inner.category = sorted.category;
+        inner.message = sorted.message;
+        inner.hint = sorted.hint;
+        inner.partial_results = sorted.partial_results;
+        inner.retry_after = sorted.retry_after;
+        inner.may_have_taken_effect = sorted.may_have_taken_effect
+            || (sorted.category == ErrorCategory::Transient && !safe_to_repeat);
+        if !sorted.violations.is_empty() {
+            inner.violations = sorted.violations;
+            inner.fields = sorted.fields;
+            inner.omitted = sorted.omitted;
+        }
+        inner.unexpected = None;
         self
     }
 }
@@ -186,9 +226,10 @@ mod tests {
             destructive_hint: Some(true),
             ..Annotations::NONE
         };
-        let error = failing()
-            .unwrap_err()
-            .settled("delete_entity", destructive, false);
+        let error =
+            failing()
+                .unwrap_err()
+                .settled("delete_entity", destructive, false, ErrorSorting::NONE);
         assert!(error.is_unexpected());
         assert!(!error.is_retryable());
         let text = error.text();
@@ -210,20 +251,22 @@ mod tests {
             read_only_hint: Some(true),
             ..Annotations::NONE
         };
-        let error = failing()
-            .unwrap_err()
-            .settled("read_graph", read_only, false);
+        let error =
+            failing()
+                .unwrap_err()
+                .settled("read_graph", read_only, false, ErrorSorting::NONE);
         assert!(!error.text().contains("took effect"), "{}", error.text());
         assert!(error.text().contains("Do not make the same call again"));
     }
 
     #[test]
     fn the_chain_reaches_the_model_only_when_the_author_says_so() {
-        let shown =
-            failing()
-                .unwrap_err()
-                .with_cause_shown()
-                .settled("t", Annotations::NONE, false);
+        let shown = failing().unwrap_err().with_cause_shown().settled(
+            "t",
+            Annotations::NONE,
+            false,
+            ErrorSorting::NONE,
+        );
         assert!(
             shown
                 .message()
@@ -231,7 +274,10 @@ mod tests {
             "{}",
             shown.message()
         );
-        let by_toolbox = failing().unwrap_err().settled("t", Annotations::NONE, true);
+        let by_toolbox =
+            failing()
+                .unwrap_err()
+                .settled("t", Annotations::NONE, true, ErrorSorting::NONE);
         assert!(by_toolbox.message().contains("disk I/O error"));
     }
 
@@ -239,7 +285,8 @@ mod tests {
     fn strings_and_sorted_errors_convert_as_what_they_are() {
         let from_text: ToolError = "no such entity".into();
         assert!(from_text.is_unexpected());
-        let sorted = ToolError::business("x").settled("t", Annotations::NONE, true);
+        let sorted =
+            ToolError::business("x").settled("t", Annotations::NONE, true, ErrorSorting::NONE);
         assert!(!sorted.is_unexpected());
         assert_eq!(sorted.message(), "x");
     }

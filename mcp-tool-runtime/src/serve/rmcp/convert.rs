@@ -164,6 +164,7 @@ pub(crate) struct Called {
     pub tool: String,
     pub annotations: Annotations,
     pub show_unexpected: bool,
+    pub sorting: std::sync::Arc<crate::result::ErrorSorting>,
 }
 
 tokio::task_local! {
@@ -177,8 +178,13 @@ impl IntoCallToolResult for ToolError {
         // Under `structured`, the call it answers is known; else "The tool".
         let called = CALLED.try_with(Clone::clone).ok();
         let error = match called {
-            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected),
-            None => self.settled("The tool", Annotations::NONE, false),
+            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected, &c.sorting),
+            None => self.settled(
+                "The tool",
+                Annotations::NONE,
+                false,
+                crate::result::ErrorSorting::NONE,
+            ),
         };
         Ok(to_rmcp_result(error.into_call_result()).into())
     }

@@ -143,6 +143,18 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         self
     }
 
+    /// Sorts the errors of type `E` that a method returns unsorted (what `?` makes of
+    /// them), as [`Toolbox::sort_errors`](crate::Toolbox::sort_errors) does: give it
+    /// once, in the `#[tool_handler(router = ...)]` expression.
+    pub fn sort_errors<E, F>(mut self, sort: F) -> Self
+    where
+        E: std::error::Error + 'static,
+        F: Fn(&E) -> Option<crate::result::ToolError> + Send + Sync + 'static,
+    {
+        std::sync::Arc::make_mut(&mut self.settings.sorting).add(sort);
+        self
+    }
+
     /// Whether an error result also carries the draft standard's failure object,
     /// `_meta["io.modelcontextprotocol/toolFailure"]` (see
     /// [`Toolbox::tool_failure_meta`](crate::Toolbox::tool_failure_meta); the default:
@@ -246,6 +258,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 .map(annotations)
                 .unwrap_or(crate::describe::Annotations::NONE),
             show_unexpected: self.settings.show_unexpected,
+            sorting: std::sync::Arc::clone(&self.settings.sorting),
         };
         let name = called.tool.clone();
         #[cfg(feature = "ask")]

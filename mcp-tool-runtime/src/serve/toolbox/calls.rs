@@ -76,6 +76,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             reach,
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.settings.show_unexpected,
+            sorting: Arc::clone(&self.settings.sorting),
         };
         let mut result = self.routes[i](&self.state, arguments, setup)
             .await

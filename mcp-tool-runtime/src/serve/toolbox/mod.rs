@@ -201,8 +201,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///   `departure_date`), when exactly one field has that name folded and it was not
     ///   also sent by its own name or a former one;
     /// - an allowed value in another letter case (`"paid"` for `"PAID"`), when exactly
-    ///   one allowed value matches;
-    /// - a field's former name (a serde `alias`).
+    ///   one allowed value matches.
+    ///
+    /// A field's former name (a serde `alias`) is read whatever this says, as serde and
+    /// [`McpTool::from_arguments`] read it: it is its author's, not a guess; the answer
+    /// says it as it says a repair.
     ///
     /// The repaired value is checked and used, and each repair is said in the result's
     /// `_meta` under `"mcp-tool/repairs"` (its path and what was done, naming what to
@@ -252,6 +255,78 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// [`ToolError::with_cause_shown`].
     pub fn show_unexpected_errors(mut self, on: bool) -> Self {
         self.settings.show_unexpected = on;
+        self
+    }
+
+    /// Sorts the errors of type `E` once for the whole server: wherever a handler's `?`
+    /// returns one unsorted (an unexpected error, see [`ToolError::unexpected`]), or
+    /// one holds it as a source (an SDK's error wrapped in the author's context),
+    /// `sort` makes the error the model reads of it: its category and a summary that is
+    /// safe to show, never the error's own text unless the sort puts it there. `None`
+    /// leaves it to the next sort, then unexpected. Sorts are tried in the order
+    /// given, each on the error, then on each of its sources.
+    ///
+    /// A sort does not know the tool: a transient error of a tool that is neither
+    /// read-only nor idempotent may have taken effect, so the model is told to check
+    /// before calling again (`isRetryable` false), as for an unexpected error.
+    ///
+    /// ```
+    /// use mcp_tool::{ErrorCategory, McpTool, ToolError, Toolbox};
+    /// use serde::Deserialize;
+    ///
+    /// /// The errors of a storage SDK.
+    /// #[derive(Debug)]
+    /// enum StoreError {
+    ///     Throttled { account: u64 },
+    ///     NoSuchKey(String),
+    ///     AccessDenied,
+    ///     Corrupt,
+    /// }
+    /// # impl std::fmt::Display for StoreError {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    /// #         write!(f, "{self:?}")
+    /// #     }
+    /// # }
+    /// impl std::error::Error for StoreError {}
+    ///
+    /// /// Read an object.
+    /// #[derive(McpTool, Deserialize)]
+    /// #[mcp_tool(read_only)]
+    /// struct GetObject {
+    ///     key: String,
+    /// }
+    ///
+    /// async fn get_object(args: GetObject) -> Result<String, ToolError> {
+    ///     Err(StoreError::Throttled { account: 1234 })?
+    /// }
+    ///
+    /// let tools = Toolbox::new()
+    ///     .sort_errors(|e: &StoreError| match e {
+    ///         StoreError::Throttled { .. } => Some(
+    ///             ToolError::transient("The store is busy.")
+    ///                 .retry_after(std::time::Duration::from_secs(2)),
+    ///         ),
+    ///         StoreError::NoSuchKey(_) => Some(ToolError::business("No object has this key.")),
+    ///         StoreError::AccessDenied => {
+    ///             Some(ToolError::permission("This server may not read that bucket."))
+    ///         }
+    ///         StoreError::Corrupt => None, // unexpected: logged, never shown
+    ///     })
+    ///     .tool(get_object);
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let result = tools.call("get_object", serde_json::json!({"key": "a"})).await.unwrap();
+    /// let content = result.structured_content.unwrap();
+    /// assert_eq!(content["errorCategory"], "transient");
+    /// assert_eq!(content["isRetryable"], true);
+    /// assert!(!content["message"].as_str().unwrap().contains("1234"));
+    /// # });
+    /// ```
+    pub fn sort_errors<E, F>(mut self, sort: F) -> Self
+    where
+        E: std::error::Error + 'static,
+        F: Fn(&E) -> Option<ToolError> + Send + Sync + 'static,
+    {
+        Arc::make_mut(&mut self.settings.sorting).add(sort);
         self
     }
 

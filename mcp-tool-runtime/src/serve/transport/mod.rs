@@ -6,3 +6,4 @@
 pub mod http;
 mod jsonrpc;
 pub mod stdio;
+mod stdio_shared;

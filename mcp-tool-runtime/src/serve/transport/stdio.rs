@@ -10,13 +10,20 @@
 //!
 //! - a line that is not JSON gets a JSON-RPC parse error (-32700, `id` null); JSON that
 //!   is no JSON-RPC message, an invalid request (-32600) with its `id` when it has one;
+//!   JSON whose values serde_json will not read (`1e400`, `"\ud800"`, a string that is
+//!   not UTF-8, nesting past 128 levels) is answered at its `id` wherever the `id` and
+//!   `method` read: a `tools/call`, with a tool execution error at each argument that
+//!   could not be read; another request, with invalid params (-32602);
 //!   a line longer than [`Stdio::max_line`] (16 MiB unless set), an invalid request
 //!   with the `id` found at its start;
 //! - a request whose `id` is that of one still being answered gets an invalid request:
 //!   JSON-RPC ids tell a client's requests apart;
 //! - reading pauses while [`Stdio::max_pending`] requests (128 unless set) wait for
 //!   their answers, so memory stays bounded whatever the client sends;
-//! - at the end of the input, every request read is answered before serving ends;
+//! - at the end of the input, every request read is answered before serving ends,
+//!   except a call waiting for the client's answer to a question of the server's (an
+//!   elicitation within the call): no answer can come, so the call is abandoned as a
+//!   cancelled one is, and nothing is written for it;
 //! - answers that finish while another is being written go out together, in one write
 //!   and one flush: each write to tokio's stdout is a trip through its blocking pool,
 //!   and writing each answer alone holds a pipelining client to that pool's pace.
@@ -38,21 +45,21 @@
 //! # }
 //! ```
 
-use std::collections::HashMap;
 use std::io;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use rmcp::ServiceExt;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, GetExtensions, JsonRpcMessage, ServerJsonRpcMessage,
 };
-use rmcp::service::RoleServer;
+use rmcp::service::{OriginatingRequestId, RoleServer};
 use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{Notify, mpsc};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::mpsc;
 
 use super::jsonrpc;
+use super::stdio_shared::Shared;
 
 /// The longest line read, unless set: rmcp's own limit.
 const MAX_LINE: usize = 16 * 1024 * 1024;
@@ -80,25 +87,6 @@ pub struct Stdio<R, W> {
     shared: Arc<Shared<W>>,
     incoming: Option<mpsc::Receiver<ClientJsonRpcMessage>>,
     reading: Option<tokio::task::JoinHandle<()>>,
-}
-
-/// What the reading task and the answers sent share.
-struct Shared<W> {
-    writer: tokio::sync::Mutex<Writer<W>>,
-    /// Lines waiting to be written: whoever holds the writer next writes them all, so
-    /// that answers finished together go out in one write and one flush.
-    queued: Mutex<Vec<u8>>,
-    /// The requests read and not yet answered, by id (a count, for an id sent twice).
-    pending: Mutex<HashMap<RequestId, usize>>,
-    /// Told when a request is answered.
-    answered: Notify,
-}
-
-/// Where the answers go, and whether a write there has failed: then the client's end is
-/// gone (or holds part of a line), and every later write fails too.
-struct Writer<W> {
-    out: W,
-    broken: bool,
 }
 
 impl<R, W> Stdio<R, W>
@@ -154,88 +142,6 @@ where
         };
         self.incoming = Some(receiver);
         self.reading = Some(tokio::spawn(reading.run()));
-    }
-}
-
-impl<W> Shared<W> {
-    fn new(out: W) -> Self {
-        Shared {
-            writer: tokio::sync::Mutex::new(Writer { out, broken: false }),
-            queued: Mutex::new(Vec::new()),
-            pending: Mutex::new(HashMap::new()),
-            answered: Notify::new(),
-        }
-    }
-
-    fn pending(&self) -> MutexGuard<'_, HashMap<RequestId, usize>> {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn count_pending(&self) -> usize {
-        self.pending().values().sum()
-    }
-
-    /// The request `id` answered (or cancelled: JSON-RPC answers no cancelled request).
-    fn done(&self, id: &RequestId) {
-        let mut pending = self.pending();
-        if let Some(count) = pending.get_mut(id) {
-            *count -= 1;
-            if *count == 0 {
-                pending.remove(id);
-            }
-            drop(pending);
-            self.answered.notify_waiters();
-        }
-    }
-
-    /// Waits until at most `most` requests are pending.
-    async fn pending_at_most(&self, most: usize) {
-        loop {
-            let answered = self.answered.notified();
-            if self.count_pending() <= most {
-                return;
-            }
-            answered.await;
-        }
-    }
-}
-
-impl<W: AsyncWrite + Unpin + Send + 'static> Shared<W> {
-    /// Writes one message as a line. The line is queued, then whoever holds the writer
-    /// writes every line queued so far: with many requests in flight, answers that
-    /// finish while a write is under way go out together in the next one (each write
-    /// to tokio's stdout is a trip through its blocking pool). Returns once the line
-    /// is written and flushed.
-    async fn write(&self, line: &[u8]) -> io::Result<()> {
-        {
-            let mut queued = self.queued.lock().unwrap_or_else(|e| e.into_inner());
-            queued.extend_from_slice(line);
-            queued.push(b'\n');
-        }
-        self.write_queued().await
-    }
-
-    /// Writes and flushes the lines queued, if any; an error once a write has failed.
-    async fn write_queued(&self) -> io::Result<()> {
-        let mut writer = self.writer.lock().await;
-        if writer.broken {
-            return Err(io::Error::new(
-                io::ErrorKind::BrokenPipe,
-                "an earlier write to the client failed",
-            ));
-        }
-        let lines = std::mem::take(&mut *self.queued.lock().unwrap_or_else(|e| e.into_inner()));
-        if lines.is_empty() {
-            // Written, with others, by the writer's previous holder.
-            return Ok(());
-        }
-        let written = async {
-            writer.out.write_all(&lines).await?;
-            writer.out.flush().await
-        }
-        .await;
-        writer.broken = written.is_err();
-        written
     }
 }
 
@@ -296,8 +202,33 @@ where
                 tracing::error!(target: "mcp_tool", error = %_e, "writing stdout failed");
             }
         }
-        // The input ended: every request read is answered before the server is told.
-        self.shared.pending_at_most(0).await;
+        // The input ended: every request read is answered before the server is told,
+        // but those that wait on the client, which will say nothing more.
+        self.abandon_at_end().await;
+    }
+
+    /// Waits for the requests read to be answered, and abandons those waiting on an
+    /// answer of the client's: each is cancelled (rmcp drops a cancelled request's
+    /// answer) and its question told that the client is gone, so that its handler
+    /// returns and serving ends at once, with nothing written for it.
+    async fn abandon_at_end(self) {
+        let (waiting, asked) = self.shared.settle_at_end().await;
+        for id in waiting {
+            let cancelled = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "the client closed its input"},
+            });
+            hand_over(&self.sender, cancelled).await;
+        }
+        for id in asked {
+            let gone = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {"code": -32000, "message": "the client closed its input; no answer will come"},
+            });
+            hand_over(&self.sender, gone).await;
+        }
     }
 
     /// The message of a line, to hand to the server; `None` for a blank line; the
@@ -307,7 +238,7 @@ where
             return Ok(None);
         }
         let message = serde_json::from_slice::<ClientJsonRpcMessage>(line)
-            .map_err(|e| jsonrpc::unreadable(line, &e.to_string()))?;
+            .map_err(|e| jsonrpc::unreadable_request(line, &e.to_string()))?;
         match &message {
             JsonRpcMessage::Request(request) => {
                 let mut pending = self.shared.pending();
@@ -329,9 +260,22 @@ where
                     self.shared.done(id);
                 }
             }
-            JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => {}
+            // The client's answer to a question of the server's.
+            JsonRpcMessage::Response(response) => self.shared.answered_by_client(&response.id),
+            JsonRpcMessage::Error(error) => {
+                if let Some(id) = &error.id {
+                    self.shared.answered_by_client(id);
+                }
+            }
         }
         Ok(Some(message))
+    }
+}
+
+/// Hands a message the transport made to the server, as if the client sent it.
+async fn hand_over(sender: &mpsc::Sender<ClientJsonRpcMessage>, message: Value) {
+    if let Ok(message) = serde_json::from_value::<ClientJsonRpcMessage>(message) {
+        let _ = sender.send(message).await;
     }
 }
 
@@ -391,8 +335,16 @@ where
             let answers = match &item {
                 JsonRpcMessage::Response(response) => Some(response.id.clone()),
                 JsonRpcMessage::Error(error) => error.id.clone(),
-                JsonRpcMessage::Request(_) | JsonRpcMessage::Notification(_) => None,
+                JsonRpcMessage::Request(request) => {
+                    let within = request.request.extensions().get::<OriginatingRequestId>();
+                    shared.asked(&request.id, within.map(|w| w.0.clone()));
+                    None
+                }
+                JsonRpcMessage::Notification(_) => None,
             };
+            if answers.as_ref().is_some_and(|id| shared.is_abandoned(id)) {
+                return Ok(());
+            }
             let written = match serde_json::to_vec(&item) {
                 Ok(line) => shared.write(&line).await,
                 Err(e) => Err(io::Error::other(e)),
@@ -451,93 +403,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// A client's end of stdout: what each write brought, and how many flushes; each
-    /// flush takes a turn of the runtime, as a real one takes a trip to the blocking
-    /// pool; `fail` makes every write fail.
-    #[derive(Default)]
-    struct Recorded {
-        writes: Vec<Vec<u8>>,
-        flushes: usize,
-        flushing: bool,
-        fail: bool,
-    }
-
-    impl AsyncWrite for Recorded {
-        fn poll_write(
-            mut self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-            buf: &[u8],
-        ) -> std::task::Poll<io::Result<usize>> {
-            if self.fail {
-                return std::task::Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
-            }
-            self.writes.push(buf.to_vec());
-            std::task::Poll::Ready(Ok(buf.len()))
-        }
-
-        fn poll_flush(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<io::Result<()>> {
-            if !self.flushing {
-                self.flushing = true;
-                cx.waker().wake_by_ref();
-                return std::task::Poll::Pending;
-            }
-            self.flushing = false;
-            self.flushes += 1;
-            std::task::Poll::Ready(Ok(()))
-        }
-
-        fn poll_shutdown(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<io::Result<()>> {
-            std::task::Poll::Ready(Ok(()))
-        }
-    }
-
-    #[tokio::test]
-    async fn answers_finished_together_go_out_whole_in_fewer_writes() {
-        let shared = Arc::new(Shared::new(Recorded::default()));
-        let sent: Vec<String> = (0..50).map(|i| format!("{{\"id\":{i}}}")).collect();
-        let writes: Vec<_> = sent
-            .iter()
-            .map(|line| {
-                let shared = Arc::clone(&shared);
-                let line = line.clone();
-                tokio::spawn(async move { shared.write(line.as_bytes()).await })
-            })
-            .collect();
-        for write in writes {
-            write.await.unwrap().unwrap();
-        }
-        let writer = &shared.writer.lock().await.out;
-        let out = String::from_utf8(writer.writes.concat()).unwrap();
-        let mut lines: Vec<&str> = out.lines().collect();
-        lines.sort_by_key(|l| l[6..l.len() - 1].parse::<u32>().unwrap());
-        assert_eq!(lines, sent, "every answer once, each a whole line");
-        // The first answer is flushed alone; the others, queued meanwhile, together.
-        assert!(
-            writer.flushes < 5,
-            "{} flushes for 50 answers",
-            writer.flushes
-        );
-        assert!(out.ends_with('\n'));
-    }
-
-    #[tokio::test]
-    async fn once_a_write_fails_every_later_one_does() {
-        let shared = Shared::new(Recorded {
-            fail: true,
-            ..Recorded::default()
-        });
-        assert!(shared.write(b"{}").await.is_err());
-        shared.writer.lock().await.out.fail = false;
-        let again = shared.write(b"{}").await.unwrap_err();
-        assert_eq!(again.kind(), io::ErrorKind::BrokenPipe);
     }
 
     #[tokio::test]
