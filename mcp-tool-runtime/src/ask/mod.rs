@@ -57,6 +57,8 @@
 #[cfg(feature = "ask")]
 mod exact;
 pub(crate) mod form;
+#[cfg(feature = "redis")]
+mod in_redis;
 mod progress;
 mod record;
 #[cfg(feature = "ask")]
@@ -74,10 +76,12 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
-pub use record::{Claim, UsedHere, UsedStates};
+#[cfg(feature = "redis")]
+pub use in_redis::RedisStates;
+pub use record::{Claim, Stored, UsedHere, UsedStates};
 #[cfg(feature = "ask")]
 #[cfg(feature = "ask")]
-pub use seal::{ShortKey, StateKey};
+pub use seal::{BadKey, ShortKey, StateKey};
 #[cfg(not(feature = "ask"))]
 pub(crate) use unsealed::StateKey;
 

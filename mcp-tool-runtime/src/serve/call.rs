@@ -55,7 +55,7 @@ where
     let show_unexpected = setup.show_unexpected;
     let reach = setup.reach;
     let (outcome, claimed) =
-        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
+        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask).await {
             #[cfg(feature = "ask")]
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => {
@@ -84,7 +84,7 @@ where
         }
     };
     if let Some(claimed) = claimed {
-        claimed.keep(&answer);
+        claimed.keep(&answer).await;
     }
     Ok(answer)
 }
