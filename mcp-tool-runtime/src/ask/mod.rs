@@ -45,8 +45,10 @@
 //! answer. A client whose connection dropped after it sent the retry, and sends it
 //! again, gets that answer: the user confirmed one cancellation, and one is done. This
 //! holds in one process with the toolbox's own [`UsedHere`]; replicas behind a load
-//! balancer share a store that implements [`UsedStates`], or each knows only the rounds
-//! it ran, and a retry sent to another replica runs the round again. A handler whose
+//! balancer share a store that implements [`UsedStates`] (`RedisStates`, feature
+//! `redis`), or each knows only the rounds it ran, and a retry sent to another replica
+//! runs the round again. A store that cannot be reached runs no round: the retry gets a
+//! `transient` error saying the call was not run, and may be sent again. A handler whose
 //! work must never be done twice, whatever the store, checks an idempotency key of its
 //! own where the work is done (a unique order of the operation in the database, say).
 //!
