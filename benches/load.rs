@@ -15,8 +15,11 @@
 //! round. Calls per second, latency (p50, p99) and the server's peak resident memory
 //! (`VmHWM`), with this crate's as a ratio to the plain server's.
 //!
-//! `cargo bench --bench load` (about 3 minutes; `-- http` or `-- stdio`, `-- valid` or
-//! `-- mixed` narrow it). Linux only (peak memory is read from `/proc`).
+//! Then confirmed rounds across replicas beside the same rounds in one process
+//! (`load/replicas.rs`; it needs `redis-server` on PATH).
+//!
+//! `cargo bench --bench load` (about 4 minutes; `-- http` or `-- stdio`, `-- valid` or
+//! `-- mixed`, `-- replicas` narrow it). Linux only (peak memory is read from `/proc`).
 
 use std::collections::HashMap;
 use std::process::{Command, Stdio};
@@ -31,6 +34,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::{Mutex, Semaphore};
+
+#[path = "load/replicas.rs"]
+mod replicas;
 
 const CLIENTS: [usize; 3] = [1, 64, 256];
 const ROUNDS: usize = 3;
@@ -124,6 +130,9 @@ fn main() {
             }
         }
     }
+    if wanted(&["replicas"]) {
+        replicas::rows(&runtime);
+    }
 }
 
 /// The round of median throughput, with its own latencies and memory.
@@ -143,6 +152,8 @@ fn build_examples() {
             "book_flight",
             "--example",
             "plain_book_flight",
+            "--example",
+            "orders",
         ])
         .status()
         .expect("cargo runs");

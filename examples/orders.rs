@@ -12,6 +12,9 @@
 //! cargo run --example orders                           # prints a session of calls and results
 //! cargo run --example orders -- --stdio                 # serves the desk over MCP stdio (rmcp)
 //! cargo run --example orders -- --http 127.0.0.1:8080   # over MCP Streamable HTTP, at /mcp
+//! # one of several replicas: the same database, Redis and sealing key for every one
+//! cargo run --example orders -- --http 127.0.0.1:8081 --db /srv/orders.sqlite3 \
+//!     --redis redis://127.0.0.1:6379/ --state-key "$(cat /etc/orders/state-key.hex)"
 //! ```
 //!
 //! The database is a file in the system's temporary directory, created and seeded on
@@ -171,6 +174,9 @@ struct Desk {
 impl Desk {
     fn open(path: &str, customer: &str) -> rusqlite::Result<Desk> {
         let db = Connection::open(path)?;
+        // Replicas may share the file: a writer waits for another's transaction.
+        db.busy_timeout(Duration::from_secs(10))?;
+        db.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         create_and_seed(&db)?;
         Ok(Desk {
             customer: customer.to_owned(),
@@ -218,7 +224,11 @@ impl Desk {
 
     async fn cancel_order(self: Arc<Self>, args: CancelOrder) -> Result<Cancelled, ToolError> {
         let mut db = self.db();
-        let tx = db.transaction().map_err(storage_error)?;
+        // Immediate: the write lock is taken before the order's state is read, so that
+        // another process sharing the file waits rather than fails.
+        let tx = db
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(storage_error)?;
         let order = self.order_for_caller(&tx, &args.order_id)?;
         if !CANCELLABLE.contains(&order.status.as_str()) {
             return Err(ToolError::business(format!(
@@ -236,6 +246,11 @@ impl Desk {
         tx.execute(
             "UPDATE orders SET status = 'CANCELLED', cancel_reason = ?2 WHERE id = ?1",
             params![args.order_id, args.reason],
+        )
+        .map_err(storage_error)?;
+        tx.execute(
+            "INSERT INTO refunds (order_id, cents) VALUES (?1, ?2)",
+            params![args.order_id, order.total_cents],
         )
         .map_err(storage_error)?;
         tx.commit().map_err(storage_error)?;
@@ -507,6 +522,11 @@ fn create_and_seed(db: &Connection) -> rusqlite::Result<()> {
              carrier TEXT NOT NULL,
              tracking_number TEXT NOT NULL
          );
+         CREATE TABLE IF NOT EXISTS refunds (
+             id INTEGER PRIMARY KEY,
+             order_id TEXT NOT NULL REFERENCES orders(id),
+             cents INTEGER NOT NULL
+         );
          CREATE TABLE IF NOT EXISTS carriers (name TEXT PRIMARY KEY, available INTEGER NOT NULL);
          CREATE TABLE IF NOT EXISTS scans (tracking_number TEXT PRIMARY KEY, last_scan TEXT NOT NULL);"
     ))?;
@@ -547,9 +567,17 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let command = serve::command_line("orders", &[("--db", "PATH"), ("--customer", "ID")]);
-    let [db, customer] =
-        <[Option<String>; 2]>::try_from(command.values.clone()).expect("two flags");
+    let command = serve::command_line(
+        "orders",
+        &[
+            ("--db", "PATH"),
+            ("--customer", "ID"),
+            ("--redis", "URL"),
+            ("--state-key", "HEX"),
+        ],
+    );
+    let [db, customer, redis, state_key] =
+        <[Option<String>; 4]>::try_from(command.values.clone()).expect("four flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
     let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
         let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
@@ -558,7 +586,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .unwrap_or_else(|| default_db.display().to_string());
         let desk = Desk::open(&path, &customer)?;
         eprintln!("orders: serving customer {customer} from {path}");
-        Ok(serve::profiled(toolbox(desk), &command))
+        let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
+        Ok(serve::profiled(tools, &command))
     };
     match command.mode {
         serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
@@ -577,6 +606,35 @@ async fn main() -> Result<(), Box<dyn Error>> {
         println!("{}\n", serde_json::to_string_pretty(&result)?);
     }
     Ok(())
+}
+
+/// The desk as one of several replicas: `--state-key HEX` seals the state of a call
+/// waiting for its user with the key every replica has (64 hex digits; `NEW,OLD` while
+/// rotating), and `--redis URL` records confirmed rounds where every replica sees them,
+/// so that a confirmation sent again to another replica is not run twice.
+fn replicas(
+    tools: Toolbox<Desk>,
+    redis: Option<&str>,
+    state_key: Option<&str>,
+) -> Result<Toolbox<Desk>, Box<dyn Error>> {
+    let tools = match state_key {
+        Some(hex) => tools.state_key(mcp_tool::StateKey::from_hex(hex)?),
+        None if redis.is_some() && std::env::var_os("MCP_TOOL_STATE_KEY").is_none() => {
+            return Err(
+                "--redis shares confirmed rounds between replicas, which must share \
+                        the key that seals them: give --state-key HEX too"
+                    .into(),
+            );
+        }
+        None => tools,
+    };
+    Ok(match redis {
+        Some(url) => {
+            eprintln!("orders: confirmed rounds recorded in Redis");
+            tools.used_states(mcp_tool::ask::RedisStates::new(url)?)
+        }
+        None => tools,
+    })
 }
 
 /// The user at the client, as the demo and the tests play them: each question is

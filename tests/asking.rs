@@ -788,21 +788,32 @@ async fn call_plain(tools: &Toolbox, arguments: Value, reach: Reach) -> Answer {
 struct SharedStore(Arc<Mutex<std::collections::HashMap<String, Option<String>>>>);
 
 impl mcp_tool::ask::UsedStates for SharedStore {
-    fn claim(&self, id: &str, _keep_until: std::time::SystemTime) -> mcp_tool::ask::Claim {
+    fn claim<'a>(
+        &'a self,
+        id: &'a str,
+        _keep_until: std::time::SystemTime,
+    ) -> mcp_tool::ask::Stored<'a, mcp_tool::ask::Claim> {
         use mcp_tool::ask::Claim;
         let mut rounds = self.0.lock().unwrap();
-        match rounds.get(id) {
+        let claim = match rounds.get(id) {
             None => {
                 rounds.insert(id.to_owned(), None);
                 Claim::First
             }
             Some(None) => Claim::Running,
             Some(Some(answer)) => Claim::Answered(answer.clone()),
-        }
+        };
+        Box::pin(async move { claim })
     }
 
-    fn keep(&self, id: &str, answer: String, _keep_until: std::time::SystemTime) {
+    fn keep<'a>(
+        &'a self,
+        id: &'a str,
+        answer: String,
+        _keep_until: std::time::SystemTime,
+    ) -> mcp_tool::ask::Stored<'a, ()> {
         self.0.lock().unwrap().insert(id.to_owned(), Some(answer));
+        Box::pin(async {})
     }
 }
 

@@ -45,8 +45,10 @@
 //! answer. A client whose connection dropped after it sent the retry, and sends it
 //! again, gets that answer: the user confirmed one cancellation, and one is done. This
 //! holds in one process with the toolbox's own [`UsedHere`]; replicas behind a load
-//! balancer share a store that implements [`UsedStates`], or each knows only the rounds
-//! it ran, and a retry sent to another replica runs the round again. A handler whose
+//! balancer share a store that implements [`UsedStates`] (`RedisStates`, feature
+//! `redis`), or each knows only the rounds it ran, and a retry sent to another replica
+//! runs the round again. A store that cannot be reached runs no round: the retry gets a
+//! `transient` error saying the call was not run, and may be sent again. A handler whose
 //! work must never be done twice, whatever the store, checks an idempotency key of its
 //! own where the work is done (a unique order of the operation in the database, say).
 //!
@@ -57,6 +59,8 @@
 #[cfg(feature = "ask")]
 mod exact;
 pub(crate) mod form;
+#[cfg(feature = "redis")]
+mod in_redis;
 mod progress;
 mod record;
 #[cfg(feature = "ask")]
@@ -74,10 +78,12 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use crate::describe::asking::{Askable, AskableItem};
-pub use record::{Claim, UsedHere, UsedStates};
+#[cfg(feature = "redis")]
+pub use in_redis::RedisStates;
+pub use record::{Claim, Stored, UsedHere, UsedStates};
 #[cfg(feature = "ask")]
 #[cfg(feature = "ask")]
-pub use seal::{ShortKey, StateKey};
+pub use seal::{BadKey, ShortKey, StateKey};
 #[cfg(not(feature = "ask"))]
 pub(crate) use unsealed::StateKey;
 

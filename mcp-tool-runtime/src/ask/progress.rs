@@ -138,7 +138,7 @@ pub(super) fn bind(_: &str, _: &Value) -> String {
 /// The progress a retry resumes, its answers in, and its round claimed; or how the call
 /// ends instead: a malformed state, an expired question, a round that ran before.
 #[cfg(feature = "ask")]
-pub(super) fn resume(
+pub(super) async fn resume(
     sealed: String,
     answers: Map<String, Value>,
     sealing: &Arc<Sealing>,
@@ -146,7 +146,14 @@ pub(super) fn resume(
 ) -> Result<(Progress, Claimed), Ended> {
     let mut progress = open(sealed, sealing, fresh).map_err(|e| Ended::Stop(e, None))?;
     answer(&mut progress, answers).map_err(|e| Ended::Stop(e, None))?;
-    let round = Claimed::claim(&progress.call, progress.round, progress.expires, sealing)?;
+    let round = Claimed::claim(
+        None,
+        &progress.call,
+        progress.round,
+        progress.expires,
+        sealing,
+    )
+    .await?;
     if let Some(expired) = expired(&progress, sealing) {
         return Err(Ended::Stop(expired, Some(round)));
     }
@@ -155,7 +162,7 @@ pub(super) fn resume(
 
 /// Without the `ask` feature nothing here sealed a state: it is refused, unopened.
 #[cfg(not(feature = "ask"))]
-pub(super) fn resume(
+pub(super) async fn resume(
     _: String,
     _: Map<String, Value>,
     sealing: &Arc<Sealing>,

@@ -3,11 +3,19 @@
 //! and the times a `requestState` carries.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::{Answer, Sealing};
 use crate::result::ToolError;
+
+/// What a [`UsedStates`] store gives, once it has it: a future that can be sent
+/// between threads, so that a network store waits on its replies without blocking the
+/// server's threads.
+pub type Stored<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Where each round of a call that asked its user is marked begun when a retry brings
 /// its answers, and its answer kept: a round runs at most once, and a client that sends
@@ -18,34 +26,41 @@ use crate::result::ToolError;
 /// The toolbox's own ([`Toolbox::used_states`](crate::Toolbox::used_states) not
 /// called) is [`UsedHere`]: this process's memory. Replicas behind a load balancer
 /// share a store that implements this trait, so that a round begun on one is begun on
-/// all: in Redis, say, `claim` is `SET id "running" NX PX ms` (and a `GET` when it is
-/// not set), and `keep` is `SET id answer PX ms`.
+/// all: `RedisStates` (feature `redis`) is one, where `claim` is
+/// `SET id "running" NX PX ms` (and a `GET` when it is not set), and `keep` is
+/// `SET id answer PX ms`.
+///
+/// A store that cannot answer says so ([`Claim::Unavailable`]): the round is then not
+/// run, and the client is told to send it again. A round is never run without its
+/// claim.
 ///
 /// ```
 /// use std::collections::HashMap;
 /// use std::sync::Mutex;
 /// use std::time::SystemTime;
-/// use mcp_tool::ask::{Claim, UsedStates};
+/// use mcp_tool::ask::{Claim, Stored, UsedStates};
 ///
 /// /// A store shared by every replica (here, a map behind a lock).
 /// #[derive(Default)]
 /// struct Shared(Mutex<HashMap<String, Option<String>>>);
 ///
 /// impl UsedStates for Shared {
-///     fn claim(&self, id: &str, _keep_until: SystemTime) -> Claim {
+///     fn claim<'a>(&'a self, id: &'a str, _keep_until: SystemTime) -> Stored<'a, Claim> {
 ///         let mut rounds = self.0.lock().unwrap();
-///         match rounds.get(id) {
+///         let claim = match rounds.get(id) {
 ///             None => {
 ///                 rounds.insert(id.to_owned(), None);
 ///                 Claim::First
 ///             }
 ///             Some(None) => Claim::Running,
 ///             Some(Some(answer)) => Claim::Answered(answer.clone()),
-///         }
+///         };
+///         Box::pin(async move { claim })
 ///     }
 ///
-///     fn keep(&self, id: &str, answer: String, _keep_until: SystemTime) {
+///     fn keep<'a>(&'a self, id: &'a str, answer: String, _keep_until: SystemTime) -> Stored<'a, ()> {
 ///         self.0.lock().unwrap().insert(id.to_owned(), Some(answer));
+///         Box::pin(async {})
 ///     }
 /// }
 ///
@@ -60,13 +75,20 @@ use crate::result::ToolError;
 /// is done.
 pub trait UsedStates: Send + Sync + 'static {
     /// Marks the round `id` begun, if it was not: [`Claim::First`] then, and this
-    /// request runs it. Otherwise what is known of it: running now, or its answer.
-    /// Remember it until `keep_until`.
-    fn claim(&self, id: &str, keep_until: SystemTime) -> Claim;
+    /// request runs it. Otherwise what is known of it: running now, or its answer; or
+    /// that the store cannot be reached ([`Claim::Unavailable`]). Remember it until
+    /// `keep_until`. Every future a store returns ends in a bounded time.
+    fn claim<'a>(&'a self, id: &'a str, keep_until: SystemTime) -> Stored<'a, Claim>;
 
     /// Keeps `answer` (the JSON of the answer to the round `id`, claimed before) until
-    /// `keep_until`, for a request that sends the same state again.
-    fn keep(&self, id: &str, answer: String, keep_until: SystemTime);
+    /// `keep_until`, for a request that sends the same state again. A store that cannot
+    /// keep it leaves the round claimed as running until it expires: a request that
+    /// sends the state again is told it is running, and it is never run twice.
+    ///
+    /// The future is driven to its end even when the request that kept the answer is
+    /// gone: at once if it needs no waiting, else on the Tokio runtime the server runs
+    /// on.
+    fn keep<'a>(&'a self, id: &'a str, answer: String, keep_until: SystemTime) -> Stored<'a, ()>;
 }
 
 /// What a store knows of a round when a request claims it (see [`UsedStates`]).
@@ -79,6 +101,10 @@ pub enum Claim {
     Running,
     /// It ran, and this was its answer (as given to [`UsedStates::keep`]).
     Answered(String),
+    /// The store could not be reached, or did not answer in time (what went wrong, for
+    /// the server's operators): the round is not run, and the client is told to send it
+    /// again.
+    Unavailable(String),
 }
 
 /// [`UsedStates`] in this process's memory, each round forgotten once its time is up.
@@ -91,10 +117,8 @@ impl UsedHere {
     fn rounds(&self) -> std::sync::MutexGuard<'_, HashMap<String, (SystemTime, Option<String>)>> {
         self.rounds.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
 
-impl UsedStates for UsedHere {
-    fn claim(&self, id: &str, keep_until: SystemTime) -> Claim {
+    fn claim_now(&self, id: &str, keep_until: SystemTime) -> Claim {
         let mut rounds = self.rounds();
         if rounds.len() >= 1024 {
             let now = SystemTime::now();
@@ -109,10 +133,30 @@ impl UsedStates for UsedHere {
             Some((_, Some(answer))) => Claim::Answered(answer.clone()),
         }
     }
+}
 
-    fn keep(&self, id: &str, answer: String, keep_until: SystemTime) {
+impl UsedStates for UsedHere {
+    fn claim<'a>(&'a self, id: &'a str, keep_until: SystemTime) -> Stored<'a, Claim> {
+        let claim = self.claim_now(id, keep_until);
+        Box::pin(std::future::ready(claim))
+    }
+
+    fn keep<'a>(&'a self, id: &'a str, answer: String, keep_until: SystemTime) -> Stored<'a, ()> {
         self.rounds()
             .insert(id.to_owned(), (keep_until, Some(answer)));
+        Box::pin(std::future::ready(()))
+    }
+}
+
+/// The name the round `round` of the call `call` is claimed under in a [`UsedStates`]
+/// store; with the `subject` of the caller where the call has one (an authorized
+/// request's), so that no caller's round is ever another's. The call's id is random
+/// base64url and the round a number, so the name cannot be read two ways.
+#[cfg(feature = "ask")]
+pub(crate) fn round_id(subject: Option<&str>, call: &str, round: u32) -> String {
+    match subject {
+        None => format!("{call}/{round}"),
+        Some(subject) => format!("{call}/{round}/{subject}"),
     }
 }
 
@@ -167,20 +211,23 @@ pub(crate) struct Claimed {
 }
 
 impl Claimed {
-    /// Claims the round `progress` resumes; if it was claimed before, how the call
-    /// ends instead.
+    /// Claims the round `progress` resumes (for the caller `subject`, where the call
+    /// has one); if it was claimed before, or cannot be, how the call ends instead.
     #[cfg(feature = "ask")]
-    pub(crate) fn claim(
+    pub(crate) async fn claim(
+        subject: Option<&str>,
         call: &str,
         round: u32,
         expires: u64,
         sealing: &Arc<Sealing>,
     ) -> Result<Claimed, Ended> {
-        let id = format!("{call}/{round}");
+        let id = round_id(subject, call, round);
         // Kept past the state's own expiry: a client whose connection dropped just
-        // before it may send the state again a little after.
+        // before it may send the state again a little after. A claim that outlives its
+        // state is what makes a claim lost in a store (its answer never kept) safe: by
+        // the time the store forgets it, the state it claimed is refused as expired.
         let keep_until = time_of(expires) + sealing.lifetime;
-        match sealing.used.claim(&id, keep_until) {
+        match sealing.used.claim(&id, keep_until).await {
             Claim::First => Ok(Claimed {
                 id,
                 keep_until,
@@ -192,24 +239,89 @@ impl Claimed {
                     "This call is running now, from an earlier request with the same requestState (sent again after a connection dropped?). It runs once.",
                 )
                 .with_hint("Call again with the same requestState and inputResponses in a few seconds to get its answer.")
-                .retry_after(std::time::Duration::from_secs(2)),
+                .retry_after(Duration::from_secs(2)),
                 None,
             )),
             Claim::Answered(answer) => Err(Ended::Replay(answer)),
+            Claim::Unavailable(_why) => {
+                #[cfg(feature = "tracing")]
+                tracing::warn!(target: "mcp_tool", reason = %_why, "a confirmed round was not run: its record cannot be reached");
+                Err(Ended::Stop(unrecorded(), None))
+            }
         }
     }
 
     /// Keeps `answer` as the round's.
-    pub fn keep(self, answer: &Answer) {
-        self.keep_json(answer.to_json());
+    pub async fn keep(self, answer: &Answer) {
+        self.keep_json(answer.to_json()).await;
     }
 
     /// Keeps the answer written as `json` (a result, or an `InputRequiredResult`) as
-    /// the round's.
-    pub fn keep_json(mut self, json: String) {
+    /// the round's. If the request is dropped while the store keeps it, the store goes
+    /// on without it.
+    pub async fn keep_json(mut self, json: String) {
         self.kept = true;
-        self.sealing.used.keep(&self.id, json, self.keep_until);
+        let used = Arc::clone(&self.sealing.used);
+        let id = std::mem::take(&mut self.id);
+        let keep_until = self.keep_until;
+        Finishing(Some(Box::pin(async move {
+            used.keep(&id, json, keep_until).await;
+        })))
+        .await;
     }
+}
+
+/// The answer to a confirmed round whose record cannot be reached: it was not run.
+#[cfg(feature = "ask")]
+fn unrecorded() -> ToolError {
+    ToolError::transient(
+        "The call was NOT run: the server cannot reach its record of confirmed calls now, and runs a confirmed call only once it is recorded. Nothing was done.",
+    )
+    .with_hint("Call again with the same requestState and inputResponses in a few seconds; the user's answer still holds.")
+    .retry_after(Duration::from_secs(2))
+}
+
+/// Work that must end even if whoever waits for it is gone: dropped unfinished, it is
+/// handed to [`finish`].
+struct Finishing(Option<Stored<'static, ()>>);
+
+impl Future for Finishing {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(work) = self.0.as_mut() else {
+            return Poll::Ready(());
+        };
+        let done = work.as_mut().poll(cx);
+        if done.is_ready() {
+            self.0 = None;
+        }
+        done
+    }
+}
+
+impl Drop for Finishing {
+    fn drop(&mut self) {
+        if let Some(work) = self.0.take() {
+            finish(work);
+        }
+    }
+}
+
+/// Drives `work` to its end from code that cannot wait: at once if it needs no
+/// waiting (the memory of [`UsedHere`]), else on the Tokio runtime this runs on (a
+/// server built without one, on no runtime, drops what is left).
+fn finish(mut work: Stored<'static, ()>) {
+    let done = work
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+        .is_ready();
+    #[cfg(any(feature = "rmcp", feature = "redis"))]
+    if !done && let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(work);
+    }
+    #[cfg(not(any(feature = "rmcp", feature = "redis")))]
+    let _ = done;
 }
 
 impl Drop for Claimed {
@@ -225,7 +337,12 @@ impl Drop for Claimed {
         .may_have_taken_effect()
         .into_call_result();
         let json = Answer::Complete(interrupted).to_json();
-        self.sealing.used.keep(&self.id, json, self.keep_until);
+        let used = Arc::clone(&self.sealing.used);
+        let id = std::mem::take(&mut self.id);
+        let keep_until = self.keep_until;
+        finish(Box::pin(async move {
+            used.keep(&id, json, keep_until).await;
+        }));
     }
 }
 
@@ -237,11 +354,12 @@ mod tests {
     fn a_round_is_claimed_once_and_then_answers_as_it_did() {
         let used = UsedHere::default();
         let later = SystemTime::now() + Duration::from_secs(60);
-        assert_eq!(used.claim("a", later), Claim::First);
-        assert_eq!(used.claim("a", later), Claim::Running);
-        assert_eq!(used.claim("b", later), Claim::First);
-        used.keep("a", "{}".into(), later);
-        assert_eq!(used.claim("a", later), Claim::Answered("{}".into()));
+        assert_eq!(used.claim_now("a", later), Claim::First);
+        assert_eq!(used.claim_now("a", later), Claim::Running);
+        assert_eq!(used.claim_now("b", later), Claim::First);
+        // Kept at once, in memory: the future has nothing left to do.
+        drop(used.keep("a", "{}".into(), later));
+        assert_eq!(used.claim_now("a", later), Claim::Answered("{}".into()));
     }
 
     #[test]
@@ -250,10 +368,10 @@ mod tests {
         let past = SystemTime::now() - Duration::from_secs(1);
         let later = SystemTime::now() + Duration::from_secs(60);
         for i in 0..1024 {
-            assert_eq!(used.claim(&format!("old{i}"), past), Claim::First);
+            assert_eq!(used.claim_now(&format!("old{i}"), past), Claim::First);
         }
-        assert_eq!(used.claim("kept", later), Claim::First);
+        assert_eq!(used.claim_now("kept", later), Claim::First);
         assert_eq!(used.rounds().len(), 1);
-        assert_eq!(used.claim("kept", later), Claim::Running);
+        assert_eq!(used.claim_now("kept", later), Claim::Running);
     }
 }

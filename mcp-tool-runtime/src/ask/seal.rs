@@ -57,6 +57,40 @@ impl fmt::Display for ShortKey {
 
 impl std::error::Error for ShortKey {}
 
+/// A key written in hex that is not one (see [`StateKey::from_hex`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BadKey {
+    /// The key at this place in the list (from 0) has something other than hex digits,
+    /// or an odd number of them.
+    NotHex {
+        /// Which key of the list.
+        key: usize,
+    },
+    /// The key at this place in the list is too short.
+    Short {
+        /// Which key of the list.
+        key: usize,
+        /// How short.
+        short: ShortKey,
+    },
+}
+
+impl fmt::Display for BadKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadKey::NotHex { key } => write!(
+                f,
+                "request-state key {} of the list is not hex digits (64 of them: 32 bytes)",
+                key + 1
+            ),
+            BadKey::Short { key, short } => write!(f, "request-state key {}: {short}", key + 1),
+        }
+    }
+}
+
+impl std::error::Error for BadKey {}
+
 impl StateKey {
     /// The shortest key taken: 32 bytes, the size of the tag.
     pub const MIN_LENGTH: usize = 32;
@@ -70,6 +104,38 @@ impl StateKey {
         Ok(StateKey {
             keys: vec![key.into_boxed_slice()],
         })
+    }
+
+    /// The key written in hex (64 digits for 32 bytes, as `openssl rand -hex 32`
+    /// writes one), as a server's configuration gives it; or several, separated by
+    /// commas, during a rotation: the first seals, and every one opens.
+    ///
+    /// ```
+    /// use mcp_tool::StateKey;
+    ///
+    /// let old = "00".repeat(32);
+    /// let new = "ab".repeat(32);
+    /// assert!(StateKey::from_hex(&old).is_ok());
+    /// // Rotating: every replica first opens with both, then seals with the new one.
+    /// assert!(StateKey::from_hex(&format!("{new},{old}")).is_ok());
+    /// assert!(StateKey::from_hex("abc").is_err());
+    /// ```
+    pub fn from_hex(hex: &str) -> Result<Self, BadKey> {
+        let mut keys = Vec::new();
+        for (key, digits) in hex.split(',').enumerate() {
+            let digits = digits.trim().as_bytes();
+            if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+                return Err(BadKey::NotHex { key });
+            }
+            let digit = |d: u8| (d as char).to_digit(16).unwrap_or(0) as u8;
+            let bytes: Vec<u8> = digits
+                .chunks(2)
+                .map(|pair| digit(pair[0]) << 4 | digit(pair[1]))
+                .collect();
+            let one = StateKey::new(bytes).map_err(|short| BadKey::Short { key, short })?;
+            keys.extend(one.keys);
+        }
+        Ok(StateKey { keys })
     }
 
     /// A key of 32 random bytes, from the operating system: what a toolbox uses when
@@ -185,6 +251,34 @@ mod tests {
             key(2).with_previous(key(1)).open(&sealed).as_deref(),
             Some(&b"payload"[..])
         );
+    }
+
+    #[test]
+    fn a_key_in_hex_reads_as_its_bytes_and_a_list_rotates() {
+        let sealed = key(1).seal(b"payload");
+        let one = "01".repeat(32);
+        assert_eq!(
+            StateKey::from_hex(&one).unwrap().open(&sealed).as_deref(),
+            Some(&b"payload"[..])
+        );
+        let rotated = StateKey::from_hex(&format!("{} , {one}", "02".repeat(32))).unwrap();
+        assert_eq!(rotated.open(&sealed).as_deref(), Some(&b"payload"[..]));
+        assert_eq!(key(2).open(&rotated.seal(b"x")).as_deref(), Some(&b"x"[..]));
+        assert_eq!(
+            StateKey::from_hex(&"0g".repeat(32)).unwrap_err(),
+            BadKey::NotHex { key: 0 }
+        );
+        assert_eq!(
+            StateKey::from_hex(&format!("{one},{}", "1".repeat(63))).unwrap_err(),
+            BadKey::NotHex { key: 1 }
+        );
+        assert!(matches!(
+            StateKey::from_hex(&"ab".repeat(31)),
+            Err(BadKey::Short { key: 0, .. })
+        ));
+        assert!(StateKey::from_hex("").is_err());
+        // A sign or a space inside a pair is no hex digit.
+        assert!(StateKey::from_hex(&"+1".repeat(32)).is_err());
     }
 
     #[test]

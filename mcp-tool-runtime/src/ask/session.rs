@@ -64,7 +64,7 @@ impl Session {
     /// while it runs, a transient error), and one whose state expired ends with a
     /// transient error. `may_ask` says whether the tool or its handler asks anything:
     /// if not, a fresh call is not bound to its arguments.
-    pub fn start(
+    pub async fn start(
         tool: &'static str,
         arguments: &Value,
         reach: Reach,
@@ -87,10 +87,11 @@ impl Session {
                 match request_state {
                     Some(sealed) => {
                         let answers = input_responses.unwrap_or_default();
-                        let (resumed, round) = match resume(sealed, answers, sealing, progress) {
-                            Ok(resumed) => resumed,
-                            Err(ended) => return ended.into(),
-                        };
+                        let (resumed, round) =
+                            match resume(sealed, answers, sealing, progress).await {
+                                Ok(resumed) => resumed,
+                                Err(ended) => return ended.into(),
+                            };
                         progress = resumed;
                         claimed = Some(round);
                     }

@@ -58,7 +58,7 @@ where
     let sorting = Arc::clone(&setup.sorting);
     let reach = setup.reach;
     let (outcome, claimed) =
-        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask) {
+        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask).await {
             #[cfg(feature = "ask")]
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => {
@@ -87,7 +87,7 @@ where
         }
     };
     if let Some(claimed) = claimed {
-        claimed.keep(&answer);
+        claimed.keep(&answer).await;
     }
     Ok(answer)
 }

@@ -85,7 +85,9 @@ where
         again.request_state.clone(),
         rounds.0.lifetime,
     );
-    let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true) {
+    let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true)
+        .await
+    {
         #[cfg(feature = "ask")]
         Begun::Replay(json) => return replay(&json),
         Begun::Stop(error, claimed) => {
@@ -125,7 +127,7 @@ where
             CallToolResponse::InputRequired(asked) => serde_json::to_string(asked),
             _ => Ok(String::new()),
         };
-        claimed.keep_json(json.unwrap_or_default());
+        claimed.keep_json(json.unwrap_or_default()).await;
     }
     Ok(response)
 }
