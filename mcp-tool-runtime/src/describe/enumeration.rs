@@ -63,13 +63,10 @@ impl EnumSpec {
             return false;
         };
         if !self.values.contains(&s.as_str()) {
-            // Read as serde reads it only where repairs are made: otherwise the value is
-            // outside the list, as the schema says.
-            if let Some(&(alias, allowed)) = self
-                .aliases
-                .iter()
-                .find(|(alias, _)| *alias == s.as_str())
-                .filter(|_| cx.repairs_on())
+            // A former name is read as serde reads it, repairs or not, as a field's
+            // former name is: the author declared it; the answer says to send the value.
+            if let Some(&(alias, allowed)) =
+                self.aliases.iter().find(|(alias, _)| *alias == s.as_str())
             {
                 cx.read_value_as(alias, allowed);
                 return self.check(&Value::from(allowed), rules, cx);
