@@ -165,7 +165,7 @@ impl ToolSpec {
             }
             schema = value;
         }
-        super::object::summarize(&schema, field.hint().is_none())
+        super::schema::summarize(&schema, field.hint().is_none())
     }
 }
 

@@ -548,8 +548,6 @@ impl ToolSpec {
     }
 }
 
-}
-
 /// Enters the path of `field` as sent: under its own name, or under the key the model
 /// used for it (a former name, another case style).
 fn enter_sent(field: &Field, sent_as: &str, cx: &mut Checker<'_>) -> usize {

@@ -273,7 +273,7 @@ impl Field {
 /// A property schema in a few words: "a string (Departure airport, IATA code.)". Its
 /// pattern is said unless the author's `hint` says it better: a raw regex is no
 /// advice.
-fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> String {
+pub(super) fn summarize(schema: &Map<String, Value>, with_pattern: bool) -> String {
     let mut out = match schema.get("enum").and_then(Value::as_array) {
         Some(values) => format!(
             "one of {}",
