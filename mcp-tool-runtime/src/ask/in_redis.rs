@@ -66,8 +66,9 @@ impl RedisStates {
         })
     }
 
-    /// The longest any Redis call may take, connecting included (1 second unless
-    /// set): past it, a confirmed round is not run and the client is told to retry.
+    /// The longest a claim may take, connecting included, and each command of it (1
+    /// second unless set): past it, a confirmed round is not run and the client is told
+    /// to retry.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -148,9 +149,14 @@ impl UsedStates for RedisStates {
     fn claim<'a>(&'a self, id: &'a str, keep_until: SystemTime) -> Stored<'a, Claim> {
         Box::pin(async move {
             let key = format!("{}{id}", self.prefix);
-            self.claim_round(&key, keep_until)
-                .await
-                .unwrap_or_else(Claim::Unavailable)
+            // The claim as a whole is bounded too, not only each of its commands.
+            match tokio::time::timeout(self.timeout, self.claim_round(&key, keep_until)).await {
+                Ok(claim) => claim.unwrap_or_else(Claim::Unavailable),
+                Err(_) => Claim::Unavailable(format!(
+                    "Redis did not answer within {} ms",
+                    self.timeout.as_millis()
+                )),
+            }
         })
     }
 
