@@ -2,6 +2,7 @@
 //! the answer settled; and the JSON-RPC errors of a call no tool can answer.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 

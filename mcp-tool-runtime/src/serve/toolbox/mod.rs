@@ -14,15 +14,13 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ask::{Answer, Reach, Sealing};
+use crate::ask::{Answer, Sealing};
 #[cfg(feature = "ask")]
 use crate::ask::{StateKey, UsedStates};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
-use crate::result::echo;
-use crate::result::{CallToolResult, ToolError};
-use crate::text::suggest;
+use crate::result::ToolError;
 
 mod calls;
 
@@ -31,7 +29,7 @@ pub(crate) use calls::{malformed_call, unknown_tool_message};
 
 use super::call::{Handler, Setup, call};
 use super::output::{OutputShape, output_schema};
-use super::settings::{Settings, Started};
+use super::settings::Settings;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
