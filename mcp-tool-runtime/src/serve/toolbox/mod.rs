@@ -25,6 +25,8 @@ use crate::result::ToolError;
 mod calls;
 
 pub use calls::CallError;
+// Read by the rmcp adapter, which answers the same errors as a Toolbox does.
+#[cfg(feature = "rmcp")]
 pub(crate) use calls::{malformed_call, unknown_tool_message};
 
 use super::call::{Handler, Setup, call};
