@@ -39,8 +39,8 @@
 //! assert_eq!(result.structured_content.unwrap()["errorCategory"], "validation");
 //! ```
 //!
-//! See the [`McpTool`](macro@McpTool) derive for the attribute language, and
-//! [`Toolbox`] for serving tools.
+//! See the [`McpTool`](macro@McpTool) derive for the attribute language,
+//! [`Toolbox`] for serving tools, and the [`manual`] for each topic in full.
 
 //! # Features
 //!
@@ -85,6 +85,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use mcp_tool_runtime::*;
+
+pub mod manual;
+
+/// The README's Rust blocks, run as doctests so that what it shows compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 #[doc = include_str!("derive.md")]
 pub use mcp_tool_derive::McpTool;

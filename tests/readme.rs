@@ -5,13 +5,20 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The body of the first fenced block in `markdown` opened with "```" + `lang`.
+/// The body of the first fenced block in `markdown` opened with "```" + `lang`, alone or
+/// followed by rustdoc's attributes (`rust,no_run`: the README's Rust blocks are also
+/// doctests).
 fn first_block(markdown: &str, lang: &str) -> String {
-    let fence = format!("```{lang}\n");
+    let fence = format!("```{lang}");
     let start = markdown
-        .find(&fence)
-        .unwrap_or_else(|| panic!("the README has a ```{lang} block"))
-        + fence.len();
+        .match_indices(&fence)
+        .map(|(at, _)| at + fence.len())
+        .find(|&end| markdown[end..].starts_with('\n') || markdown[end..].starts_with(','))
+        .unwrap_or_else(|| panic!("the README has a ```{lang} block"));
+    let line_end = markdown[start..]
+        .find('\n')
+        .expect("the fence ends its line");
+    let start = start + line_end + 1;
     let end = start + markdown[start..].find("```").expect("the block is closed");
     markdown[start..end].to_owned()
 }
@@ -85,23 +92,23 @@ fn write_if_changed(path: &Path, text: &str) {
 #[path = "../examples/common/flight.rs"]
 mod flight;
 
-/// The README shows `book_flight`'s schema in every profile: each block is what the
-/// code advertises, word for word.
+/// The manual's schemas page shows `book_flight`'s schema in every profile: each block
+/// is what the code advertises, word for word.
 #[test]
-fn the_readme_shows_each_profile_s_schema_as_advertised() {
+fn the_manual_shows_each_profile_s_schema_as_advertised() {
     use mcp_tool::{McpTool, SchemaProfile};
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let page = std::fs::read_to_string(root().join("docs/schemas.md")).unwrap();
     for profile in SchemaProfile::ALL {
-        let heading = format!("#### `{profile}`\n");
-        let at = readme
+        let heading = format!("## `{profile}`\n");
+        let at = page
             .find(&heading)
-            .unwrap_or_else(|| panic!("the README has a heading {heading:?}"));
+            .unwrap_or_else(|| panic!("docs/schemas.md has a heading {heading:?}"));
         let shown: serde_json::Value =
-            serde_json::from_str(&first_block(&readme[at..], "json")).unwrap();
+            serde_json::from_str(&first_block(&page[at..], "json")).unwrap();
         assert_eq!(
             &shown,
             flight::BookFlight::input_schema_for(profile),
-            "the README's {profile} schema is not what the code advertises:\n{}",
+            "the manual's {profile} schema is not what the code advertises:\n{}",
             serde_json::to_string_pretty(flight::BookFlight::input_schema_for(profile)).unwrap()
         );
     }

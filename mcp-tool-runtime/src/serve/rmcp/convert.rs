@@ -97,7 +97,7 @@ pub fn to_rmcp_error(error: &CallError) -> ErrorData {
 ///
 /// rmcp reads a `tools/call` whose `arguments` is not an object, or that has no
 /// `name`, as a request of an unknown method, and answers -32601 "tools/call": the
-/// client, and the model behind it, learn nothing of what to fix. [`Toolbox`] answers
+/// client, and the model behind it, learn nothing of what to fix. [`Toolbox`](crate::Toolbox) answers
 /// through this function; an rmcp `#[tool_handler]` server can do the same by adding
 /// one method to its `ServerHandler` impl:
 ///

@@ -184,7 +184,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .profile_for(super::peer::client_name(context).as_deref())
     }
 
-    /// Whether [`Parameters`] repairs known client mistakes (the default: `true`; see
+    /// Whether [`Parameters`](crate::rmcp::Parameters) repairs known client mistakes (the default: `true`; see
     /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
     pub fn with_repairs(mut self, on: bool) -> Self {
         self.settings.repair = on;
