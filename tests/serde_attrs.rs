@@ -598,5 +598,8 @@ fn a_former_name_of_a_variant_is_read_and_the_answer_says_so() {
     // nothing), as a field's former name is.
     let read = check::<FindElement>(json!({"locator": "uitree", "fallbacks": ["xpath"]})).unwrap();
     assert!(matches!(read.locator, Locator::UiTree), "{read:?}");
-    assert!(matches!(read.fallbacks[..], [Locator::Selector]), "{read:?}");
+    assert!(
+        matches!(read.fallbacks[..], [Locator::Selector]),
+        "{read:?}"
+    );
 }
