@@ -28,7 +28,9 @@ impl fmt::Debug for ErrorSorting {
 }
 
 impl ErrorSorting {
-    /// No sorts: every unsorted error stays unexpected.
+    /// No sorts: every unsorted error stays unexpected (an rmcp method's error outside
+    /// `structured`).
+    #[cfg(any(feature = "rmcp", test))]
     pub(crate) const NONE: &'static ErrorSorting = &ErrorSorting { sorts: Vec::new() };
 
     /// Adds `sort`, for errors of type `E`.
