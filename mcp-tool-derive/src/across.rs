@@ -4,43 +4,15 @@
 //! compiled, by a `const` the runtime's `refuse_when` judges), and written as the
 //! runtime's `Requirement`.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 
 use crate::ctxt::{Errors, did_you_mean};
-use crate::model::{Body, Field};
-
-/// A rule as written: the fields it requires and its condition, names as written.
-pub struct Parsed {
-    span: Span,
-    fields: Vec<syn::Ident>,
-    when: Option<(syn::Ident, Vec<Literal>)>,
-}
-
-/// A value in `when(field = value)`.
-#[derive(Clone)]
-pub struct Literal {
-    value: Value,
-    span: Span,
-}
-
-#[derive(Clone)]
-enum Value {
-    Str(String),
-    Int(i128),
-    Bool(bool),
-}
-
-/// A rule vetted: its fields by their names on the wire, and the condition's field
-/// with its type, for the `const` that judges each value against it.
-pub struct Rule<'a> {
-    fields: Vec<String>,
-    when: String,
-    when_ty: &'a syn::Type,
-    values: Vec<Literal>,
-}
+use crate::model::{
+    AcrossParsed as Parsed, AcrossRule as Rule, Body, Field, Literal, LiteralValue,
+};
 
 const SYNTAX: &str = "a rule across fields reads `require(field, ..., when(other))` (the fields are required when `other` is sent) or `require(field, ..., when(other = value))` (when `other` is `value`, or one of `[a, b]`)";
 
@@ -152,11 +124,11 @@ fn literal(input: syn::parse::ParseStream) -> syn::Result<Literal> {
         )
     })?;
     let value = match &lit {
-        syn::Lit::Str(s) if !negative => Value::Str(s.value()),
-        syn::Lit::Bool(b) if !negative => Value::Bool(b.value),
+        syn::Lit::Str(s) if !negative => LiteralValue::Str(s.value()),
+        syn::Lit::Bool(b) if !negative => LiteralValue::Bool(b.value),
         syn::Lit::Int(n) => {
             let n: i128 = n.base10_parse()?;
-            Value::Int(if negative { -n } else { n })
+            LiteralValue::Int(if negative { -n } else { n })
         }
         _ => {
             return Err(syn::Error::new_spanned(
@@ -264,12 +236,12 @@ pub fn expand(rules: &[Rule], p: &TokenStream) -> (TokenStream, TokenStream) {
         let when = &rule.when;
         let values = rule.values.iter().map(|literal| {
             let value = match &literal.value {
-                Value::Str(s) => quote!(#p::Literal::Str(#s)),
-                Value::Int(n) => {
+                LiteralValue::Str(s) => quote!(#p::Literal::Str(#s)),
+                LiteralValue::Int(n) => {
                     let n = proc_macro2::Literal::i128_unsuffixed(*n);
                     quote!(#p::Literal::Int(#n))
                 }
-                Value::Bool(b) => quote!(#p::Literal::Bool(#b)),
+                LiteralValue::Bool(b) => quote!(#p::Literal::Bool(#b)),
             };
             let ty = rule.when_ty;
             let span = literal.span;

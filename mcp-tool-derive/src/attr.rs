@@ -28,7 +28,7 @@ pub struct ContainerAttrs {
     /// `unconfirmed = "run"` or `"refuse"`: what a client that cannot ask gets.
     pub unconfirmed: Option<LitStr>,
     /// `require(field, when(other = value))`: the rules across fields.
-    pub require: Vec<crate::across::Parsed>,
+    pub require: Vec<crate::model::AcrossParsed>,
 }
 
 /// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.

@@ -39,7 +39,7 @@ pub struct Tool<'a, R = Rule> {
     /// `#[schemars(extend(...))]` on a struct: keywords added to its schema.
     pub extends: Vec<(syn::LitStr, syn::Expr)>,
     /// `#[mcp_tool(require(...))]`: the rules across fields, vetted (none while read).
-    pub across: Vec<crate::across::Rule<'a>>,
+    pub across: Vec<AcrossRule<'a>>,
     pub body: Body<'a, R>,
 }
 
@@ -172,7 +172,7 @@ pub struct Read<'a> {
     pub confirm: Option<syn::LitStr>,
     pub unconfirmed: Option<syn::LitStr>,
     /// `#[mcp_tool(require(...))]`, as written.
-    pub require: Vec<crate::across::Parsed>,
+    pub require: Vec<AcrossParsed>,
 }
 
 pub struct Enum<'a> {
@@ -187,4 +187,37 @@ pub struct Enum<'a> {
     pub docs: Vec<Option<String>>,
     /// Each variant's name in Rust, as `values`: a default is written from it.
     pub idents: Vec<&'a Ident>,
+}
+
+// Rules across fields (`#[mcp_tool(require(...))]`): read, vetted and written by
+// `across.rs`.
+
+/// A rule as written: the fields it requires and its condition, names as written.
+pub struct AcrossParsed {
+    pub span: proc_macro2::Span,
+    pub fields: Vec<syn::Ident>,
+    pub when: Option<(syn::Ident, Vec<Literal>)>,
+}
+
+/// A value in `when(field = value)`.
+#[derive(Clone)]
+pub struct Literal {
+    pub value: LiteralValue,
+    pub span: proc_macro2::Span,
+}
+
+#[derive(Clone)]
+pub enum LiteralValue {
+    Str(String),
+    Int(i128),
+    Bool(bool),
+}
+
+/// A rule vetted: its fields by their names on the wire, and the condition's field
+/// with its type, for the `const` that judges each value against it.
+pub struct AcrossRule<'a> {
+    pub fields: Vec<String>,
+    pub when: String,
+    pub when_ty: &'a syn::Type,
+    pub values: Vec<Literal>,
 }
