@@ -18,6 +18,11 @@ pub struct Extend {
     /// The added keywords alone, as a schema the interpreter judges: the rest of the
     /// struct's schema is the struct's own checks'.
     judged: OnceLock<Value>,
+    /// The interpreter of schemars schemas, reached through these pointers, which only
+    /// a struct with `extend` holds: a server without one links none of it (nor the
+    /// `regex` it matches patterns with).
+    enforceable: fn(Value, &str) -> Value,
+    judge: fn(&Value, &Value, &mut Checker<'_>),
 }
 
 impl Extend {
@@ -26,6 +31,8 @@ impl Extend {
         Extend {
             apply,
             judged: OnceLock::new(),
+            enforceable: super::schemars_type::enforceable,
+            judge: super::schemars_type::judge,
         }
     }
 
@@ -51,7 +58,7 @@ impl Extend {
 
     /// Judges `value`, an object whose fields passed, against the added keywords.
     pub(crate) fn judge(&self, value: &Value, name: &str, cx: &mut Checker<'_>) {
-        super::schemars_type::judge(self.judged(name), value, cx);
+        (self.judge)(self.judged(name), value, cx);
     }
 
     fn added(&self) -> Map<String, Value> {
@@ -62,6 +69,6 @@ impl Extend {
 
     fn judged(&self, name: &str) -> &Value {
         self.judged
-            .get_or_init(|| super::schemars_type::enforceable(Value::Object(self.added()), name))
+            .get_or_init(|| (self.enforceable)(Value::Object(self.added()), name))
     }
 }
