@@ -109,6 +109,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         ],
         allow_unknown_fields: attrs.allow_unknown_fields.is_some(),
         confirm: None,
+        scopes: attrs.scopes.unwrap_or_default(),
         body,
     };
     Some(Read {

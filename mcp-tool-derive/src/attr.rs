@@ -27,6 +27,8 @@ pub struct ContainerAttrs {
     pub confirm: Option<LitStr>,
     /// `unconfirmed = "run"` or `"refuse"`: what a client that cannot ask gets.
     pub unconfirmed: Option<LitStr>,
+    /// `scopes("orders:read", ...)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: Option<Vec<String>>,
 }
 
 /// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.
@@ -110,6 +112,14 @@ const CONTAINER_KEYS: &[ContainerKey] = &[
                 ));
             }
             set(&mut a.unconfirmed, meta, lit)
+        },
+    },
+    ContainerKey {
+        name: "scopes",
+        takes: TOOL,
+        read: |a, meta| {
+            let scopes = crate::scopes::read(meta)?;
+            set(&mut a.scopes, meta, scopes)
         },
     },
 ];

@@ -36,6 +36,8 @@ pub struct Tool<'a, R = Rule> {
     pub allow_unknown_fields: bool,
     /// `#[mcp_tool(confirm)]`, its `{field}`s read.
     pub confirm: Option<Confirm>,
+    /// `#[mcp_tool(scopes(...))]`: every scope a caller needs, vetted as scope-tokens.
+    pub scopes: Vec<String>,
     pub body: Body<'a, R>,
 }
 

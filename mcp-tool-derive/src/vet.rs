@@ -48,6 +48,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         annotations: tool.annotations,
         allow_unknown_fields: tool.allow_unknown_fields,
         confirm,
+        scopes: tool.scopes,
         body: body(tool.body, errors),
     }
 }

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod ask;
 mod calendar;
+mod caller;
 mod check;
 mod context;
 mod describe;
@@ -23,6 +24,7 @@ mod text;
 #[cfg(feature = "ask")]
 pub use ask::StateKey;
 pub use ask::{Ask, Unanswered};
+pub use caller::{Caller, ScopeTable, ToolScopes, Unverified};
 pub use context::{Context, ContextError};
 pub use describe::argument::Argument;
 pub use describe::output;

@@ -64,6 +64,7 @@ fn tool_spec(
     fields: &[Field],
     union: TokenStream,
     asking: TokenStream,
+    scopes: &[String],
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
@@ -81,6 +82,7 @@ fn tool_spec(
             fields: &__FIELDS,
             union: #union,
             asking: #asking,
+            scopes: &[#(#scopes),*],
             walk: #walk,
             cache: #p::SpecCache::new(),
         }
@@ -213,6 +215,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 fields,
                 quote!(::core::option::Option::None),
                 asking::asking(tool, fields, &p),
+                &tool.scopes,
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(

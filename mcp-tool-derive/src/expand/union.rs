@@ -50,6 +50,7 @@ pub(super) fn union(
                     fields,
                     quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
+                    &[],
                 );
                 statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
                 checks.extend(fields.iter().map(|f| field_assertions(f, p)));
@@ -101,6 +102,7 @@ pub(super) fn union(
             &[],
             quote!(::core::option::Option::Some(&__UNION)),
             quote!(::core::option::Option::None),
+            &tool.scopes,
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)
     });

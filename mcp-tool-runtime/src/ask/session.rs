@@ -27,6 +27,10 @@ struct Progress {
     /// The tool, and a digest of its arguments: the state is good for this call only.
     tool: String,
     args: String,
+    /// The verified caller who began the call (its subject; empty: none was verified):
+    /// a state is a name, not a capability, so another caller's resend is refused.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    subject: String,
     /// This call's id, and the round: a state is spent once.
     call: String,
     round: u32,
@@ -128,13 +132,15 @@ impl Session {
     /// round: a round claimed before is not run again (its answer is given again, or,
     /// while it runs, a transient error), and one whose state expired ends with a
     /// transient error. `may_ask` says whether the tool or its handler asks anything:
-    /// if not, a fresh call is not bound to its arguments.
+    /// if not, a fresh call is not bound to its arguments. `subject` is the verified
+    /// caller's: a state is bound to it.
     pub fn start(
         tool: &'static str,
         arguments: &Value,
         reach: Reach,
         sealing: &Arc<Sealing>,
         may_ask: bool,
+        subject: Option<&str>,
     ) -> Begun {
         let mut progress = Progress::default();
         let mut claimed = None;
@@ -148,6 +154,7 @@ impl Session {
                 if may_ask || request_state.is_some() {
                     progress.tool = tool.to_owned();
                     progress.args = bind(tool, arguments);
+                    progress.subject = subject.unwrap_or_default().to_owned();
                 }
                 match request_state {
                     Some(sealed) => {
@@ -496,6 +503,11 @@ fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, 
         .ok_or_else(|| {
             malformed("The requestState sent back is not one this server sealed: it was changed, cut short, or sealed with another key.")
         })?;
+    if progress.subject != fresh.subject {
+        return Err(malformed(
+            "The requestState sent back was sealed for another caller: a call's questions are answered by the caller who began it.",
+        ));
+    }
     if progress.tool != fresh.tool || progress.args != fresh.args {
         return Err(malformed(
             "The requestState sent back belongs to another call: another tool, or other arguments.",
@@ -562,7 +574,11 @@ impl Claimed {
     /// ends instead.
     #[cfg(feature = "ask")]
     fn claim(progress: &Progress, sealing: &Arc<Sealing>) -> Result<Claimed, Begun> {
-        let id = format!("{}/{}", progress.call, progress.round);
+        // Per caller: a record one caller's round made is never another's answer.
+        let id = match progress.subject.as_str() {
+            "" => format!("{}/{}", progress.call, progress.round),
+            subject => format!("{}/{}@{subject}", progress.call, progress.round),
+        };
         // Kept past the state's own expiry: a client whose connection dropped just
         // before it may send the state again a little after.
         let keep_until = store::time_of(progress.expires) + sealing.lifetime;

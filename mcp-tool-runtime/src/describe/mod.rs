@@ -56,6 +56,9 @@ pub struct ToolSpec {
     pub union: Option<&'static dyn RootUnion>,
     /// What the tool asks of its user: a confirmation, fields (`McpTool` only).
     pub asking: Option<&'static asking::Asking>,
+    /// `#[mcp_tool(scopes(...))]`: the OAuth scopes a caller needs, every one of them
+    /// (empty: any caller the server lets in).
+    pub scopes: &'static [&'static str],
     /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
     /// index in `fields` of the field named `key` when `value` passes it with nothing
     /// to record; `None` for a key of no field's, or a doubt.

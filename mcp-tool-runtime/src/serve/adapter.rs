@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::peer::{reach, takes_bare_results};
 use super::toolbox::{CallError, Toolbox, malformed_call};
 use crate::ask::Answer;
+use crate::caller::Caller;
 use crate::describe::Tool;
 use crate::describe::profile::SchemaProfile;
 use crate::result::{CallToolResult, Content, ToolError};
@@ -121,7 +122,12 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let profile = self.profile_for(client_name(&context).as_deref());
-        let mut tools = rmcp_tools(self, profile).to_vec();
+        let caller = caller_of(&context);
+        let all = rmcp_tools(self, profile).iter().enumerate();
+        let mut tools: Vec<_> = all
+            .filter(|(i, _)| self.permits(*i, caller.as_ref()))
+            .map(|(_, tool)| tool.clone())
+            .collect();
         // A peer of 2026-07-28 takes any JSON value as structured content: the outputs
         // carried as `{"result": value}` for older peers are the value itself.
         if takes_bare_results(&context) {
@@ -131,7 +137,13 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
                 }
             }
         }
-        Ok(ListToolsResult::with_all_items(tools))
+        let mut listed = ListToolsResult::with_all_items(tools);
+        // A list that depends on who asks is no list to share between users (SEP-2567):
+        // rmcp writes `cacheScope` only for a protocol version that has it.
+        if caller.is_some() {
+            listed.cache_scope = Some(rmcp::model::CacheScope::Private);
+        }
+        Ok(listed)
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -152,8 +164,9 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             request.request_state,
             self.answer_within(),
         );
+        let caller = caller_of(&context);
         match self
-            .call_reaching(profile, &request.name, arguments, reach)
+            .call_reaching_as(caller.as_ref(), profile, &request.name, arguments, reach)
             .await
         {
             Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),
@@ -185,6 +198,19 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
 /// to read it from), else in the session's `initialize`.
 pub(super) fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
     context.client_info().map(|info| info.name)
+}
+
+/// Who calls, as the transport verified it: a [`Caller`] in the request's extensions,
+/// or (over HTTP) in those of the HTTP request, where the authorization gate puts it.
+pub(super) fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    if let Some(caller) = context.extensions.get::<Caller>() {
+        return Some(caller.clone());
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
+        return parts.extensions.get::<Caller>().cloned();
+    }
+    None
 }
 
 /// The answer to a request that rmcp could not read as any request it knows: for a

@@ -6,6 +6,7 @@
 #[cfg(feature = "rmcp")]
 mod adapter;
 pub(crate) mod call;
+mod callers;
 #[cfg(feature = "rmcp")]
 mod guarded;
 #[cfg(feature = "http")]
@@ -23,6 +24,8 @@ pub mod rmcp;
 mod rounds;
 #[cfg(feature = "rmcp")]
 mod router;
+#[cfg(feature = "rmcp")]
+mod scoped;
 #[cfg(feature = "rmcp")]
 pub mod stdio;
 pub(crate) mod toolbox;

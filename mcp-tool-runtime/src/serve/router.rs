@@ -278,6 +278,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         show_unexpected: false,
         tool_failure: false,
         rounds: Rounds::of_process(),
+        scopes: None,
     }
 }
 
@@ -293,6 +294,8 @@ pub struct Structured<'r, S> {
     tool_failure: bool,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
+    /// The scopes each tool needs (see `Structured::with_scopes`).
+    pub(super) scopes: Option<&'r crate::caller::ToolScopes>,
 }
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
@@ -430,12 +433,20 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         context.request_context.extensions.insert(Gate::First);
         #[cfg(feature = "tracing")]
         let (started, tool) = (std::time::Instant::now(), context.name().to_owned());
+        #[cfg(feature = "tracing")]
+        let caller = super::adapter::caller_of(&context.request_context);
+        #[cfg(feature = "tracing")]
+        let subject = caller.as_ref().map_or("", crate::caller::Caller::subject);
         let Some(route) = route else {
             let error = self.unknown_tool(context.name());
             #[cfg(feature = "tracing")]
-            super::observe::rejected(&tool, started, "unknown_tool", &error.message);
+            super::observe::rejected(&tool, started, "unknown_tool", &error.message, subject);
             return Err(error);
         };
+        if let Some(mut refused) = self.refused(context.name(), &context.request_context) {
+            self.stamp(&mut refused);
+            return Ok(refused.into());
+        }
         // A method without `Parameters` takes no arguments: a name sent anyway is
         // refused as any tool refuses one, not silently ignored.
         if takes_nothing(&route.attr.input_schema)
@@ -462,6 +473,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                     true,
                     result.structured_content.as_ref(),
                     result.meta.as_ref().map(|m| &m.0),
+                    subject,
                 );
                 return Ok(result.into());
             }
@@ -503,11 +515,16 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 result.is_error == Some(true),
                 result.structured_content.as_ref(),
                 result.meta.as_ref().map(|m| &m.0),
+                subject,
             ),
             Ok(_) => {}
-            Err(error) => {
-                super::observe::rejected(&tool, started, "malformed_request", &error.message)
-            }
+            Err(error) => super::observe::rejected(
+                &tool,
+                started,
+                "malformed_request",
+                &error.message,
+                subject,
+            ),
         }
         response
     }
@@ -579,7 +596,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// [`Structured::list_all`] for the client of `context`, in its profile (see
     /// [`Structured::with_profile_from_client`]).
     pub fn list_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
-        self.list_in(self.profile_of(context))
+        let mut tools = self.list_in(self.profile_of(context));
+        self.keep_permitted(&mut tools, context);
+        tools
     }
 
     fn list_in(&self, profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
@@ -619,6 +638,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     allow_unknown_fields: false,
     union: None,
     asking: None,
+    scopes: &[],
     walk: crate::describe::valid_walk::no_field,
     cache: crate::describe::SpecCache::new(),
 };

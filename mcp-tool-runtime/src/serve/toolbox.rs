@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::ask::{Answer, Reach, Sealing};
 #[cfg(feature = "ask")]
 use crate::ask::{StateKey, UsedStates};
+use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
@@ -108,6 +109,10 @@ pub struct Toolbox<S = ()> {
     /// order), built at registration.
     tools: [Vec<Tool>; 4],
     routes: Vec<Box<Route<S>>>,
+    /// Each tool's declared scopes, in registration order.
+    pub(super) scopes: Vec<&'static [&'static str]>,
+    /// What a call without a verified caller is served as.
+    pub(super) unverified: Unverified,
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
@@ -173,6 +178,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             tool_failure: false,
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
+            scopes: Vec::new(),
+            unverified: Unverified::Refused,
             index: HashMap::new(),
             context: None,
             #[cfg(feature = "rmcp")]
@@ -432,6 +439,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             self.tools[profile.index()].push(tool);
         }
         self.routes.push(Box::new(route));
+        self.scopes.push(T::spec().scopes);
         self
     }
 
@@ -478,17 +486,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Value,
     ) -> Result<CallToolResult, CallError> {
-        match self
-            .call_reaching(profile, name, arguments, Reach::Nobody)
-            .await?
-        {
-            Answer::Complete(result) => Ok(result),
-            // A call that cannot reach the user puts no question; were one put, the model
-            // would be told the user cannot be asked, never the question's state.
-            Answer::InputRequired(_) => Ok(ToolError::from(crate::ask::Unanswered::cannot(name))
-                .for_call(name.to_owned(), Value::Object(Default::default()))
-                .into_call_result()),
-        }
+        let answer = self.call_reaching(profile, name, arguments, Reach::Nobody);
+        Ok(completed(name, answer.await?))
     }
 
     /// [`Toolbox::call_for`] from a client that can ask its user as `reach` says: the
@@ -502,12 +501,29 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
     ) -> Result<Answer, CallError> {
+        self.call_reaching_as(None, profile, name, arguments, reach)
+            .await
+    }
+
+    /// [`Toolbox::call_reaching`] by `caller` (`None`: nobody verified one; see
+    /// [`Toolbox::unverified_calls`]).
+    pub async fn call_reaching_as(
+        &self,
+        caller: Option<&Caller>,
+        profile: SchemaProfile,
+        name: &str,
+        arguments: Value,
+        reach: Reach,
+    ) -> Result<Answer, CallError> {
         #[cfg(feature = "tracing")]
-        let started = std::time::Instant::now();
+        let (started, subject) = (
+            std::time::Instant::now(),
+            caller.map_or("", Caller::subject),
+        );
         let Some(&i) = self.index.get(name) else {
             let error = self.unknown_tool(name);
             #[cfg(feature = "tracing")]
-            super::observe::rejected(name, started, "unknown_tool", error.message());
+            super::observe::rejected(name, started, "unknown_tool", error.message(), subject);
             return Err(error);
         };
         let setup = Setup {
@@ -517,6 +533,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             reach,
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.show_unexpected,
+            caller: caller.cloned(),
+            unverified: self.unverified.clone(),
         };
         let mut result = self.routes[i](&self.state, arguments, setup)
             .await
@@ -536,7 +554,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         match &result {
             Ok(Answer::InputRequired(asked)) => {
                 let keys: Vec<&str> = asked.input_requests.keys().map(String::as_str).collect();
-                super::observe::waiting(name, started, &keys.join(", "))
+                super::observe::waiting(name, started, &keys.join(", "), subject)
             }
             Ok(Answer::Complete(answer)) => super::observe::answered(
                 name,
@@ -544,10 +562,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 answer.is_error,
                 answer.structured_content.as_ref(),
                 answer.meta.as_ref(),
+                subject,
             ),
-            Err(error) => {
-                super::observe::rejected(name, started, "malformed_request", error.message())
-            }
+            Err(error) => super::observe::rejected(
+                name,
+                started,
+                "malformed_request",
+                error.message(),
+                subject,
+            ),
         }
         result
     }
@@ -572,6 +595,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             name: name.chars().take(200).collect(),
             message: unknown_tool_message(name, &names),
         }
+    }
+}
+
+/// The answer of a call from a client that cannot ask its user: such a call puts no
+/// question; were one put, the model would be told the user cannot be asked, never the
+/// question's state.
+pub(super) fn completed(name: &str, answer: Answer) -> CallToolResult {
+    match answer {
+        Answer::Complete(result) => result,
+        Answer::InputRequired(_) => ToolError::from(crate::ask::Unanswered::cannot(name))
+            .for_call(name.to_owned(), Value::Object(Default::default()))
+            .into_call_result(),
     }
 }
 
