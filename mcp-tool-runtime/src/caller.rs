@@ -248,8 +248,8 @@ pub(crate) fn permits(scopes: &[&str], caller: Option<&Caller>, unverified: &Unv
 /// checks a token against before the call's arguments are read, and whose union it
 /// advertises (`scopes_supported`). A [`Toolbox`] gives its own
 /// ([`Toolbox::tool_scopes`]); for rmcp `#[tool]` methods served through
-/// [`structured`], it is the table given to
-/// [`Structured::with_scopes`](crate::rmcp::Structured::with_scopes).
+/// `mcp_tool::rmcp::structured` (feature `rmcp`), it is the table given to
+/// `Structured::with_scopes`.
 ///
 /// ```
 /// use mcp_tool::ToolScopes;
@@ -265,7 +265,6 @@ pub(crate) fn permits(scopes: &[&str], caller: Option<&Caller>, unverified: &Unv
 ///
 /// [`Toolbox`]: crate::Toolbox
 /// [`Toolbox::tool_scopes`]: crate::Toolbox::tool_scopes
-/// [`structured`]: crate::rmcp::structured
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolScopes {
     tools: Vec<(String, Vec<&'static str>)>,
