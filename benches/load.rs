@@ -16,10 +16,13 @@
 //! (`VmHWM`), with this crate's as a ratio to the plain server's.
 //!
 //! Then confirmed rounds across replicas beside the same rounds in one process
-//! (`load/replicas.rs`; it needs `redis-server` on PATH).
+//! (`load/replicas.rs`; it needs `redis-server` on PATH), and the row of authorization's
+//! cost: the `orders` example at 64 clients with JWT access tokens, beside itself
+//! without.
 //!
-//! `cargo bench --bench load` (about 4 minutes; `-- http` or `-- stdio`, `-- valid` or
-//! `-- mixed`, `-- replicas` narrow it). Linux only (peak memory is read from `/proc`).
+//! `cargo bench --bench load` (about 5 minutes; `-- http` or `-- stdio`, `-- valid` or
+//! `-- mixed`, `-- replicas`, `-- auth` narrow it). Linux only (peak memory is read from
+//! `/proc`).
 
 use std::collections::HashMap;
 use std::process::{Command, Stdio};
@@ -80,6 +83,12 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    if filter.is_empty() || wanted(&["auth"]) {
+        runtime.block_on(authorized_rows());
+        if !filter.is_empty() {
+            return;
+        }
+    }
     println!(
         "| transport | workload | clients | mcp_tool calls/s | plain calls/s | calls/s ratio | p50 µs (ratio) | p99 µs (ratio) | peak RSS MB (ratio) |"
     );
@@ -262,9 +271,40 @@ fn free_port() -> u16 {
 }
 
 async fn http_round(example_name: &str, workload: Workload, clients: usize) -> Round {
-    let port = free_port();
+    http_round_of(example_name, Served::default(), calls(workload), clients).await
+}
+
+/// What a round serves beyond `--http ADDR`: the example's other flags (`{port}` in
+/// one is the server's port), and the bearer token each request carries.
+#[derive(Default, Clone)]
+struct Served {
+    flags: Vec<String>,
+    bearer: Option<String>,
+}
+
+async fn http_round_of(
+    example_name: &str,
+    served: Served,
+    calls: Vec<(&'static str, Value)>,
+    clients: usize,
+) -> Round {
+    http_round_on(free_port(), example_name, served, calls, clients).await
+}
+
+async fn http_round_on(
+    port: u16,
+    example_name: &str,
+    served: Served,
+    calls: Vec<(&'static str, Value)>,
+    clients: usize,
+) -> Round {
+    let flags = served
+        .flags
+        .iter()
+        .map(|f| f.replace("{port}", &port.to_string()));
     let mut child = Command::new(example(example_name))
         .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(flags)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -275,7 +315,8 @@ async fn http_round(example_name: &str, workload: Workload, clients: usize) -> R
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let calls = Arc::new(calls(workload));
+    let calls = Arc::new(calls);
+    let bearer = served.bearer.map(|t| format!("Bearer {t}"));
     let started = Instant::now();
     let measure_from = started + WARM_UP;
     let until = measure_from + MEASURED;
@@ -284,6 +325,7 @@ async fn http_round(example_name: &str, workload: Workload, clients: usize) -> R
     for _ in 0..clients {
         let calls = Arc::clone(&calls);
         let next = Arc::clone(&next);
+        let bearer = bearer.clone();
         tasks.push(tokio::spawn(async move {
             let mut tally = Tally::default();
             let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
@@ -301,7 +343,11 @@ async fn http_round(example_name: &str, workload: Workload, clients: usize) -> R
                 let n = next.fetch_add(1, Ordering::Relaxed);
                 let (tool, arguments) = &calls[n as usize % calls.len()];
                 let body = request(n, tool, arguments, true).to_string();
-                let http = hyper::Request::post("/mcp")
+                let mut http = hyper::Request::post("/mcp");
+                if let Some(bearer) = &bearer {
+                    http = http.header("authorization", bearer);
+                }
+                let http = http
                     .header("host", format!("127.0.0.1:{port}"))
                     .header("content-type", "application/json")
                     .header("accept", "application/json, text/event-stream")
@@ -417,4 +463,110 @@ async fn stdio_round(example_name: &str, workload: Workload, clients: usize) -> 
     let _ = child.wait().await;
     let tally = reading.await.unwrap();
     summarize(tally, MEASURED, peak)
+}
+
+/// An Ed25519 key of the bench's issuer (PKCS#8 DER), and its public half (JWK `x`):
+/// the same test key as `tests/auth.rs`.
+const ISSUER_KEY: &[u8] = &[
+    48, 46, 2, 1, 0, 48, 5, 6, 3, 43, 101, 112, 4, 34, 4, 32, 16, 81, 211, 176, 80, 201, 124, 7,
+    230, 231, 34, 108, 197, 55, 10, 84, 108, 127, 171, 153, 232, 75, 7, 60, 242, 243, 90, 31, 216,
+    188, 252, 228,
+];
+const ISSUER_X: &str = "YnoN4y_H6nAviTlnJKWxArxrSFjYMJD_b5gawS77WmI";
+
+/// The cost of authorization (`-- auth`): the orders example's `find_orders` at 64
+/// clients over HTTP, with every request carrying a JWT access token (verified once,
+/// then found in the cache of verified tokens) and its scope checked, beside the same
+/// server without `--issuer`.
+async fn authorized_rows() {
+    use axum::routing::get;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let issuer = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let metadata = json!({"issuer": issuer, "jwks_uri": format!("{issuer}/jwks")}).to_string();
+    let jwks = json!({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": ISSUER_X, "kid": "k1", "alg": "EdDSA"}]})
+        .to_string();
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(move || std::future::ready(metadata.clone())),
+        )
+        .route("/jwks", get(move || std::future::ready(jwks.clone())));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    println!(
+        "| transport | workload | clients | with auth calls/s | without calls/s | calls/s ratio | p50 µs (ratio) | p99 µs (ratio) | peak RSS MB (ratio) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let clients = 64;
+    let calls = vec![("find_orders", json!({}))];
+    let mut rounds: [Vec<Round>; 2] = [Vec::new(), Vec::new()];
+    for round in 0..ROUNDS {
+        let order: [usize; 2] = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+        for i in order {
+            let served = if i == 0 {
+                // The resource names the port the round's server gets: its audience.
+                let resource = "http://127.0.0.1:{port}/mcp".to_owned();
+                Served {
+                    flags: vec![
+                        "--db".into(),
+                        ":memory:".into(),
+                        "--issuer".into(),
+                        issuer.clone(),
+                        "--resource".into(),
+                        resource,
+                    ],
+                    bearer: None,
+                }
+            } else {
+                Served {
+                    flags: vec!["--db".into(), ":memory:".into()],
+                    bearer: None,
+                }
+            };
+            let measured = http_round_authorized(served, &issuer, calls.clone(), clients).await;
+            assert_eq!(measured.failures, 0, "failed calls");
+            rounds[i].push(measured);
+        }
+    }
+    let [ours, plain] = rounds.map(|r| median_round(&r));
+    println!(
+        "| http | find_orders, orders:read | {clients} | {:.0} | {:.0} | {:.2}x | {:.0} ({:.2}x) | {:.0} ({:.2}x) | {:.1} ({:.2}x) |",
+        ours.calls_per_second,
+        plain.calls_per_second,
+        ours.calls_per_second / plain.calls_per_second,
+        ours.p50_us,
+        ours.p50_us / plain.p50_us,
+        ours.p99_us,
+        ours.p99_us / plain.p99_us,
+        ours.peak_rss_kb as f64 / 1024.0,
+        ours.peak_rss_kb as f64 / plain.peak_rss_kb as f64,
+    );
+}
+
+/// A round of `served`, with a token for its port when it has `--issuer`.
+async fn http_round_authorized(
+    mut served: Served,
+    issuer: &str,
+    calls: Vec<(&'static str, Value)>,
+    clients: usize,
+) -> Round {
+    let port = free_port();
+    if served.flags.iter().any(|f| f == "--issuer") {
+        let resource = format!("http://127.0.0.1:{port}/mcp");
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let claims = json!({"iss": issuer, "aud": resource, "sub": "C-1001", "scope": "orders:read",
+            "iat": now, "exp": now + 600});
+        let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA);
+        header.kid = Some("k1".into());
+        let key = jsonwebtoken::EncodingKey::from_ed_der(ISSUER_KEY);
+        served.bearer = Some(jsonwebtoken::encode(&header, &claims, &key).unwrap());
+    }
+    served.flags = served
+        .flags
+        .iter()
+        .map(|f| f.replace("{port}", &port.to_string()))
+        .collect();
+    http_round_on(port, "orders", served, calls, clients).await
 }

@@ -15,7 +15,15 @@
 //! # one of several replicas: the same database, Redis and sealing key for every one
 //! cargo run --example orders -- --http 127.0.0.1:8081 --db /srv/orders.sqlite3 \
 //!     --redis redis://127.0.0.1:6379/ --state-key "$(cat /etc/orders/state-key.hex)"
+//! # with OAuth: tokens of that issuer, for that resource
+//! cargo run --example orders -- --http 127.0.0.1:8080 \
+//!     --issuer http://127.0.0.1:9000 --resource http://127.0.0.1:8080/mcp
 //! ```
+//!
+//! With `--issuer`, every request needs a JWT access token of that authorization server
+//! (its JWK set found through its metadata) whose audience is `--resource`:
+//! `find_orders`, `find_order` and `track_order` need the scope `orders:read`,
+//! `cancel_order` needs `orders:write`, and the customer is the token's subject.
 //!
 //! The database is a file in the system's temporary directory, created and seeded on
 //! first start (`--db PATH` to choose another, `--db :memory:` for a fresh one). The
@@ -26,7 +34,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mcp_tool::ask::{Answer, Elicit, Reach};
-use mcp_tool::{Ask, McpTool, SchemaProfile, ToolError, Toolbox, Violation};
+use mcp_tool::{Ask, Caller, McpTool, SchemaProfile, ToolError, Toolbox, Unverified, Violation};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -47,7 +55,8 @@ const CANCELLABLE: &[&str] = &["PENDING", "PAID"];
 #[mcp_tool(
     destructive,
     idempotent = false,
-    confirm = "Cancel order {order_id}? Reason: {reason}"
+    confirm = "Cancel order {order_id}? Reason: {reason}",
+    scopes("orders:write")
 )]
 struct CancelOrder {
     /// The order's ID, as shown to the customer.
@@ -64,7 +73,7 @@ struct CancelOrder {
 /// List the customer's orders, newest first. Nothing matching is an empty result.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
-#[mcp_tool(read_only)]
+#[mcp_tool(read_only, scopes("orders:read"))]
 struct FindOrders {
     /// Only orders in this state.
     #[validate(enum = STATUSES)]
@@ -84,7 +93,7 @@ struct FindOrders {
 /// shipment. Nothing matching is an empty result.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(tag = "by", rename_all = "snake_case")]
-#[mcp_tool(read_only)]
+#[mcp_tool(read_only, scopes("orders:read"))]
 enum FindOrder {
     /// By the order's ID, as shown to the customer.
     Id {
@@ -116,7 +125,7 @@ struct Found {
 /// three sources. When a source is down, what the others gave comes back with the error.
 #[derive(McpTool, Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
-#[mcp_tool(read_only, open_world)]
+#[mcp_tool(read_only, open_world, scopes("orders:read"))]
 struct TrackOrder {
     /// The order's ID, as shown to the customer. Left out: the order on its way, or
     /// the user is asked which one.
@@ -194,7 +203,12 @@ impl Desk {
 
     /// The business layer's first two checks, shared by the tools that take an order:
     /// the order exists, and the caller may see it. Returns the owner's view of it.
-    fn order_for_caller(&self, db: &Connection, order_id: &str) -> Result<Order, ToolError> {
+    fn order_for_caller(
+        &self,
+        db: &Connection,
+        order_id: &str,
+        caller: &Caller,
+    ) -> Result<Order, ToolError> {
         let order = find_order(db, order_id).map_err(storage_error)?;
         let Some(order) = order else {
             return Err(
@@ -212,7 +226,7 @@ impl Desk {
                 ),
             );
         };
-        if order.customer_id != self.customer {
+        if order.customer_id != caller.subject() {
             // Nothing about the order: not its state, not its owner.
             return Err(ToolError::permission(format!(
                 "You may not act on order {order_id} from this account."
@@ -222,14 +236,18 @@ impl Desk {
         Ok(order)
     }
 
-    async fn cancel_order(self: Arc<Self>, args: CancelOrder) -> Result<Cancelled, ToolError> {
+    async fn cancel_order(
+        self: Arc<Self>,
+        args: CancelOrder,
+        caller: Caller,
+    ) -> Result<Cancelled, ToolError> {
         let mut db = self.db();
         // Immediate: the write lock is taken before the order's state is read, so that
         // another process sharing the file waits rather than fails.
         let tx = db
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(storage_error)?;
-        let order = self.order_for_caller(&tx, &args.order_id)?;
+        let order = self.order_for_caller(&tx, &args.order_id, &caller)?;
         if !CANCELLABLE.contains(&order.status.as_str()) {
             return Err(ToolError::business(format!(
                 "Order {} is {} and can no longer be cancelled; only {} orders can.",
@@ -265,6 +283,7 @@ impl Desk {
     async fn find_orders(
         self: Arc<Self>,
         args: FindOrders,
+        caller: Caller,
     ) -> Result<Vec<OrderSummary>, ToolError> {
         let db = self.db();
         let mut statement = db
@@ -278,7 +297,7 @@ impl Desk {
         let rows = statement
             .query_map(
                 params![
-                    self.customer,
+                    caller.subject(),
                     args.status,
                     args.placed_since,
                     args.limit.unwrap_or(20)
@@ -295,7 +314,11 @@ impl Desk {
             .collect())
     }
 
-    async fn find_order(self: Arc<Self>, args: FindOrder) -> Result<Found, ToolError> {
+    async fn find_order(
+        self: Arc<Self>,
+        args: FindOrder,
+        caller: Caller,
+    ) -> Result<Found, ToolError> {
         let db = self.db();
         let (sql, key) = match &args {
             FindOrder::Id { order_id } => (
@@ -311,14 +334,14 @@ impl Desk {
             ),
         };
         let order = db
-            .query_row(sql, params![self.customer, key], OrderSummary::from_row)
+            .query_row(sql, params![caller.subject(), key], OrderSummary::from_row)
             .optional()
             .map_err(storage_error)?;
         Ok(Found { order })
     }
 
     /// The customer's orders on their way, oldest first.
-    fn shipped(&self) -> Result<Vec<OrderSummary>, ToolError> {
+    fn shipped(&self, caller: &Caller) -> Result<Vec<OrderSummary>, ToolError> {
         let db = self.db();
         let mut statement = db
             .prepare(
@@ -327,18 +350,23 @@ impl Desk {
             )
             .map_err(storage_error)?;
         let rows = statement
-            .query_map(params![self.customer], OrderSummary::from_row)
+            .query_map(params![caller.subject()], OrderSummary::from_row)
             .map_err(storage_error)?;
         rows.collect::<Result<_, _>>().map_err(storage_error)
     }
 
     /// Which order to track: the one named, the one on its way, or the one the user
     /// chooses among those on their way (the business layer asking the user).
-    async fn order_to_track(&self, named: Option<String>, ask: &Ask) -> Result<String, ToolError> {
+    async fn order_to_track(
+        &self,
+        named: Option<String>,
+        caller: &Caller,
+        ask: &Ask,
+    ) -> Result<String, ToolError> {
         if let Some(order_id) = named {
             return Ok(order_id);
         }
-        let shipped = self.shipped()?;
+        let shipped = self.shipped(caller)?;
         let chosen = match shipped.as_slice() {
             [] => {
                 return Err(ToolError::validation(
@@ -383,12 +411,13 @@ impl Desk {
     async fn track_order(
         self: Arc<Self>,
         args: TrackOrder,
+        caller: Caller,
         ask: Ask,
     ) -> Result<Tracking, ToolError> {
-        let order_id = self.order_to_track(args.order_id, &ask).await?;
+        let order_id = self.order_to_track(args.order_id, &caller, &ask).await?;
         let (order, shipment) = {
             let db = self.db();
-            let order = self.order_for_caller(&db, &order_id)?;
+            let order = self.order_for_caller(&db, &order_id, &caller)?;
             let shipment = find_shipment(&db, &order_id).map_err(storage_error)?;
             (order, shipment)
         };
@@ -556,8 +585,12 @@ fn create_and_seed(db: &Connection) -> rusqlite::Result<()> {
 }
 
 fn toolbox(desk: Desk) -> Toolbox<Desk> {
+    // Without a token (the demo, stdio, HTTP without --issuer) every call is the
+    // signed-in customer's, who may read and cancel: the operator's choice, said here.
+    let customer = Caller::new(desk.customer.clone()).with_scopes(["orders:read", "orders:write"]);
     let tools = Toolbox::with_state(desk)
         .named("orders", env!("CARGO_PKG_VERSION"))
+        .unverified_calls(Unverified::As(customer))
         .tool(Desk::cancel_order)
         .tool(Desk::find_orders)
         .tool(Desk::find_order)
@@ -574,10 +607,12 @@ async fn main() -> Result<(), Box<dyn Error>> {
             ("--customer", "ID"),
             ("--redis", "URL"),
             ("--state-key", "HEX"),
+            ("--issuer", "URL"),
+            ("--resource", "URI"),
         ],
     );
-    let [db, customer, redis, state_key] =
-        <[Option<String>; 4]>::try_from(command.values.clone()).expect("four flags");
+    let [db, customer, redis, state_key, issuer, resource] =
+        <[Option<String>; 6]>::try_from(command.values.clone()).expect("six flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
     let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
         let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
@@ -591,7 +626,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
     };
     match command.mode {
         serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
-        serve::Mode::Http(addr) => return serve::http(serve_desk()?, addr).await,
+        serve::Mode::Http(addr) => {
+            let Some(issuer) = issuer else {
+                return serve::http(serve_desk()?, addr).await;
+            };
+            // With an authorization server, the caller is the token's subject: a
+            // customer ID, as the database knows them.
+            let resource = resource.unwrap_or_else(|| format!("http://{addr}/mcp"));
+            let tools = serve_desk()?.unverified_calls(Unverified::Refused);
+            return serve::http_authorized(tools, addr, &issuer, &resource).await;
+        }
         serve::Mode::Demo => {}
     }
 

@@ -64,6 +64,14 @@
     doc = "- `http`: the `http` module serves a `Toolbox` (or an rmcp router) over MCP Streamable HTTP, `Host` and `Origin` limited to loopback unless allowed."
 )]
 #![cfg_attr(
+    feature = "auth",
+    doc = "- `auth`: [`http::auth`], the HTTP server as an OAuth 2.1 resource server: bearer tokens verified (JWT and JWKS built in), Protected Resource Metadata, each tool's scopes answered with 401 and 403 (implies `http`)."
+)]
+#![cfg_attr(
+    not(feature = "auth"),
+    doc = "- `auth`: `http::auth`, the HTTP server as an OAuth 2.1 resource server: bearer tokens verified (JWT and JWKS built in), Protected Resource Metadata, each tool's scopes answered with 401 and 403 (implies `http`)."
+)]
+#![cfg_attr(
     feature = "agent",
     doc = "- `agent`: the [`agent`] module, for the client side of a tool call."
 )]

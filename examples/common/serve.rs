@@ -172,3 +172,23 @@ pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), 
     mcp_tool::http::serve(handler, addr).await?;
     Ok(())
 }
+
+/// Serves `tools` over MCP Streamable HTTP at `http://addr/mcp` as an OAuth resource
+/// server: JWT access tokens of `issuer` for `resource`, each tool's scopes checked.
+#[allow(dead_code)] // only orders serves with authorization
+pub async fn http_authorized<S: Send + Sync + 'static>(
+    tools: Toolbox<S>,
+    addr: SocketAddr,
+    issuer: &str,
+    resource: &str,
+) -> Result<(), Box<dyn Error>> {
+    use mcp_tool::http::auth::{Authorization, JwtVerifier};
+    let auth = Authorization::new(JwtVerifier::new(issuer, resource), resource, issuer)
+        .tool_scopes(tools.tool_scopes())
+        .challenge_scopes(["orders:read"]);
+    mcp_tool::http::HttpServer::new()
+        .authorization(auth)
+        .serve(tools, addr)
+        .await?;
+    Ok(())
+}

@@ -126,6 +126,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         confirm: None,
         extends,
         across: Vec::new(),
+        scopes: attrs.scopes.unwrap_or_default(),
         body,
     };
     Some(Read {

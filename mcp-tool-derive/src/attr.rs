@@ -29,6 +29,8 @@ pub struct ContainerAttrs {
     pub unconfirmed: Option<LitStr>,
     /// `require(field, when(other = value))`: the rules across fields.
     pub require: Vec<crate::model::AcrossParsed>,
+    /// `scopes("orders:read", ...)`: the OAuth scopes a caller needs, all of them.
+    pub scopes: Option<Vec<String>>,
 }
 
 /// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.
@@ -120,6 +122,14 @@ const CONTAINER_KEYS: &[ContainerKey] = &[
                 ));
             }
             set(&mut a.unconfirmed, meta, lit)
+        },
+    },
+    ContainerKey {
+        name: "scopes",
+        takes: TOOL,
+        read: |a, meta| {
+            let scopes = crate::scopes::read(meta)?;
+            set(&mut a.scopes, meta, scopes)
         },
     },
 ];

@@ -24,6 +24,7 @@ mod meta;
 mod model;
 mod rules;
 mod schemars;
+mod scopes;
 mod shapes;
 mod tokens;
 mod vet;

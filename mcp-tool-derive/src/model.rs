@@ -40,6 +40,8 @@ pub struct Tool<'a, R = Rule> {
     pub extends: Vec<(syn::LitStr, syn::Expr)>,
     /// `#[mcp_tool(require(...))]`: the rules across fields, vetted (none while read).
     pub across: Vec<AcrossRule<'a>>,
+    /// `#[mcp_tool(scopes(...))]`: every scope a caller needs, vetted as scope-tokens.
+    pub scopes: Vec<String>,
     pub body: Body<'a, R>,
 }
 

@@ -52,6 +52,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         confirm,
         extends: tool.extends,
         across,
+        scopes: tool.scopes,
         body: body(tool.body, errors),
     }
 }

@@ -10,6 +10,7 @@ pub mod agent;
 mod annotations;
 pub mod ask;
 mod calendar;
+mod caller;
 mod check;
 mod context;
 mod describe;
@@ -25,6 +26,7 @@ mod text;
 #[cfg(feature = "ask")]
 pub use ask::StateKey;
 pub use ask::{Ask, Unanswered};
+pub use caller::{Caller, ScopeTable, ToolScopes, Unverified};
 pub use context::{Context, ContextError};
 pub use describe::argument::Argument;
 pub use describe::output;

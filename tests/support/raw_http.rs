@@ -28,6 +28,15 @@ impl Serving {
 /// Serves `handler` with `server` on a loopback port.
 pub async fn start<H: rmcp::ServerHandler>(server: HttpServer, handler: H) -> Serving {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    start_with(listener, server, handler).await
+}
+
+/// Serves `handler` with `server` on `listener`.
+pub async fn start_with<H: rmcp::ServerHandler>(
+    listener: TcpListener,
+    server: HttpServer,
+    handler: H,
+) -> Serving {
     let port = listener.local_addr().unwrap().port();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {

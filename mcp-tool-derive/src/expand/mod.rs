@@ -70,6 +70,7 @@ fn tool_spec(
     asking: TokenStream,
     extend: TokenStream,
     across: TokenStream,
+    scopes: &[String],
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
@@ -91,6 +92,7 @@ fn tool_spec(
             union: #union,
             asking: #asking,
             extend: #extend,
+            scopes: &[#(#scopes),*],
             walk: #walk,
             cache: #p::SpecCache::new(),
         }
@@ -251,6 +253,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 asking::asking(tool, fields, &p),
                 extend(tool, &p),
                 across,
+                &tool.scopes,
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(

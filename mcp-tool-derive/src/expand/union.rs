@@ -52,6 +52,7 @@ pub(super) fn union(
                     quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
                     quote!(&[]),
+                    &[],
                 );
                 statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
                 checks.extend(fields.iter().map(|f| field_assertions(f, p)));
@@ -105,6 +106,7 @@ pub(super) fn union(
             quote!(::core::option::Option::None),
             quote!(::core::option::Option::None),
             quote!(&[]),
+            &tool.scopes,
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)
     });

@@ -19,6 +19,10 @@ pub(super) struct Progress {
     /// The tool, and a digest of its arguments: the state is good for this call only.
     pub(super) tool: String,
     pub(super) args: String,
+    /// The verified caller who began the call (its subject; empty: none was verified):
+    /// a state is a name, not a capability, so another caller's resend is refused.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(super) subject: String,
     /// This call's id, and the round: a state is spent once.
     pub(super) call: String,
     pub(super) round: u32,
@@ -146,8 +150,9 @@ pub(super) async fn resume(
 ) -> Result<(Progress, Claimed), Ended> {
     let mut progress = open(sealed, sealing, fresh).map_err(|e| Ended::Stop(e, None))?;
     answer(&mut progress, answers).map_err(|e| Ended::Stop(e, None))?;
+    let subject = Some(progress.subject.as_str()).filter(|s| !s.is_empty());
     let round = Claimed::claim(
-        None,
+        subject,
         &progress.call,
         progress.round,
         progress.expires,
@@ -188,6 +193,11 @@ fn open(sealed: String, sealing: &Sealing, fresh: Progress) -> Result<Progress, 
         .ok_or_else(|| {
             malformed("The requestState sent back is not one this server sealed: it was changed, cut short, or sealed with another key.")
         })?;
+    if progress.subject != fresh.subject {
+        return Err(malformed(
+            "The requestState sent back was sealed for another caller: a call's questions are answered by the caller who began it.",
+        ));
+    }
     if progress.tool != fresh.tool || progress.args != fresh.args {
         return Err(malformed(
             "The requestState sent back belongs to another call: another tool, or other arguments.",

@@ -63,13 +63,15 @@ impl Session {
     /// round: a round claimed before is not run again (its answer is given again, or,
     /// while it runs, a transient error), and one whose state expired ends with a
     /// transient error. `may_ask` says whether the tool or its handler asks anything:
-    /// if not, a fresh call is not bound to its arguments.
+    /// if not, a fresh call is not bound to its arguments. `subject` is the verified
+    /// caller's: a state is bound to it, and its round is claimed for it.
     pub async fn start(
         tool: &'static str,
         arguments: &Value,
         reach: Reach,
         sealing: &Arc<Sealing>,
         may_ask: bool,
+        subject: Option<&str>,
     ) -> Begun {
         let mut progress = Progress::default();
         let mut claimed = None;
@@ -83,6 +85,7 @@ impl Session {
                 if may_ask || request_state.is_some() {
                     progress.tool = tool.to_owned();
                     progress.args = bind(tool, arguments);
+                    progress.subject = subject.unwrap_or_default().to_owned();
                 }
                 match request_state {
                     Some(sealed) => {

@@ -69,6 +69,9 @@ pub struct ToolSpec {
     /// `#[schemars(extend(...))]` on the struct: keywords added to its schema, and
     /// enforced.
     pub extend: Option<&'static Extend>,
+    /// `#[mcp_tool(scopes(...))]`: the OAuth scopes a caller needs, every one of them
+    /// (empty: any caller the server lets in).
+    pub scopes: &'static [&'static str],
     /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
     /// index in `fields` of the field named `key` when `value` passes it with nothing
     /// to record; `None` for a key of no field's, or a doubt.

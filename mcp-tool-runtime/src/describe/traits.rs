@@ -37,6 +37,27 @@ pub trait McpTool: Argument + DeserializeOwned {
         Self::spec().tool()
     }
 
+    /// The OAuth scopes a caller needs to call this tool, every one of them, as
+    /// `#[mcp_tool(scopes("orders:read"))]` declares them (empty: any caller the
+    /// server lets in). Served over HTTP with authorization, a token without one of them
+    /// gets 403 `insufficient_scope` naming them all, and does not see the tool listed
+    /// (see `mcp_tool::http::auth`).
+    ///
+    /// ```
+    /// use mcp_tool::McpTool;
+    /// use serde::Deserialize;
+    ///
+    /// /// Cancel an order.
+    /// #[derive(McpTool, Deserialize)]
+    /// #[mcp_tool(scopes("orders:read", "orders:write"))]
+    /// struct CancelOrder { order_id: String }
+    ///
+    /// assert_eq!(CancelOrder::scopes(), ["orders:read", "orders:write"]);
+    /// ```
+    fn scopes() -> &'static [&'static str] {
+        Self::spec().scopes
+    }
+
     /// Checks `arguments` (type, presence, unknown names, every rule) and reads them.
     /// Dates are judged by the system clock in the system's zone; see
     /// [`McpTool::from_arguments_in`].

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::ask::{Answer, Ask, Begun, Reach, Sealing, Session, Step};
+use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::asking::{AskField, Asking, Unconfirmed};
@@ -35,6 +36,10 @@ pub(crate) struct Setup {
     pub show_unexpected: bool,
     /// The server's sorts of well-known errors (see `Toolbox::sort_errors`).
     pub sorting: Arc<ErrorSorting>,
+    /// Who calls, as the transport verified it (`None`: nobody verified one).
+    pub caller: Option<Caller>,
+    /// What a call without a verified caller is served as.
+    pub unverified: Unverified,
 }
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
@@ -57,8 +62,29 @@ where
     let show_unexpected = setup.show_unexpected;
     let sorting = Arc::clone(&setup.sorting);
     let reach = setup.reach;
+    // Who may call is decided before the arguments are read: a refusal says nothing
+    // of them, and costs nothing of the checks.
+    let admitted = crate::caller::admit(
+        T::NAME,
+        T::spec().scopes,
+        setup.caller.as_ref(),
+        &setup.unverified,
+    )
+    .and_then(|caller| match caller {
+        None if H::CALLER => Err(crate::caller::no_caller(T::NAME, false)),
+        caller => Ok(caller),
+    });
+    let caller = match admitted {
+        Ok(caller) => caller,
+        Err(error) => {
+            // A refusal of who calls, never an unexpected error: nothing to settle.
+            let error = error.for_call(T::NAME.to_owned(), Value::Object(Default::default()));
+            return Ok(Answer::Complete(error.into_call_result()));
+        }
+    };
+    let subject = caller.as_ref().map(Caller::subject);
     let (outcome, claimed) =
-        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask).await {
+        match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask, subject).await {
             #[cfg(feature = "ask")]
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => {
@@ -74,7 +100,8 @@ where
                     repair: setup.repair,
                 };
                 let outcome =
-                    run::<S, T, M, H>(handler, state, arguments, session, setup, shape).await;
+                    run::<S, T, M, H>(handler, state, arguments, session, setup, shape, caller)
+                        .await;
                 (outcome, claimed)
             }
         };
@@ -221,6 +248,7 @@ async fn run<S, T, M, H>(
     session: Session,
     setup: Ready,
     shape: OutputShape,
+    caller: Option<Caller>,
 ) -> Result<Answer, ToolError>
 where
     S: Send + Sync + 'static,
@@ -244,9 +272,9 @@ where
         .map_err(|error| error.with_repairs(repairs.clone()))?;
     let ask = Ask::new(session.clone());
     // Both creating and polling the handler's future may panic.
-    let running = CatchUnwind(Box::pin(
-        async move { handler.call(state, args, ask).await },
-    ));
+    let running = CatchUnwind(Box::pin(async move {
+        handler.call(state, args, ask, caller).await
+    }));
     let outcome = running.await;
     let shown = || echoed.as_ref().map(Echoed::value).unwrap_or_default();
     if session.has_pending() {
@@ -303,11 +331,13 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
 }
 
 /// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`,
-/// `async fn(Arc<S>, T) -> Result<O, ToolError>`, or `async fn(Arc<S>, T, Ask) ->
-/// Result<O, ToolError>` for a handler that asks the user. `M` only tells them apart.
+/// `async fn(Arc<S>, T) -> Result<O, ToolError>`, `async fn(Arc<S>, T, Caller)` for a
+/// handler that acts for its verified [`Caller`], or `async fn(Arc<S>, T, Ask)` and
+/// `async fn(Arc<S>, T, Caller, Ask)` for a handler that asks the user. `M` only tells
+/// them apart.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool handler",
-    note = "a handler is an async fn taking the tool's arguments: `async fn(T)`, `async fn(Arc<S>, T)`, or, with mcp-tool's `ask` feature, `async fn(Arc<S>, T, Ask)`; it returns `Result<O, ToolError>` with `O: Serialize`"
+    note = "a handler is an async fn taking the tool's arguments: `async fn(T)`, `async fn(Arc<S>, T)`, `async fn(Arc<S>, T, Caller)`, or, with mcp-tool's `ask` feature, `async fn(Arc<S>, T, Ask)` and `async fn(Arc<S>, T, Caller, Ask)`; it returns `Result<O, ToolError>` with `O: Serialize`"
 )]
 pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// What a successful call returns.
@@ -317,8 +347,18 @@ pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// Whether the handler takes an [`Ask`], and so may ask the user.
     #[doc(hidden)]
     const ASKS: bool = false;
-    /// Runs the handler.
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Self::Future;
+    /// Whether the handler takes a [`Caller`], and so runs only for a verified one.
+    #[doc(hidden)]
+    const CALLER: bool = false;
+    /// Runs the handler (`caller`: who calls, if verified).
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, caller: Option<Caller>) -> Self::Future;
+}
+
+/// The caller a handler that takes one is given: the verified one, always (a call
+/// without one is refused before the handler, see `call`); the empty subject is
+/// never reached, and names nobody if it were.
+fn given(caller: Option<Caller>) -> Caller {
+    caller.unwrap_or_else(|| Caller::new(""))
 }
 
 impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
@@ -328,7 +368,7 @@ where
 {
     type Output = O;
     type Future = Fut;
-    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
+    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask, _caller: Option<Caller>) -> Fut {
         self(arguments)
     }
 }
@@ -340,7 +380,7 @@ where
 {
     type Output = O;
     type Future = Fut;
-    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask) -> Fut {
+    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask, _caller: Option<Caller>) -> Fut {
         self(state, arguments)
     }
 }
@@ -354,8 +394,36 @@ where
     type Output = O;
     type Future = Fut;
     const ASKS: bool = true;
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask) -> Fut {
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, _caller: Option<Caller>) -> Fut {
         self(state, arguments, ask)
+    }
+}
+
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Caller) -> O> for F
+where
+    F: Fn(Arc<S>, T, Caller) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    const CALLER: bool = true;
+    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask, caller: Option<Caller>) -> Fut {
+        self(state, arguments, given(caller))
+    }
+}
+
+#[cfg(feature = "ask")]
+impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Caller, Ask) -> O> for F
+where
+    F: Fn(Arc<S>, T, Caller, Ask) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+{
+    type Output = O;
+    type Future = Fut;
+    const ASKS: bool = true;
+    const CALLER: bool = true;
+    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, caller: Option<Caller>) -> Fut {
+        self(state, arguments, given(caller), ask)
     }
 }
 

@@ -65,26 +65,39 @@ impl Settings {
             crate::result::tool_failure::stamp(meta, structured);
         }
         #[cfg(feature = "tracing")]
-        super::observe::answered(&call.tool, call.at, is_error, structured, meta.as_ref());
+        super::observe::answered(
+            &call.tool,
+            call.at,
+            is_error,
+            structured,
+            meta.as_ref(),
+            &call.subject,
+        );
         #[cfg(not(feature = "tracing"))]
         let _ = call;
     }
 }
 
-/// A `tools/call` under way, for its event: the tool as the client named it, and when
-/// it came (feature `tracing`; without it, nothing is kept).
+/// A `tools/call` under way, for its event: the tool as the client named it, the
+/// verified caller's subject, and when it came (feature `tracing`; without it, nothing
+/// is kept).
 pub(crate) struct Started {
     #[cfg(feature = "tracing")]
     tool: String,
+    #[cfg(feature = "tracing")]
+    subject: String,
     #[cfg(feature = "tracing")]
     at: std::time::Instant,
 }
 
 impl Started {
-    pub fn now(_tool: &str) -> Self {
+    /// The call of `tool` by the caller `subject` (`None`: nobody verified one).
+    pub fn now(_tool: &str, _subject: Option<&str>) -> Self {
         Started {
             #[cfg(feature = "tracing")]
             tool: _tool.to_owned(),
+            #[cfg(feature = "tracing")]
+            subject: _subject.unwrap_or_default().to_owned(),
             #[cfg(feature = "tracing")]
             at: std::time::Instant::now(),
         }
@@ -93,7 +106,7 @@ impl Started {
     /// The event of a call answered with a JSON-RPC error of `kind`.
     pub fn rejected(&self, _kind: &str, _message: &str) {
         #[cfg(feature = "tracing")]
-        super::observe::rejected(&self.tool, self.at, _kind, _message);
+        super::observe::rejected(&self.tool, self.at, _kind, _message, &self.subject);
     }
 
     /// The event of a call that ends with questions for the user, by their keys.
@@ -101,7 +114,7 @@ impl Started {
         #[cfg(feature = "tracing")]
         {
             let keys: Vec<&str> = _keys.map(String::as_str).collect();
-            super::observe::waiting(&self.tool, self.at, &keys.join(", "));
+            super::observe::waiting(&self.tool, self.at, &keys.join(", "), &self.subject);
         }
     }
 }

@@ -15,7 +15,7 @@ use super::convert::{
     as_object, reject_malformed_call, to_rmcp_error, to_rmcp_input_required, to_rmcp_result,
     to_rmcp_tool,
 };
-use super::peer::{client_name, reach, takes_bare_results};
+use super::peer::{caller_of, client_name, reach, takes_bare_results};
 use crate::ask::Answer;
 use crate::describe::profile::SchemaProfile;
 use crate::serve::toolbox::Toolbox;
@@ -44,7 +44,12 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let profile = self.profile_for(client_name(&context).as_deref());
-        let mut tools = rmcp_tools(self, profile).to_vec();
+        let caller = caller_of(&context);
+        let all = rmcp_tools(self, profile).iter().enumerate();
+        let mut tools: Vec<_> = all
+            .filter(|(i, _)| self.permits(*i, caller.as_ref()))
+            .map(|(_, tool)| tool.clone())
+            .collect();
         // A peer of 2026-07-28 takes any JSON value as structured content: the outputs
         // carried as `{"result": value}` for older peers are the value itself.
         if takes_bare_results(&context) {
@@ -54,7 +59,13 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
                 }
             }
         }
-        Ok(ListToolsResult::with_all_items(tools))
+        let mut listed = ListToolsResult::with_all_items(tools);
+        // A list that depends on who asks is no list to share between users (SEP-2567):
+        // rmcp writes `cacheScope` only for a protocol version that has it.
+        if caller.is_some() {
+            listed.cache_scope = Some(rmcp::model::CacheScope::Private);
+        }
+        Ok(listed)
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
@@ -75,8 +86,9 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             request.request_state,
             self.answer_within(),
         );
+        let caller = caller_of(&context);
         match self
-            .call_reaching(profile, &request.name, arguments, reach)
+            .call_reaching_as(caller.as_ref(), profile, &request.name, arguments, reach)
             .await
         {
             Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),

@@ -85,6 +85,7 @@ mod mailbox;
 pub(crate) mod peer;
 #[cfg(feature = "ask")]
 mod rounds;
+mod scoped;
 mod structured;
 
 pub use convert::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};

@@ -1,7 +1,7 @@
 //! What the peer of a call served by rmcp can take (feature `rmcp`): any JSON value as
 //! structured content (2026-07-28), and questions for its user: input-required rounds
 //! (2026-07-28), `elicitation/create` within the call (2025-11-25, a client that
-//! declared form elicitation), or none.
+//! declared form elicitation), or none; who it is, and who calls through it.
 
 #[cfg(feature = "ask")]
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use serde_json::Value;
 #[cfg(feature = "ask")]
 use crate::ask::Elicit;
 use crate::ask::Reach;
+use crate::caller::Caller;
 
 /// How this call can reach the client's user: by input-required rounds (2026-07-28), by
 /// a request over the connection (2025-11-25, a client that declared form
@@ -91,4 +92,17 @@ pub(crate) fn takes_bare_results(context: &RequestContext<RoleServer>) -> bool {
 /// to read it from), else in the session's `initialize`.
 pub(crate) fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
     context.client_info().map(|info| info.name)
+}
+
+/// Who calls, as the transport verified it: a [`Caller`] in the request's extensions,
+/// or (over HTTP) in those of the HTTP request, where the authorization gate puts it.
+pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    if let Some(caller) = context.extensions.get::<Caller>() {
+        return Some(caller.clone());
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
+        return parts.extensions.get::<Caller>().cloned();
+    }
+    None
 }

@@ -85,34 +85,37 @@ where
         again.request_state.clone(),
         rounds.0.lifetime,
     );
-    let (outcome, claimed) = match Session::start(spec.name, &arguments, reach, &rounds.0, true)
-        .await
-    {
-        #[cfg(feature = "ask")]
-        Begun::Replay(json) => return replay(&json),
-        Begun::Stop(error, claimed) => {
-            let shown = || spec.attempted_arguments(&tool, &arguments, &ready.context);
-            (Err(named(error, &tool, shown)), claimed)
-        }
-        Begun::Go(session, claimed) => {
-            let outcome = match prepare(spec, &tool, &session, arguments, &ready).await {
-                Ok(Prepared::Asking(Answer::InputRequired(asked))) => {
-                    Ok(to_rmcp_input_required(asked)?)
-                }
-                Ok(Prepared::Asking(Answer::Complete(result))) => Ok(to_rmcp_result(result).into()),
-                Ok(Prepared::Ready(Passed {
-                    arguments: Value::Object(checked),
-                    echoed,
-                    ..
-                })) => Ok(call(again.context(checked, echoed)).await?),
-                Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
-                    "tools/call needs its arguments as an object.",
-                )),
-                Err(error) => Err(error),
-            };
-            (outcome, claimed)
-        }
-    };
+    let caller = super::peer::caller_of(&again.request_context);
+    let subject = caller.as_ref().map(crate::caller::Caller::subject);
+    let (outcome, claimed) =
+        match Session::start(spec.name, &arguments, reach, &rounds.0, true, subject).await {
+            #[cfg(feature = "ask")]
+            Begun::Replay(json) => return replay(&json),
+            Begun::Stop(error, claimed) => {
+                let shown = || spec.attempted_arguments(&tool, &arguments, &ready.context);
+                (Err(named(error, &tool, shown)), claimed)
+            }
+            Begun::Go(session, claimed) => {
+                let outcome = match prepare(spec, &tool, &session, arguments, &ready).await {
+                    Ok(Prepared::Asking(Answer::InputRequired(asked))) => {
+                        Ok(to_rmcp_input_required(asked)?)
+                    }
+                    Ok(Prepared::Asking(Answer::Complete(result))) => {
+                        Ok(to_rmcp_result(result).into())
+                    }
+                    Ok(Prepared::Ready(Passed {
+                        arguments: Value::Object(checked),
+                        echoed,
+                        ..
+                    })) => Ok(call(again.context(checked, echoed)).await?),
+                    Ok(Prepared::Ready(..)) => Err(ToolError::malformed_request(
+                        "tools/call needs its arguments as an object.",
+                    )),
+                    Err(error) => Err(error),
+                };
+                (outcome, claimed)
+            }
+        };
     let response = match outcome {
         Ok(response) => response,
         Err(error) if error.is_malformed_request() => {

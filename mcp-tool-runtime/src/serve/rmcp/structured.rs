@@ -15,6 +15,7 @@ use super::mailbox::{Gate, Mailbox, RepairSetting, attempted_arguments, restore}
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
+use crate::caller::Caller;
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::serve::call::CatchUnwind;
@@ -62,6 +63,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         router,
         settings: Settings::default(),
         rounds: Rounds::of_process(),
+        scopes: None,
     }
 }
 
@@ -73,6 +75,8 @@ pub struct Structured<'r, S> {
     settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
+    /// The scopes each tool needs (see `Structured::with_scopes`).
+    pub(super) scopes: Option<&'r crate::caller::ToolScopes>,
 }
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
@@ -221,12 +225,17 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let log = Mailbox::default();
         context.request_context.extensions.insert(log.clone());
         context.request_context.extensions.insert(Gate::First);
-        let started = Started::now(context.name());
+        let caller = super::peer::caller_of(&context.request_context);
+        let started = Started::now(context.name(), caller.as_ref().map(Caller::subject));
         let Some(route) = route else {
             let error = self.unknown_tool(context.name());
             started.rejected("unknown_tool", &error.message);
             return Err(error);
         };
+        if let Some(mut refused) = self.refused(context.name(), &context.request_context) {
+            self.settle(&started, &mut refused);
+            return Ok(refused.into());
+        }
         // A method without `Parameters` takes no arguments: a name sent anyway is
         // refused as any tool refuses one, not silently ignored.
         if takes_nothing(&route.attr.input_schema)
@@ -355,7 +364,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// [`Structured::list_all`] for the client of `context`, in its profile (see
     /// [`Structured::with_profile_from_client`]).
     pub fn list_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
-        self.list_in(self.profile_of(context))
+        let mut tools = self.list_in(self.profile_of(context));
+        self.keep_permitted(&mut tools, context);
+        tools
     }
 
     fn list_in(&self, profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
@@ -397,6 +408,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     union: None,
     asking: None,
     extend: None,
+    scopes: &[],
     walk: crate::describe::valid_walk::no_field,
     cache: crate::describe::SpecCache::new(),
 };

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::Toolbox;
 use crate::ask::{Answer, Reach};
+use crate::caller::Caller;
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::result::echo;
@@ -39,17 +40,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Value,
     ) -> Result<CallToolResult, CallError> {
-        match self
-            .call_reaching(profile, name, arguments, Reach::Nobody)
-            .await?
-        {
-            Answer::Complete(result) => Ok(result),
-            // A call that cannot reach the user puts no question; were one put, the model
-            // would be told the user cannot be asked, never the question's state.
-            Answer::InputRequired(_) => Ok(ToolError::from(crate::ask::Unanswered::cannot(name))
-                .for_call(name.to_owned(), Value::Object(Default::default()))
-                .into_call_result()),
-        }
+        let answer = self.call_reaching(profile, name, arguments, Reach::Nobody);
+        Ok(completed(name, answer.await?))
     }
 
     /// [`Toolbox::call_for`] from a client that can ask its user as `reach` says: the
@@ -63,7 +55,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
     ) -> Result<Answer, CallError> {
-        let started = Started::now(name);
+        self.call_reaching_as(None, profile, name, arguments, reach)
+            .await
+    }
+
+    /// [`Toolbox::call_reaching`] by `caller`, as the transport verified it (`None`:
+    /// nobody verified one; see [`Toolbox::unverified_calls`]): the tool's scopes are
+    /// checked against the caller's before its arguments are read, and a handler that
+    /// takes a [`Caller`] gets it.
+    pub async fn call_reaching_as(
+        &self,
+        caller: Option<&Caller>,
+        profile: SchemaProfile,
+        name: &str,
+        arguments: Value,
+        reach: Reach,
+    ) -> Result<Answer, CallError> {
+        let started = Started::now(name, caller.map(Caller::subject));
         let Some(&i) = self.index.get(name) else {
             let error = self.unknown_tool(name);
             started.rejected("unknown_tool", error.message());
@@ -77,6 +85,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.settings.show_unexpected,
             sorting: Arc::clone(&self.settings.sorting),
+            caller: caller.cloned(),
+            unverified: self.unverified.clone(),
         };
         let mut result = self.routes[i](&self.state, arguments, setup)
             .await
@@ -116,6 +126,18 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             name: name.chars().take(200).collect(),
             message: unknown_tool_message(name, &names),
         }
+    }
+}
+
+/// The answer of a call from a client that cannot ask its user: such a call puts no
+/// question; were one put, the model would be told the user cannot be asked, never the
+/// question's state.
+pub(super) fn completed(name: &str, answer: Answer) -> CallToolResult {
+    match answer {
+        Answer::Complete(result) => result,
+        Answer::InputRequired(_) => ToolError::from(crate::ask::Unanswered::cannot(name))
+            .for_call(name.to_owned(), Value::Object(Default::default()))
+            .into_call_result(),
     }
 }
 

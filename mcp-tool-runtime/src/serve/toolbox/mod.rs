@@ -17,11 +17,13 @@ use serde_json::Value;
 use crate::ask::{Answer, Sealing};
 #[cfg(feature = "ask")]
 use crate::ask::{StateKey, UsedStates};
+use crate::caller::Unverified;
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
 use crate::result::ToolError;
 
+mod callers;
 mod calls;
 
 pub use calls::CallError;
@@ -113,6 +115,10 @@ pub struct Toolbox<S = ()> {
     /// order), built at registration.
     tools: [Vec<Tool>; 4],
     routes: Vec<Box<Route<S>>>,
+    /// Each tool's declared scopes, in registration order.
+    pub(super) scopes: Vec<&'static [&'static str]>,
+    /// What a call without a verified caller is served as.
+    pub(super) unverified: Unverified,
     index: HashMap<&'static str, usize>,
     context: Option<Context>,
     info: ServerInfo,
@@ -164,6 +170,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             sealing: Arc::new(Sealing::new()),
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
+            scopes: Vec::new(),
+            unverified: Unverified::Refused,
             index: HashMap::new(),
             context: None,
             #[cfg(feature = "rmcp")]
@@ -493,6 +501,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             self.tools[profile.index()].push(tool);
         }
         self.routes.push(Box::new(route));
+        self.scopes.push(T::spec().scopes);
         self
     }
 

@@ -33,6 +33,9 @@ pub(super) struct Exchange {
     handle: Box<Handle>,
     path: String,
     limits: Limits,
+    /// Who may call what, when the server authorizes (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub gate: Option<super::auth::gate::Gate>,
 }
 
 impl Exchange {
@@ -49,6 +52,8 @@ impl Exchange {
             }),
             path,
             limits,
+            #[cfg(feature = "auth")]
+            gate: None,
         }
     }
 
@@ -57,13 +62,26 @@ impl Exchange {
         &self,
         request: Request<Incoming>,
     ) -> Response<BoxBody<Bytes, Infallible>> {
+        #[cfg(feature = "auth")]
+        if let Some(metadata) = self.gate.as_ref().and_then(|g| g.metadata(&request)) {
+            return metadata;
+        }
         if request.uri().path() != self.path {
             return plain(
                 StatusCode::NOT_FOUND,
                 format!("Not Found: MCP is served at {}", self.path),
             );
         }
-        let (parts, body) = request.into_parts();
+        #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
+        let (mut parts, body) = request.into_parts();
+        #[cfg(feature = "auth")]
+        let caller = match &self.gate {
+            Some(gate) => match gate.caller(&mut parts).await {
+                Ok(caller) => Some(caller),
+                Err(refused) => return closing(refused),
+            },
+            None => None,
+        };
         let limit = self.limits.max_body;
         let read = Limited::new(body, limit).collect();
         let body = match tokio::time::timeout(self.limits.body_timeout, read).await {
@@ -94,6 +112,13 @@ impl Exchange {
                 );
             }
         };
+        #[cfg(feature = "auth")]
+        if let (Some(gate), Some(caller)) = (&self.gate, caller) {
+            if let Some(refused) = gate.refusal(&parts, &body, &caller) {
+                return refused;
+            }
+            parts.extensions.insert(caller);
+        }
         let kept = body.clone();
         let is_json = is_json(&parts.headers);
         let response = (self.handle)(Request::from_parts(parts, Full::new(body))).await;
@@ -124,6 +149,18 @@ fn is_json(headers: &hyper::HeaderMap) -> bool {
 /// request was not read whole.
 fn refusal(status: StatusCode, code: i64, message: &str) -> Response<BoxBody<Bytes, Infallible>> {
     let mut response = json(status, &jsonrpc::error(Value::Null, code, message));
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// `response`, and the connection closed after it: its request's body was not read.
+#[cfg(feature = "auth")]
+fn closing(
+    mut response: Response<BoxBody<Bytes, Infallible>>,
+) -> Response<BoxBody<Bytes, Infallible>> {
     response.headers_mut().insert(
         header::CONNECTION,
         header::HeaderValue::from_static("close"),

@@ -6,6 +6,9 @@
 //! machine (DNS rebinding). rmcp checks `Host` by default but leaves the
 //! `Origin` list empty, which turns that check off; here both are on.
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 mod conn;
 mod exchange;
 
@@ -92,6 +95,8 @@ pub struct HttpServer {
     origins: Vec<String>,
     path: String,
     limits: Limits,
+    #[cfg(feature = "auth")]
+    authorization: Option<auth::Authorization>,
 }
 
 /// How long a client may take and how much it may hold (see [`HttpServer`]).
@@ -125,7 +130,20 @@ impl HttpServer {
                 max_connections: 512,
                 max_body: 4 * 1024 * 1024,
             },
+            #[cfg(feature = "auth")]
+            authorization: None,
         }
+    }
+
+    /// Serves as an OAuth 2.1 resource server (feature `auth`): every request to the
+    /// endpoint needs a bearer token `authorization` verifies, each tool call the
+    /// scopes its tool declares, and the Protected Resource Metadata is served (see
+    /// [`auth`] for the whole picture).
+    #[cfg(feature = "auth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+    pub fn authorization(mut self, authorization: auth::Authorization) -> Self {
+        self.authorization = Some(authorization);
+        self
     }
 
     /// Also answers requests whose `Host` is `host` (a name, or `name:port`).
@@ -215,7 +233,13 @@ impl HttpServer {
             Arc::new(LocalSessionManager::default()),
             config,
         );
-        let exchange = Arc::new(Exchange::new(service, self.path.clone(), self.limits));
+        #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
+        let mut exchange = Exchange::new(service, self.path.clone(), self.limits);
+        #[cfg(feature = "auth")]
+        if let Some(authorization) = self.authorization.clone() {
+            exchange.gate = Some(auth::gate::Gate::new(authorization, &self.path));
+        }
+        let exchange = Arc::new(exchange);
         let connections = Connections::new(self.limits);
         #[cfg(feature = "tracing")]
         log_start(listener.local_addr()?, &self);

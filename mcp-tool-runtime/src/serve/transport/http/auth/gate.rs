@@ -1,0 +1,440 @@
+//! The gate every request to the endpoint passes when the server has an
+//! [`Authorization`]: the token (one `Authorization: Bearer` header, none in the query),
+//! verified or taken from the cache of verified tokens; then, the body read, the tools a
+//! call names held against the token's scopes before anything reads their arguments.
+//! It also serves the Protected Resource Metadata.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use base64::Engine as _;
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::http::request::Parts;
+use hyper::{Method, Request, Response, StatusCode, header};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::{Authorization, Rejected, Verified};
+use crate::caller::Caller;
+use crate::serve::transport::jsonrpc;
+
+/// How many verified tokens are kept.
+const CACHE: usize = 10_000;
+
+/// The longest `Authorization` header read; a longer one is refused unread.
+const MAX_HEADER: usize = 16 * 1024;
+
+/// The well-known path of Protected Resource Metadata (RFC 9728).
+const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// The JSON-RPC code of a refused request (implementation-defined server error).
+const UNAUTHORIZED: i64 = -32001;
+
+/// The JSON-RPC code of a header that disagrees with the body (2026-07-28).
+const HEADER_MISMATCH: i64 = -32020;
+
+type Answer = Response<BoxBody<Bytes, Infallible>>;
+
+/// The gate of one server.
+pub(in crate::serve::transport::http) struct Gate {
+    auth: Authorization,
+    /// The metadata's URL, as challenges name it.
+    metadata_url: String,
+    /// The paths it is served at: under the endpoint's path, and the root.
+    metadata_paths: [String; 2],
+    document: Bytes,
+    /// Verified tokens by their SHA-256 (the token itself is not kept).
+    verified: Mutex<HashMap<[u8; 32], Verified>>,
+}
+
+impl Gate {
+    pub fn new(auth: Authorization, endpoint: &str) -> Self {
+        let (origin, resource_path) = split_origin(&auth.resource);
+        let metadata_url = format!("{origin}{WELL_KNOWN}{resource_path}");
+        let document = json!({
+            "resource": auth.resource,
+            "authorization_servers": auth.servers,
+            "scopes_supported": auth.scopes.supported(),
+            "bearer_methods_supported": ["header"],
+        });
+        Gate {
+            metadata_url,
+            metadata_paths: [format!("{WELL_KNOWN}{endpoint}"), WELL_KNOWN.to_owned()],
+            document: Bytes::from(document.to_string()),
+            verified: Mutex::new(HashMap::new()),
+            auth,
+        }
+    }
+
+    /// The metadata, if `request` asks for it.
+    pub fn metadata<B>(&self, request: &Request<B>) -> Option<Answer> {
+        let path = request.uri().path();
+        if !self.metadata_paths.iter().any(|p| p == path) {
+            return None;
+        }
+        if request.method() != Method::GET {
+            return Some(plain(StatusCode::METHOD_NOT_ALLOWED, "GET only"));
+        }
+        let mut response = Response::new(Full::new(self.document.clone()).boxed());
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        );
+        Some(response)
+    }
+
+    /// The caller of the request of `parts`, from its one bearer token, which is taken
+    /// out of the headers (nothing after this gate sees it); or the refusal.
+    pub async fn caller(&self, parts: &mut Parts) -> Result<Caller, Answer> {
+        if let Some(query) = parts.uri.query()
+            && query
+                .split('&')
+                .any(|pair| pair.split('=').next() == Some("access_token"))
+        {
+            return Err(self.refuse(
+                StatusCode::BAD_REQUEST,
+                Some((
+                    "invalid_request",
+                    "a token is sent in the Authorization header, never in the URL",
+                )),
+                None,
+                None,
+            ));
+        }
+        let mut headers = parts.headers.get_all(header::AUTHORIZATION).iter();
+        let (first, second) = (headers.next(), headers.next());
+        let value = match (first, second) {
+            (None, _) => return Err(self.refuse(StatusCode::UNAUTHORIZED, None, None, None)),
+            (Some(_), Some(_)) => {
+                return Err(self.refuse(
+                    StatusCode::BAD_REQUEST,
+                    Some(("invalid_request", "send one Authorization header")),
+                    None,
+                    None,
+                ));
+            }
+            (Some(value), None) => value,
+        };
+        let token = bearer(value.as_bytes()).ok_or_else(|| {
+            self.refuse(
+                StatusCode::UNAUTHORIZED,
+                Some((
+                    "invalid_token",
+                    "the Authorization header is no Bearer token",
+                )),
+                None,
+                None,
+            )
+        })?;
+        let token = token.to_owned();
+        parts.headers.remove(header::AUTHORIZATION);
+        let verified = self
+            .verify(&token)
+            .await
+            .map_err(|rejected| match rejected {
+                Rejected::Invalid(reason) => self.refuse(
+                    StatusCode::UNAUTHORIZED,
+                    Some(("invalid_token", &reason)),
+                    None,
+                    None,
+                ),
+                Rejected::Unavailable => {
+                    #[cfg(feature = "tracing")]
+                    crate::serve::observe::refused(503, None, None, "");
+                    unavailable()
+                }
+            })?;
+        Ok(verified)
+    }
+
+    /// The verified caller of `token`, from the cache while it holds.
+    async fn verify(&self, token: &str) -> Result<Caller, Rejected> {
+        let key: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        let now = SystemTime::now();
+        if let Ok(cache) = self.verified.lock()
+            && let Some(hit) = cache.get(&key)
+            && hit.expires > now
+        {
+            return Ok(hit.caller.clone());
+        }
+        let verified = self.auth.verifier.verify(token).await?;
+        let caller = verified.caller.clone();
+        if verified.expires > now
+            && let Ok(mut cache) = self.verified.lock()
+        {
+            if cache.len() >= CACHE {
+                cache.retain(|_, v| v.expires > now);
+            }
+            if cache.len() >= CACHE {
+                // Full of live tokens: start again rather than grow without bound.
+                cache.clear();
+            }
+            cache.insert(key, verified);
+        }
+        Ok(caller)
+    }
+
+    /// Whether `caller` may make the request of `parts` with `body`: each tool it calls
+    /// is held against the token's scopes, the name read from the body (and an
+    /// `Mcp-Name` header, where sent, must agree with it). The refusal, if not.
+    pub fn refusal(&self, parts: &Parts, body: &[u8], caller: &Caller) -> Option<Answer> {
+        if parts.method != Method::POST {
+            return None;
+        }
+        let called = called_tools(body);
+        let header = parts.headers.get("mcp-name");
+        if let Some(header) = header {
+            let sent = header.to_str().ok().and_then(decode_header);
+            let agrees = match (&sent, called.as_slice()) {
+                (Some(sent), [one]) => sent == one,
+                (Some(_), []) => true,
+                _ => false,
+            };
+            if !agrees {
+                let message =
+                    "Bad Request: the Mcp-Name header does not match the tool named in the body.";
+                return Some(json_answer(
+                    StatusCode::BAD_REQUEST,
+                    &jsonrpc::error(Value::Null, HEADER_MISMATCH, message),
+                ));
+            }
+        }
+        for tool in &called {
+            let needed = self.auth.scopes.of(tool);
+            if !caller.has_scopes(needed) {
+                #[cfg(feature = "tracing")]
+                crate::serve::observe::refused(
+                    403,
+                    Some(tool),
+                    Some(caller.subject()),
+                    &crate::caller::missing(caller, needed).join(" "),
+                );
+                // Every scope the call needs, and those the token holds already: a client
+                // that replaces its token with one of these scopes loses nothing it had.
+                let supported = self.auth.scopes.supported();
+                let asked: Vec<&str> = supported
+                    .into_iter()
+                    .filter(|s| needed.contains(s) || caller.has_scope(s))
+                    .collect();
+                return Some(self.refuse(
+                    StatusCode::FORBIDDEN,
+                    Some((
+                        "insufficient_scope",
+                        "the token does not grant every scope this tool needs",
+                    )),
+                    Some(&asked),
+                    Some(tool),
+                ));
+            }
+        }
+        None
+    }
+
+    /// A 401, 403 or 400 with its `WWW-Authenticate` challenge: `error` (and its
+    /// description), the scopes the request needs (`needed`, else those a new token
+    /// should ask for), and where the metadata is.
+    fn refuse(
+        &self,
+        status: StatusCode,
+        error: Option<(&str, &str)>,
+        needed: Option<&[&str]>,
+        tool: Option<&str>,
+    ) -> Answer {
+        #[cfg(feature = "tracing")]
+        if status != StatusCode::FORBIDDEN {
+            crate::serve::observe::refused(
+                status.as_u16(),
+                tool,
+                None,
+                error.map_or("missing token", |(_, why)| why),
+            );
+        }
+        let mut challenge = String::from("Bearer ");
+        if let Some((code, description)) = error {
+            challenge.push_str(&format!(
+                "error=\"{code}\", error_description=\"{}\", ",
+                quoted(description)
+            ));
+        }
+        let scopes = match (needed, &self.auth.challenge) {
+            (Some(needed), _) => needed.join(" "),
+            (None, Some(challenge)) => challenge.join(" "),
+            (None, None) => self.auth.scopes.supported().join(" "),
+        };
+        if !scopes.is_empty() {
+            challenge.push_str(&format!("scope=\"{scopes}\", "));
+        }
+        challenge.push_str(&format!("resource_metadata=\"{}\"", self.metadata_url));
+        let message = match (status, tool) {
+            (StatusCode::FORBIDDEN, Some(tool)) => format!(
+                "Forbidden: the token may not call {tool}; ask the authorization server for a token with the scopes {scopes}."
+            ),
+            (StatusCode::BAD_REQUEST, _) => format!(
+                "Bad Request: {}.",
+                error.map_or("the request's authorization is malformed", |(_, d)| d)
+            ),
+            _ => format!(
+                "Unauthorized: {}; the metadata at {} says where to get a token.",
+                error.map_or("this server needs a bearer token", |(_, d)| d),
+                self.metadata_url
+            ),
+        };
+        let mut response =
+            json_answer(status, &jsonrpc::error(Value::Null, UNAUTHORIZED, &message));
+        if let Ok(value) = header::HeaderValue::from_str(&challenge) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, value);
+        }
+        response
+    }
+}
+
+/// The token of `Bearer <token>` (RFC 6750 b64token), if that is what `value` is.
+fn bearer(value: &[u8]) -> Option<&str> {
+    if value.len() > MAX_HEADER {
+        return None;
+    }
+    let value = std::str::from_utf8(value).ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
+    let token = token.trim_start_matches(' ');
+    let b64token = |c: char| c.is_ascii_alphanumeric() || "-._~+/=".contains(c);
+    (!token.is_empty() && token.chars().all(b64token)).then_some(token)
+}
+
+/// The tools a request body calls: the `params.name` of each `tools/call` (one
+/// message, or each of a batch). A body that is no JSON is rmcp's to refuse.
+fn called_tools(body: &[u8]) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Message {
+        method: Option<String>,
+        params: Option<Params>,
+    }
+    #[derive(Deserialize)]
+    struct Params {
+        name: Option<Value>,
+    }
+    let name = |m: Message| -> Option<String> {
+        if m.method.as_deref() != Some("tools/call") {
+            return None;
+        }
+        // A call whose name is no string is malformed: rmcp refuses it, so no tool runs;
+        // its text here only keeps the gate from reading it as no call at all.
+        match m.params?.name? {
+            Value::String(name) => Some(name),
+            other => Some(other.to_string()),
+        }
+    };
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'[') {
+        serde_json::from_slice::<Vec<Message>>(body)
+            .map(|all| all.into_iter().filter_map(name).collect())
+            .unwrap_or_default()
+    } else {
+        serde_json::from_slice::<Message>(body)
+            .ok()
+            .and_then(name)
+            .into_iter()
+            .collect()
+    }
+}
+
+/// An `Mcp-Name` header's value: as sent, or Base64 between `=?base64?` and `?=`.
+fn decode_header(value: &str) -> Option<String> {
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
+        Some(inner) => base64::engine::general_purpose::STANDARD
+            .decode(inner)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok()),
+        None => Some(value.to_owned()),
+    }
+}
+
+/// A quoted-string's content: no `"` or `\` to end it early.
+fn quoted(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c == '"' || c == '\\' || c.is_control() {
+                '\''
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// `https://host:port` and `/path` of a URL.
+fn split_origin(url: &str) -> (&str, &str) {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    match url[after_scheme..].find('/') {
+        Some(i) => url.split_at(after_scheme + i),
+        None => (url, ""),
+    }
+}
+
+fn unavailable() -> Answer {
+    let message = "Service Unavailable: the authorization server's keys cannot be read now, so no token can be verified; try again shortly.";
+    let mut response = json_answer(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &jsonrpc::error(Value::Null, UNAUTHORIZED, message),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("30"));
+    response
+}
+
+fn json_answer(status: StatusCode, body: &Value) -> Answer {
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Answer {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bearer_token_is_read_and_nothing_else() {
+        assert_eq!(bearer(b"Bearer abc.def-_~+/="), Some("abc.def-_~+/="));
+        assert_eq!(bearer(b"bearer abc"), Some("abc"));
+        assert_eq!(bearer(b"Basic abc"), None);
+        assert_eq!(bearer(b"Bearer "), None);
+        assert_eq!(bearer(b"Bearer a\"b"), None);
+        assert_eq!(bearer(&[b'a'; MAX_HEADER + 1]), None);
+    }
+
+    #[test]
+    fn the_called_tools_are_read_from_the_body() {
+        let one = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"cancel_order","arguments":{"x":1}}}"#;
+        assert_eq!(called_tools(one), ["cancel_order"]);
+        let batch = br#"[{"method":"tools/list"},{"method":"tools/call","params":{"name":"a"}}]"#;
+        assert_eq!(called_tools(batch), ["a"]);
+        assert!(called_tools(b"{not json").is_empty());
+        assert_eq!(
+            decode_header("=?base64?Y2FuY2Vs?=").as_deref(),
+            Some("cancel")
+        );
+    }
+}

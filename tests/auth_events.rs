@@ -1,0 +1,69 @@
+//! The operator's view of authorization (features `auth` and `tracing`): a refused
+//! call's event names the status, the caller's subject and the scopes it lacks, a call's
+//! own event its caller, and no event holds a token. Its own test binary: the events
+//! are caught by a subscriber of this thread, which tests running beside it would race.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+
+#[path = "support/issuer.rs"]
+mod issuer;
+#[path = "support/raw_http.rs"]
+mod raw_http;
+use issuer::*;
+
+#[test]
+fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let seen = Arc::new(Mutex::new(String::new()));
+    let subscriber = tracing_subscriber::registry().with(Capture(Arc::clone(&seen)));
+    // One thread: the subscriber set below is this thread's, and the server's tasks run
+    // on it.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let token = rt.block_on(async {
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let issuer = issuer().await;
+        let (serving, resource, _) = resource(&issuer).await;
+        let token = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+        let call = json!({"name": "cancel_order", "arguments": {"order_id": "A1"}});
+        let (code, _, _) = request(serving.port, &bearer(&token), "tools/call", call).await;
+        assert_eq!(code, 403);
+        let call = json!({"name": "find_orders", "arguments": {"customer": "alice"}});
+        let (code, _, _) = request(serving.port, &bearer(&token), "tools/call", call).await;
+        assert_eq!(code, 200);
+        serving.stop().await;
+        token
+    });
+    let seen = seen.lock().unwrap().clone();
+    assert!(seen.contains("http.status=403"), "{seen}");
+    assert!(seen.contains("subject=\"alice\""), "{seen}");
+    assert!(seen.contains("missing_scopes=\"orders:write\""), "{seen}");
+    // The call's own event names its caller too.
+    assert!(
+        seen.lines()
+            .any(|l| l.contains("tool=\"find_orders\"") && l.contains("subject=\"alice\"")),
+        "{seen}"
+    );
+    holds_no_token(&seen, &[token.as_str()]);
+}
+
+/// Every event's fields, as text.
+struct Capture(Arc<Mutex<String>>);
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Capture {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Fields<'a>(&'a mut String);
+        impl tracing::field::Visit for Fields<'_> {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                self.0.push_str(&format!("{}={:?} ", field.name(), value));
+            }
+        }
+        let mut seen = self.0.lock().unwrap();
+        event.record(&mut Fields(&mut seen));
+        seen.push('\n');
+    }
+}
