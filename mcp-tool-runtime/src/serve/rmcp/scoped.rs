@@ -5,6 +5,7 @@
 use rmcp::ErrorData;
 use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::ListToolsResult;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
@@ -16,16 +17,23 @@ use crate::caller::{Caller, ToolScopes, Unverified};
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// The scopes each tool needs (every one), by the tool's name as rmcp lists it: a
     /// call by a caller that lacks one is refused before the method's arguments are
-    /// read, a call with no verified caller is refused for a tool with scopes, and
-    /// [`Structured::list_for`] lists each caller only the tools it may call. Give the
-    /// HTTP server the same table (see `mcp_tool::http::auth`).
+    /// read, and a call with no verified caller is refused for a tool with scopes. Give
+    /// the HTTP server the same table (see `mcp_tool::http::auth`).
+    ///
+    /// rmcp's `#[tool_handler]` writes a `list_tools` that sees no caller: with scopes,
+    /// the list it gets from [`Structured::list_all`] holds only the tools that need
+    /// none, what a call without a verified caller may make. To list each caller the
+    /// tools it may call, write `list_tools` with [`Structured::list_tools`], as below
+    /// (the macro then leaves yours in place).
     ///
     /// ```
     /// use mcp_tool::ToolScopes;
     /// use mcp_tool::rmcp::Parameters;
-    /// use mcp_tool::{McpTool, ToolError};
+    /// use mcp_tool::{Caller, McpTool, ToolError};
     /// use rmcp::handler::server::tool::ToolRouter;
-    /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    /// use rmcp::model::{ListToolsResult, PaginatedRequestParams};
+    /// use rmcp::service::{RequestContext, RoleServer};
+    /// use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
     /// use std::sync::LazyLock;
     ///
     /// static SCOPES: LazyLock<ToolScopes> =
@@ -41,13 +49,22 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// #[tool_router]
     /// impl Desk {
     ///     #[tool(description = "Cancel an order")]
-    ///     async fn cancel(&self, Parameters(a): Parameters<Cancel>) -> Result<String, ToolError> {
-    ///         Ok(a.id)
+    ///     async fn cancel(&self, caller: Caller, Parameters(a): Parameters<Cancel>) -> Result<String, ToolError> {
+    ///         Ok(format!("{} cancelled {}", caller.subject(), a.id))
     ///     }
     /// }
     ///
     /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_scopes(&SCOPES))]
-    /// impl ServerHandler for Desk {}
+    /// impl ServerHandler for Desk {
+    ///     async fn list_tools(
+    ///         &self,
+    ///         _: Option<PaginatedRequestParams>,
+    ///         context: RequestContext<RoleServer>,
+    ///     ) -> Result<ListToolsResult, ErrorData> {
+    ///         let tools = mcp_tool::rmcp::structured(&self.tool_router).with_scopes(&SCOPES);
+    ///         Ok(tools.list_tools(&context))
+    ///     }
+    /// }
     /// ```
     pub fn with_scopes(mut self, scopes: &'r ToolScopes) -> Self {
         self.scopes = Some(scopes);
@@ -66,6 +83,26 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .err()?
             .for_call(tool.to_owned(), Value::Object(Default::default()));
         Some(to_rmcp_result(refusal.into_call_result()))
+    }
+
+    /// The answer to `tools/list` for the caller of `context`: the tools it may call, in
+    /// its client's profile ([`Structured::list_for`]), marked private to that caller
+    /// (`cacheScope`, where the protocol version has it) when the list depends on who
+    /// asks.
+    pub fn list_tools(&self, context: &RequestContext<RoleServer>) -> ListToolsResult {
+        let mut listed = ListToolsResult::with_all_items(self.list_for(context));
+        if self.scopes.is_some() && caller_of(context).is_some() {
+            listed.cache_scope = Some(rmcp::model::CacheScope::Private);
+        }
+        listed
+    }
+
+    /// Keeps of `tools` those a call without a verified caller may make: what a list
+    /// that sees no caller shows, so that forgetting the caller hides tools rather than
+    /// shows a caller tools it may not call.
+    pub(super) fn keep_public(&self, tools: &mut Vec<rmcp::model::Tool>) {
+        let Some(scopes) = self.scopes else { return };
+        tools.retain(|tool| scopes.of(&tool.name).is_empty());
     }
 
     /// Keeps of `tools` those the caller of `context` may call.

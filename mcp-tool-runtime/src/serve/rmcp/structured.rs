@@ -357,8 +357,13 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// schema as is (`format: "uint8"`, type arrays), and an error result's
     /// `structuredContent` would not match it, which the MCP Inspector reports as a
     /// failed call.
+    ///
+    /// With [`Structured::with_scopes`], only the tools that need no scope: this list
+    /// sees no caller (see [`Structured::list_tools`] for the list each caller sees).
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
-        self.list_in(self.settings.profile)
+        let mut tools = self.list_in(self.settings.profile);
+        self.keep_public(&mut tools);
+        tools
     }
 
     /// [`Structured::list_all`] for the client of `context`, in its profile (see

@@ -1,0 +1,205 @@
+//! Who may call rmcp's own `#[tool]` methods served through `structured(..)` with
+//! scopes (feature `auth`), over HTTP with tokens of the tests' issuer: the list each
+//! caller sees, the refusal before a method's arguments are read (by the wrapper itself,
+//! where the HTTP server was given no table), and the `Caller` a method takes.
+
+use std::sync::LazyLock;
+
+use mcp_tool::http::HttpServer;
+use mcp_tool::http::auth::{Authorization, JwtVerifier};
+use mcp_tool::rmcp::{Parameters, structured};
+use mcp_tool::{Caller, McpTool, ToolError, ToolScopes};
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::model::{ListToolsResult, PaginatedRequestParams};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::json;
+
+#[path = "support/issuer.rs"]
+mod issuer;
+#[path = "support/raw_http.rs"]
+mod raw_http;
+use issuer::*;
+
+static SCOPES: LazyLock<ToolScopes> = LazyLock::new(|| {
+    ToolScopes::from_table(&[
+        ("find", &["orders:read"]),
+        ("cancel", &["orders:read", "orders:write"]),
+    ])
+});
+
+/// Cancel an order.
+#[derive(McpTool, Deserialize)]
+struct Cancel {
+    id: String,
+}
+
+/// Find an order.
+#[derive(McpTool, Deserialize)]
+struct Find {
+    id: String,
+}
+
+/// A desk whose `list_tools` lists each caller its own tools.
+#[derive(Clone)]
+struct Desk {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Desk {
+    fn new() -> Self {
+        Desk {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(description = "Cancel an order")]
+    async fn cancel(
+        &self,
+        caller: Caller,
+        Parameters(args): Parameters<Cancel>,
+    ) -> Result<String, ToolError> {
+        Ok(format!("{} cancelled {}", caller.subject(), args.id))
+    }
+
+    #[tool(description = "Find an order")]
+    async fn find(&self, Parameters(args): Parameters<Find>) -> Result<String, ToolError> {
+        Ok(format!("found {}", args.id))
+    }
+
+    #[tool(description = "Answer")]
+    async fn ping(&self) -> Result<String, ToolError> {
+        Ok("pong".into())
+    }
+}
+
+#[tool_handler(router = structured(&self.tool_router).with_scopes(&SCOPES))]
+impl ServerHandler for Desk {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = structured(&self.tool_router).with_scopes(&SCOPES);
+        Ok(tools.list_tools(&context))
+    }
+}
+
+/// The same desk, with the `list_tools` rmcp's macro writes.
+#[derive(Clone)]
+struct GeneratedList(Desk);
+
+impl GeneratedList {
+    fn tool_router(&self) -> &ToolRouter<Desk> {
+        &self.0.tool_router
+    }
+}
+
+#[tool_handler(router = structured(self.tool_router()).with_scopes(&SCOPES))]
+impl ServerHandler for GeneratedList {
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        self.0.call_tool(request, context).await
+    }
+}
+
+/// Serves `handler` with authorization by the tests' issuer; `table` gives the HTTP
+/// server the scopes too (its 403), else the wrapper alone refuses.
+async fn serve<H: ServerHandler>(
+    issuer: &Issuer,
+    handler: H,
+    table: bool,
+) -> (raw_http::Serving, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let mut auth = Authorization::new(
+        JwtVerifier::new(issuer.url(), &resource),
+        &resource,
+        issuer.url(),
+    );
+    if table {
+        auth = auth.tool_scopes(SCOPES.clone());
+    }
+    let server = HttpServer::new().authorization(auth);
+    let serving = raw_http::start_with(listener, server, handler).await;
+    (serving, resource)
+}
+
+#[tokio::test]
+async fn each_caller_is_listed_its_tools_and_a_method_gets_its_caller() {
+    let issuer = issuer().await;
+    let (serving, resource) = serve(&issuer, Desk::new(), true).await;
+    let port = serving.port;
+
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let (code, _, body) = request(port, &bearer(&reader), "tools/list", json!({})).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(listed(&body), ["find", "ping"]);
+    assert_eq!(message(&body)["result"]["cacheScope"], "private");
+
+    // The HTTP server's table: 403 before the method's arguments are read.
+    let call = json!({"name": "cancel", "arguments": {"id": 42}});
+    let (code, _, _) = request(port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(code, 403);
+
+    let writer = mint(
+        &claims(&issuer.url(), &resource, "orders:read orders:write"),
+        "k1",
+    );
+    let (_, _, body) = request(port, &bearer(&writer), "tools/list", json!({})).await;
+    assert_eq!(listed(&body), ["cancel", "find", "ping"]);
+    let call = json!({"name": "cancel", "arguments": {"id": "A1"}});
+    let (code, _, body) = request(port, &bearer(&writer), "tools/call", call).await;
+    assert_eq!(code, 200, "{body}");
+    let result = &message(&body)["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["content"][0]["text"], "alice cancelled A1");
+    holds_no_token(&body, &[writer.as_str()]);
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn the_wrapper_refuses_a_call_the_token_does_not_permit_before_its_arguments() {
+    let issuer = issuer().await;
+    // No table for the HTTP server: the refusal is the wrapper's, a result of the
+    // permission category, whatever the arguments (these would fail every check).
+    let (serving, resource) = serve(&issuer, Desk::new(), false).await;
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let call = json!({"name": "cancel", "arguments": {"id": 42, "extra": true}});
+    let (code, _, body) = request(serving.port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(code, 200, "{body}");
+    let result = &message(&body)["result"];
+    assert_eq!(result["isError"], true);
+    assert_eq!(result["structuredContent"]["errorCategory"], "permission");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("orders:write"), "{text}");
+    assert!(
+        !text.contains("extra"),
+        "the arguments were not read: {text}"
+    );
+
+    let call = json!({"name": "find", "arguments": {"id": "A1"}});
+    let (_, _, body) = request(serving.port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(message(&body)["result"]["content"][0]["text"], "found A1");
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn the_list_rmcp_writes_sees_no_caller_and_shows_only_what_needs_no_scope() {
+    let issuer = issuer().await;
+    let (serving, resource) = serve(&issuer, GeneratedList(Desk::new()), true).await;
+    let writer = mint(
+        &claims(&issuer.url(), &resource, "orders:read orders:write"),
+        "k1",
+    );
+    let (code, _, body) = request(serving.port, &bearer(&writer), "tools/list", json!({})).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(listed(&body), ["ping"]);
+    serving.stop().await;
+}
