@@ -8,6 +8,8 @@
 //! - [`serving`]: a Toolbox, stdio, HTTP, serving in production.
 //! - [`rmcp`]: a server already written with rmcp's macros; migrating one.
 //! - [`asking`]: asking the user (feature `ask`).
+//! - [`authorization`]: who may call what: a tool's scopes, the caller in its handler,
+//!   the HTTP server as an OAuth resource server (feature `auth`).
 //! - [`operators`]: what an operator sees (feature `tracing`).
 //! - [`agent`]: the client side of a tool call (feature `agent`).
 //! - [`clients`]: what each client receives and what is repaired on the way in.
@@ -31,6 +33,9 @@ pub mod rmcp {}
 
 #[doc = include_str!("../docs/asking.md")]
 pub mod asking {}
+
+#[doc = include_str!("../docs/authorization.md")]
+pub mod authorization {}
 
 #[doc = include_str!("../docs/operators.md")]
 pub mod operators {}

@@ -1,55 +1,6 @@
 //! Authorization (feature `auth`): the HTTP server as an OAuth 2.1 resource server,
-//! as MCP's authorization spec asks, with the scopes each tool declares.
-//!
-//! # Who may call what
-//!
-//! A tool says which scopes a call needs, every one of them, where it is defined:
-//!
-//! ```
-//! use mcp_tool::{McpTool, ToolError};
-//! use serde::Deserialize;
-//!
-//! /// Cancel an order.
-//! #[derive(McpTool, Deserialize)]
-//! #[mcp_tool(scopes("orders:write"), destructive)]
-//! struct CancelOrder {
-//!     order_id: String,
-//! }
-//! # assert_eq!(CancelOrder::scopes(), ["orders:write"]);
-//! ```
-//!
-//! (All of them: a tool that any of several scopes opens would hide from the client
-//! which one to ask for; a 403 names them all, so one new token is enough.)
-//!
-//! A handler that acts for its caller takes a [`Caller`]: the verified subject, client,
-//! scopes and the token's other claims, read into the author's own type. The token
-//! itself never reaches it (nor the HTTP headers rmcp hands on: the `Authorization`
-//! header is taken out first). Its own refusal is the `permission` category:
-//!
-//! ```
-//! use std::sync::Arc;
-//! use mcp_tool::{Caller, McpTool, ToolError};
-//! use serde::Deserialize;
-//!
-//! /// Find an order.
-//! #[derive(McpTool, Deserialize)]
-//! #[mcp_tool(scopes("orders:read"))]
-//! struct FindOrder { order_id: String }
-//!
-//! #[derive(Deserialize)]
-//! struct Claims { tenant: Option<String> }
-//!
-//! struct Shop;
-//!
-//! async fn find_order(_: Arc<Shop>, args: FindOrder, caller: Caller) -> Result<String, ToolError> {
-//!     let _claims: Claims = caller.claims()?;
-//!     if !args.order_id.starts_with(caller.subject()) {
-//!         return Err(ToolError::permission("This order is not yours."));
-//!     }
-//!     Ok(args.order_id)
-//! }
-//! # let _ = mcp_tool::Toolbox::with_state(Shop).tool(find_order);
-//! ```
+//! as MCP's authorization spec asks, with the scopes each tool declares
+//! (`#[mcp_tool(scopes(...))]`).
 //!
 //! The server is given a [`TokenVerifier`] (the built-in [`JwtVerifier`], or one of
 //! your own for opaque tokens or API keys), its canonical URI and its authorization
@@ -71,57 +22,18 @@
 //! # }
 //! ```
 //!
-//! On the wire, a request without a token (or with a malformed, expired or foreign one)
-//! gets 401 and a challenge that leads the client to the metadata:
+//! Every request to the endpoint then needs a bearer token (401 with a challenge that
+//! leads to the Protected Resource Metadata, served at
+//! `/.well-known/oauth-protected-resource/mcp` and at the root), each `tools/call` the
+//! scopes its tool declares (403 `insufficient_scope` naming them all, before the
+//! arguments are read), and `tools/list` shows each token only its tools. A handler
+//! gets the verified [`Caller`], never the token.
 //!
-//! ```text
-//! HTTP/1.1 401 Unauthorized
-//! WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="orders:read"
-//! ```
-//!
-//! The Protected Resource Metadata (RFC 9728), at
-//! `/.well-known/oauth-protected-resource/mcp` for an endpoint at `/mcp`, and at the
-//! root `/.well-known/oauth-protected-resource`:
-//!
-//! ```json
-//! {
-//!   "resource": "https://mcp.example.com/mcp",
-//!   "authorization_servers": ["https://auth.example.com"],
-//!   "scopes_supported": ["orders:read", "orders:write"],
-//!   "bearer_methods_supported": ["header"]
-//! }
-//! ```
-//!
-//! A `tools/call` of a tool whose scopes the token lacks gets 403 before its arguments
-//! are read, naming in one challenge every scope the call needs, with those the token
-//! holds already (clients replace their token with one of the scopes named: so the new
-//! one loses nothing). A token of `orders:read` calling `cancel_order`:
-//!
-//! ```text
-//! HTTP/1.1 403 Forbidden
-//! WWW-Authenticate: Bearer error="insufficient_scope", error_description="the token does not grant every scope this tool needs", scope="orders:read orders:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
-//! ```
-//!
-//! The tool's name is read from the body (older protocol versions send no `Mcp-Name`
-//! header, and a call must not slip past without one); an `Mcp-Name` header that
-//! disagrees with the body is 400. `tools/list` lists only the tools the token's
-//! scopes permit, marked `cacheScope: "private"` where the protocol version has it. A
-//! token in the query string is refused (400), as are two `Authorization` headers.
-//! Verified tokens are kept (at most 10 000, each until its expiry), so a call costs a
-//! public-key operation only on a token's first use.
-//!
-//! # Over stdio
-//!
-//! The spec gives stdio no token: its credentials come from the environment. A
-//! toolbox served without a verified caller refuses the tools that declare scopes,
-//! and the handlers that take a [`Caller`], until the operator says what such a call
-//! is ([`Toolbox::unverified_calls`](crate::Toolbox::unverified_calls)):
-//! `Unverified::ignore_scopes_over_stdio()` (whoever started the server may call
-//! everything), or `Unverified::As(caller)` with the caller named by the environment
-//! ([`Caller::from_env`]), its scopes checked like a token's.
+//! The whole of it, with the 401, the 403 and the metadata as they are on the wire,
+//! rmcp's `#[tool]` methods and what declared scopes mean over stdio, is the manual's
+//! page "Who may call what" (`mcp_tool::manual::authorization`).
 //!
 //! [`Caller`]: crate::Caller
-//! [`Caller::from_env`]: crate::Caller::from_env
 
 mod fetch;
 pub(super) mod gate;
