@@ -10,14 +10,18 @@ entities, relate them, search), each a crate of its own under target/adoption/:
            the derive swapped and Parameters taken from mcp_tool::rmcp;
 - full:    the same with every feature of this crate (http, tracing, the argument types
            of chrono, jiff, uuid and url, the date rules of `dates`, asking the
-           user with `ask`).
+           user with `ask`);
+- http:    lean served over this crate's Streamable HTTP server (feature `http`);
+- auth:    http as an OAuth resource server (feature `auth`: JWT access tokens of an
+           issuer, the tools' scopes), so that http to auth is what authorization costs.
 
 Each is built in release, stripped, and measured: the crates it builds (its own
 included), the binary's size (and its delta
 over plain), the build time from cold (its own target directory, crates already
 downloaded), and the rebuild after editing a tool's struct (a doc comment and a field).
 The lock file of this workspace pins every shared crate, so the three build the same
-versions. Run: python3 scripts/adoption_cost.py (about 10 minutes on 2 cores).
+versions. Run: python3 scripts/adoption_cost.py [server...] (about 15 minutes on 2 cores for all
+five).
 """
 
 import json
@@ -132,6 +136,21 @@ def ours(source: str) -> str:
     return source
 
 
+def over_http(source: str, authorized: bool) -> str:
+    """The lean server served over this crate's HTTP server, with authorization or not."""
+    serve = """    let auth = mcp_tool::http::auth::Authorization::new(
+        mcp_tool::http::auth::JwtVerifier::new("http://127.0.0.1:9000", "http://127.0.0.1:8080/mcp"),
+        "http://127.0.0.1:8080/mcp",
+        "http://127.0.0.1:9000",
+    );
+    mcp_tool::http::HttpServer::new().authorization(auth).serve(Graph::new(), "127.0.0.1:8080").await?;
+""" if authorized else """    mcp_tool::http::HttpServer::new().serve(Graph::new(), "127.0.0.1:8080").await?;
+"""
+    main = source.index("#[tokio::main]")
+    return source[:main] + "#[tokio::main]\nasync fn main() -> Result<(), Box<dyn std::error::Error>> {\n" \
+        + serve + "    Ok(())\n}\n"
+
+
 def manifest(name: str, dependencies: str) -> str:
     return f"""[package]
 name = "{name}"
@@ -164,6 +183,10 @@ SERVERS = {
              ours(TOOLS_PLAIN)),
     "full": ('mcp-tool = { version = "0.1", features = ["rmcp", "http", "tracing", '
              '"dates", "ask", "chrono", "jiff", "uuid", "url"] }', ours(TOOLS_PLAIN)),
+    "http": ('mcp-tool = { version = "0.1", default-features = false, features = ["http"] }',
+             over_http(ours(TOOLS_PLAIN), False)),
+    "auth": ('mcp-tool = { version = "0.1", default-features = false, features = ["auth"] }',
+             over_http(ours(TOOLS_PLAIN), True)),
 }
 
 

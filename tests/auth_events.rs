@@ -51,6 +51,37 @@ fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
     holds_no_token(&seen, &[token.as_str()]);
 }
 
+#[test]
+fn when_the_issuer_cannot_be_read_the_operator_is_told_why() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let seen = Arc::new(Mutex::new(String::new()));
+    let subscriber = tracing_subscriber::registry().with(Capture(Arc::clone(&seen)));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let token = rt.block_on(async {
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let issuer = issuer().await;
+        issuer.down.store(true, std::sync::atomic::Ordering::SeqCst);
+        let (serving, resource, _) = resource(&issuer).await;
+        let token = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+        let call = json!({"name": "find_orders", "arguments": {"customer": "alice"}});
+        let (code, _, _) = request(serving.port, &bearer(&token), "tools/call", call).await;
+        assert_eq!(code, 503);
+        serving.stop().await;
+        token
+    });
+    let seen = seen.lock().unwrap().clone();
+    let line = seen
+        .lines()
+        .find(|l| l.contains("the issuer's keys could not be read"))
+        .unwrap_or_else(|| panic!("no event says why: {seen}"));
+    assert!(line.contains("issuer=http://127.0.0.1:"), "{line}");
+    assert!(line.contains("error="), "{line}");
+    holds_no_token(&seen, &[token.as_str()]);
+}
+
 /// Every event's fields, as text.
 struct Capture(Arc<Mutex<String>>);
 

@@ -186,7 +186,17 @@ impl JwtVerifier {
             Ok(()) => keys
                 .find(kid, alg)
                 .ok_or_else(|| Rejected::invalid("the token's key is not among the issuer's")),
-            Err(_) => {
+            Err(_why) => {
+                // The operator must learn why nobody is let in (an issuer down, a
+                // JWK set unreadable, an https:// issuer without a fetcher); the
+                // client is told only that the keys cannot be read.
+                #[cfg(feature = "tracing")]
+                tracing::error!(
+                    target: "mcp_tool",
+                    issuer = %self.issuer,
+                    error = %_why,
+                    "the issuer's keys could not be read: tokens they sign are refused (503) until they can"
+                );
                 // Fail closed: nobody is let in while the keys cannot be read; the keys
                 // read before (if any) stay, for the tokens they sign.
                 keys.find(kid, alg).ok_or(Rejected::Unavailable)
