@@ -1,20 +1,22 @@
 //! Who may call rmcp's own `#[tool]` methods served through `structured(..)` with
 //! scopes (feature `auth`), over HTTP with tokens of the tests' issuer: the list each
 //! caller sees, the refusal before a method's arguments are read (by the wrapper itself,
-//! where the HTTP server was given no table), and the `Caller` a method takes.
+//! where the HTTP server was given no table), and the `Caller` a method takes. And the
+//! scopes a method's `Parameters` type declares, enforced with no table at all, over
+//! HTTP and, where the operator states who calls, over an in-process rmcp client.
 
 use std::sync::LazyLock;
 
 use mcp_tool::http::HttpServer;
 use mcp_tool::http::auth::{Authorization, JwtVerifier};
 use mcp_tool::rmcp::{Parameters, structured};
-use mcp_tool::{Caller, McpTool, ToolError, ToolScopes};
+use mcp_tool::{Caller, McpTool, ToolError, ToolScopes, Unverified};
 use rmcp::handler::server::tool::ToolRouter;
-use rmcp::model::{ListToolsResult, PaginatedRequestParams};
+use rmcp::model::{CallToolRequestParams, ListToolsResult, PaginatedRequestParams};
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[path = "support/issuer.rs"]
 mod issuer;
@@ -202,4 +204,118 @@ async fn the_list_rmcp_writes_sees_no_caller_and_shows_only_what_needs_no_scope(
     assert_eq!(code, 200, "{body}");
     assert_eq!(listed(&body), ["ping"]);
     serving.stop().await;
+}
+
+/// Refund an order: its type declares the scope, and no table says it again.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(scopes("orders:write"))]
+struct Refund {
+    id: String,
+}
+
+/// A shop with no table of scopes; `alice` says over what a call without a verified
+/// caller is served as.
+#[derive(Clone)]
+struct Shop {
+    tool_router: ToolRouter<Self>,
+    unverified: Unverified,
+}
+
+#[tool_router]
+impl Shop {
+    fn new(unverified: Unverified) -> Self {
+        Shop {
+            tool_router: Self::tool_router(),
+            unverified,
+        }
+    }
+
+    #[tool(description = "Refund an order")]
+    async fn refund(&self, Parameters(args): Parameters<Refund>) -> Result<String, ToolError> {
+        Ok(format!("refunded {}", args.id))
+    }
+
+    #[tool(description = "Who calls")]
+    async fn whoami(&self, caller: Caller) -> Result<String, ToolError> {
+        Ok(caller.subject().to_owned())
+    }
+}
+
+#[tool_handler(router = structured(&self.tool_router).unverified_calls(self.unverified.clone()))]
+impl ServerHandler for Shop {}
+
+#[tokio::test]
+async fn a_parameters_type_that_declares_scopes_is_refused_to_a_token_without_them() {
+    let issuer = issuer().await;
+    let (serving, resource) = serve(&issuer, Shop::new(Unverified::Refused), false).await;
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    // Arguments that would fail the check: the refusal comes first, and says nothing
+    // of them.
+    let call = json!({"name": "refund", "arguments": {"id": 7, "extra": true}});
+    let (code, _, body) = request(serving.port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(code, 200, "{body}");
+    let result = &message(&body)["result"];
+    assert_eq!(result["structuredContent"]["errorCategory"], "permission");
+    assert!(!result.to_string().contains("extra"), "{result}");
+
+    let writer = mint(&claims(&issuer.url(), &resource, "orders:write"), "k1");
+    let call = json!({"name": "refund", "arguments": {"id": "A1"}});
+    let (_, _, body) = request(serving.port, &bearer(&writer), "tools/call", call).await;
+    assert_eq!(
+        message(&body)["result"]["content"][0]["text"],
+        "refunded A1"
+    );
+    let call = json!({"name": "whoami", "arguments": {}});
+    let (_, _, body) = request(serving.port, &bearer(&writer), "tools/call", call).await;
+    assert_eq!(message(&body)["result"]["content"][0]["text"], "alice");
+    serving.stop().await;
+}
+
+/// Calls `name` with `arguments` on `server` through rmcp's own client, in process (no
+/// transport verifies a caller, as over stdio): the result as JSON.
+async fn call_unverified(server: Shop, name: &'static str, arguments: Value) -> Value {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.unwrap();
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_io).await.unwrap();
+    let arguments = arguments.as_object().cloned();
+    let mut request = CallToolRequestParams::new(name);
+    request.arguments = arguments;
+    let result = client.call_tool(request).await.unwrap();
+    client.cancel().await.unwrap();
+    serde_json::to_value(result).unwrap()
+}
+
+#[tokio::test]
+async fn without_a_verified_caller_the_operator_decides_under_structured() {
+    // Nothing said: the method whose type declares scopes, and the one that takes a
+    // caller, are refused as `permission`.
+    for (name, arguments) in [("refund", json!({"id": "A1"})), ("whoami", json!({}))] {
+        let result = call_unverified(Shop::new(Unverified::Refused), name, arguments).await;
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(
+            result["structuredContent"]["errorCategory"], "permission",
+            "{result}"
+        );
+    }
+    // The operator names whose server it is: its scopes are checked as a token's.
+    let alice = Caller::new("alice").with_scopes(["orders:write"]);
+    let served = || Shop::new(Unverified::As(alice.clone()));
+    let result = call_unverified(served(), "refund", json!({"id": "A1"})).await;
+    assert_eq!(result["content"][0]["text"], "refunded A1", "{result}");
+    let result = call_unverified(served(), "whoami", json!({})).await;
+    assert_eq!(result["content"][0]["text"], "alice", "{result}");
+    let reader = Caller::new("bob").with_scopes(["orders:read"]);
+    let result = call_unverified(
+        Shop::new(Unverified::As(reader)),
+        "refund",
+        json!({"id": "A1"}),
+    )
+    .await;
+    assert_eq!(
+        result["structuredContent"]["errorCategory"], "permission",
+        "{result}"
+    );
 }

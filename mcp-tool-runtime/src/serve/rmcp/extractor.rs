@@ -21,7 +21,10 @@ use crate::result::echo::Echoed;
 /// Its schema is `T`'s derived `inputSchema`. A failed check reaches the client as an
 /// `isError` result listing every violation, never as a JSON-RPC error; an argument
 /// value that is not an object stays a JSON-RPC error (-32602). Dates are judged by the
-/// system clock in the system's zone.
+/// system clock in the system's zone. A `T` that declares scopes
+/// (`#[mcp_tool(scopes(...))]`) is refused, before its arguments are read, to a caller
+/// without them all, and to a call without a verified caller unless the server's
+/// operator said otherwise (`Structured::unverified_calls`).
 #[derive(Debug, Clone)]
 pub struct Parameters<T>(pub T);
 
@@ -90,6 +93,14 @@ fn check(
     let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
     let log = extensions.get::<Mailbox>().cloned();
     let gate = extensions.get::<Gate>().copied();
+    // Who may call is decided before the arguments are read, by the scopes the tool's
+    // own type declares: a refusal says nothing of them.
+    if !spec.scopes.is_empty()
+        && let Err(refused) = super::peer::admitted(tool, spec.scopes, extensions)
+    {
+        let refused = refused.for_call(tool.to_owned(), Value::Object(Default::default()));
+        return Err(extraction_error(refused, log.as_ref()));
+    }
     // Under `structured`, a tool that asks its user stops its first call here:
     // `structured` asks, then calls again with the answers in. (Nothing asks in a
     // build without `ask`: the branch and what it reaches are left out of the binary.)

@@ -12,7 +12,8 @@
 //! | `refused` | [`extraction_error`], when the arguments are refused | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
-//! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`RepairSetting`], the
+//! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`RepairSetting`], what a
+//! call without a verified caller is served as (`Unverified`), the
 //! [`Gate`], and the arguments as the model sent them (`Echoed`), taken before the
 //! user's answers went in. Without `structured` nothing is in the extensions: the
 //! defaults hold, and a refusal travels as rmcp's text-only result.

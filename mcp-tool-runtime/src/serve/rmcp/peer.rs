@@ -14,7 +14,7 @@ use serde_json::Value;
 #[cfg(feature = "ask")]
 use crate::ask::Elicit;
 use crate::ask::Reach;
-use crate::caller::Caller;
+use crate::caller::{Caller, Unverified};
 
 /// How this call can reach the client's user: by input-required rounds (2026-07-28), by
 /// a request over the connection (2025-11-25, a client that declared form
@@ -97,12 +97,30 @@ pub(crate) fn client_name(context: &RequestContext<RoleServer>) -> Option<String
 /// Who calls, as the transport verified it: a [`Caller`] in the request's extensions,
 /// or (over HTTP) in those of the HTTP request, where the authorization gate puts it.
 pub(crate) fn caller_of(context: &RequestContext<RoleServer>) -> Option<Caller> {
-    if let Some(caller) = context.extensions.get::<Caller>() {
+    caller_in(&context.extensions)
+}
+
+/// [`caller_of`], from a request's extensions.
+pub(crate) fn caller_in(extensions: &rmcp::model::Extensions) -> Option<Caller> {
+    if let Some(caller) = extensions.get::<Caller>() {
         return Some(caller.clone());
     }
     #[cfg(feature = "http")]
-    if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
+    if let Some(parts) = extensions.get::<hyper::http::request::Parts>() {
         return parts.extensions.get::<Caller>().cloned();
     }
     None
+}
+
+/// Who a call runs as: the verified caller, else what the server's operator said a
+/// call without one is (an [`Unverified`] in the extensions, put there by
+/// `structured`; refused where nothing was said), its scopes checked against
+/// `scopes`. The caller, if any; or the `permission` refusal.
+pub(crate) fn admitted(
+    tool: &str,
+    scopes: &[&str],
+    extensions: &rmcp::model::Extensions,
+) -> Result<Option<Caller>, crate::result::ToolError> {
+    let unverified = extensions.get::<Unverified>().cloned().unwrap_or_default();
+    crate::caller::admit(tool, scopes, caller_in(extensions).as_ref(), &unverified)
 }

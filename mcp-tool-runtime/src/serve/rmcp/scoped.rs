@@ -10,7 +10,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::convert::to_rmcp_result;
-use super::peer::caller_of;
+use super::mailbox::{Mailbox, extraction_error};
+use super::peer::{admitted, caller_of};
 use super::structured::Structured;
 use crate::caller::{Caller, ToolScopes, Unverified};
 
@@ -71,6 +72,17 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         self
     }
 
+    /// What a call that comes with no verified caller is served as (over stdio, or
+    /// HTTP without authorization), as [`Toolbox::unverified_calls`] says for a Toolbox:
+    /// by default a method whose scopes are declared (in [`Structured::with_scopes`],
+    /// or on its `Parameters` type) or that takes a [`Caller`] is refused such a call.
+    ///
+    /// [`Toolbox::unverified_calls`]: crate::Toolbox::unverified_calls
+    pub fn unverified_calls(mut self, unverified: Unverified) -> Self {
+        self.unverified = unverified;
+        self
+    }
+
     /// The refusal of a call of `tool` by the caller of `context`, if it may not make it.
     pub(super) fn refused(
         &self,
@@ -79,7 +91,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     ) -> Option<rmcp::model::CallToolResult> {
         let needed = self.scopes?.of(tool);
         let caller = caller_of(context);
-        let refusal = crate::caller::admit(tool, needed, caller.as_ref(), &Unverified::Refused)
+        let refusal = crate::caller::admit(tool, needed, caller.as_ref(), &self.unverified)
             .err()?
             .for_call(tool.to_owned(), Value::Object(Default::default()));
         Some(to_rmcp_result(refusal.into_call_result()))
@@ -102,7 +114,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// shows a caller tools it may not call.
     pub(super) fn keep_public(&self, tools: &mut Vec<rmcp::model::Tool>) {
         let Some(scopes) = self.scopes else { return };
-        tools.retain(|tool| scopes.of(&tool.name).is_empty());
+        tools.retain(|tool| crate::caller::permits(scopes.of(&tool.name), None, &self.unverified));
     }
 
     /// Keeps of `tools` those the caller of `context` may call.
@@ -114,25 +126,25 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let Some(scopes) = self.scopes else { return };
         let caller = caller_of(context);
         tools.retain(|tool| {
-            crate::caller::permits(scopes.of(&tool.name), caller.as_ref(), &Unverified::Refused)
+            crate::caller::permits(scopes.of(&tool.name), caller.as_ref(), &self.unverified)
         });
     }
 }
 
-/// A `#[tool]` method's caller, as the transport verified it: take `caller: Caller`
-/// among the method's parameters. A call without a verified caller is refused (the
-/// `permission` category) before the method runs.
+/// A `#[tool]` method's caller, as the transport verified it (or as the operator named
+/// it, `Structured::unverified_calls`): take `caller: Caller` among the method's
+/// parameters. A call without one is refused (the `permission` category) before the
+/// method runs.
 impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for Caller {
     fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
-        caller_of(&context.request_context).ok_or_else(|| {
-            let tool = context.name().to_owned();
-            let refusal = crate::caller::no_caller(&tool, false)
-                .for_call(tool, Value::Object(Default::default()));
-            let text = refusal.text();
-            ErrorData::invalid_params(
-                format!("{}{text}", super::convert::RMCP_ARGUMENT_ERROR),
-                None,
-            )
-        })
+        let tool = context.name().to_owned();
+        let extensions = &context.request_context.extensions;
+        let refused = match admitted(&tool, &[], extensions) {
+            Ok(Some(caller)) => return Ok(caller),
+            Ok(None) => crate::caller::no_caller(&tool, false),
+            Err(refused) => refused,
+        };
+        let refused = refused.for_call(tool, Value::Object(Default::default()));
+        Err(extraction_error(refused, extensions.get::<Mailbox>()))
     }
 }

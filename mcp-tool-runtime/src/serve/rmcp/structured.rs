@@ -15,7 +15,7 @@ use super::mailbox::{Gate, Mailbox, RepairSetting, attempted_arguments, restore}
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
-use crate::caller::Caller;
+use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::serve::call::CatchUnwind;
@@ -64,6 +64,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         settings: Settings::default(),
         rounds: Rounds::of_process(),
         scopes: None,
+        unverified: Unverified::Refused,
     }
 }
 
@@ -77,6 +78,9 @@ pub struct Structured<'r, S> {
     rounds: &'r Rounds,
     /// The scopes each tool needs (see `Structured::with_scopes`).
     pub(super) scopes: Option<&'r crate::caller::ToolScopes>,
+    /// What a call without a verified caller is served as (see
+    /// `Structured::unverified_calls`).
+    pub(super) unverified: Unverified,
 }
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
@@ -222,6 +226,10 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .request_context
             .extensions
             .insert(RepairSetting(self.settings.repair));
+        context
+            .request_context
+            .extensions
+            .insert(self.unverified.clone());
         let log = Mailbox::default();
         context.request_context.extensions.insert(log.clone());
         context.request_context.extensions.insert(Gate::First);
