@@ -86,11 +86,7 @@ pub(crate) fn repairable(
     check: impl FnOnce(&Value, &mut Checker<'_>) -> bool,
 ) -> bool {
     match cx.unstringify(value, array) {
-        Some(parsed) => {
-            let ok = check(&parsed, cx);
-            cx.repaired(parsed);
-            ok
-        }
+        Some(parsed) => cx.repairing(parsed, check),
         None => check(value, cx),
     }
 }
@@ -213,9 +209,7 @@ impl Argument for bool {
     fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
         if !value.is_boolean() {
             if let Some(parsed) = cx.unstringify_scalar(value, false) {
-                let ok = Self::check(&parsed, rules, cx);
-                cx.repaired(parsed);
-                return ok;
+                return cx.repairing(parsed, |parsed, cx| Self::check(parsed, rules, cx));
             }
             cx.type_mismatch("true or false", value);
             return false;
@@ -398,9 +392,9 @@ fn integer_passes(value: &Value, rules: Rules, judge: &Judge<'_>, min: i128, max
 fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, max: i128) -> bool {
     let Value::Number(n) = value else {
         if let Some(parsed) = cx.unstringify_scalar(value, true) {
-            let ok = check_integer(&parsed, rules, cx, min, max);
-            cx.repaired(parsed);
-            return ok;
+            return cx.repairing(parsed, |parsed, cx| {
+                check_integer(parsed, rules, cx, min, max)
+            });
         }
         cx.type_mismatch("an integer", value);
         return false;
@@ -469,9 +463,7 @@ macro_rules! floats {
             fn check(value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
                 if !value.is_number() {
                     if let Some(parsed) = cx.unstringify_scalar(value, true) {
-                        let ok = Self::check(&parsed, rules, cx);
-                        cx.repaired(parsed);
-                        return ok;
+                        return cx.repairing(parsed, |parsed, cx| Self::check(parsed, rules, cx));
                     }
                     cx.type_mismatch("a number", value);
                     return false;
