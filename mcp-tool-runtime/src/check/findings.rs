@@ -72,7 +72,7 @@ pub(crate) struct Conversion {
     pub at: Location,
     pub path: String,
     /// The value may be shown in the violation (it is not sensitive).
-    pub shown: bool,
+    pub value_shown: bool,
     pub convert: Convert,
 }
 

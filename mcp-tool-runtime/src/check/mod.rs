@@ -176,7 +176,7 @@ impl<'a> Checker<'a> {
             rule,
             at: self.location(),
             path: self.path(),
-            shown: !self.is_sensitive(),
+            value_shown: !self.is_sensitive(),
             convert,
         };
         self.findings.push(Finding::Conversion(conversion));

@@ -174,12 +174,12 @@ fn refusal(conversion: &Conversion, arguments: &mut Value) -> Option<Violation> 
     let value = conversion.at.get_mut(arguments)?;
     let refusal = (conversion.convert)(value).err()?;
     let received = conversion
-        .shown
+        .value_shown
         .then(|| echo::truncate(value, echo::RECEIVED));
     let mut message = format!("was refused: {}", refusal.trim_end_matches('.'));
-    if let Some(shown) = &received {
+    if let Some(short) = &received {
         message.push_str("; got ");
-        echo::describe_into(&mut message, value, shown);
+        echo::describe_into(&mut message, value, short);
     }
     message.push('.');
     Some(Violation {

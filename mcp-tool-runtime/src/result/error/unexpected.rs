@@ -21,7 +21,7 @@ pub(super) struct Unexpected {
     /// The error, then each of its sources, joined by ": ".
     chain: String,
     /// The author asked for the chain to be shown to the model.
-    shown: bool,
+    cause_shown: bool,
     /// The error itself, for the server's sorts (`Toolbox::sort_errors`) to look at.
     error: Arc<dyn Error + Send + Sync>,
 }
@@ -76,7 +76,7 @@ impl ToolError {
             #[cfg(feature = "tracing")]
             type_name: std::any::type_name::<E>(),
             chain,
-            shown: false,
+            cause_shown: false,
             error: Arc::from(boxed),
         }));
         err
@@ -92,7 +92,7 @@ impl ToolError {
     /// the model to read and helps it: no SQL, paths or secrets.
     pub fn with_cause_shown(mut self) -> Self {
         if let Some(unexpected) = &mut self.inner.unexpected {
-            unexpected.shown = true;
+            unexpected.cause_shown = true;
         }
         self
     }
@@ -119,7 +119,7 @@ impl ToolError {
         log(tool, unexpected);
         let mut message =
             format!("{tool} failed with an unexpected error; the server logged what went wrong.");
-        if show || unexpected.shown {
+        if show || unexpected.cause_shown {
             message.push_str(" The error: ");
             message.push_str(&unexpected.chain);
             message.push('.');
