@@ -58,9 +58,11 @@ pub use serve::transport::stdio;
 /// schemars schema.
 pub mod argument {
     pub use crate::check::MAX_LISTED;
-    pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, MapKey, NumberRule, RulesFor, TextRule,
+    pub use crate::describe::argument::{Argument, Flatten};
+    pub use crate::describe::fit::{
+        DateRule, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
+    pub use crate::describe::maps::MapKey;
     pub use crate::rules::UniqueRule;
 }
 
@@ -73,12 +75,14 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::check::across::{Literal, Requirement};
-    pub use crate::describe::argument::{
-        Argument, DateRule, Flatten, ItemsRule, LengthRule, MapKey, NumberRule, RulesFor, TextRule,
-    };
+    pub use crate::describe::argument::{Argument, Flatten};
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
+    pub use crate::describe::fit::{
+        DateRule, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
+    };
+    pub use crate::describe::maps::MapKey;
     pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
         Annotations, ArgType, BySchemars, Compared, EnumSpec, Extend, Field, FieldRead, Like,

@@ -150,7 +150,7 @@ impl Checker<'_> {
     /// if it was repaired (`"DOWNLOAD"` read as `"download"`): what serde reads. `key`
     /// is the field `name`'s own, or another it was read under.
     pub(crate) fn repaired_field(&mut self, name: &'static str, key: &str) -> Option<&Value> {
-        if self.repairs.is_empty() {
+        if !self.findings.has_repairs() {
             return None;
         }
         let mark = if key == name {
@@ -160,10 +160,6 @@ impl Checker<'_> {
         };
         let at = self.location();
         self.leave(mark);
-        self.repairs
-            .iter()
-            .rev()
-            .find(|(location, ..)| *location == at)
-            .map(|(.., value)| value)
+        self.findings.repaired_at(&at)
     }
 }

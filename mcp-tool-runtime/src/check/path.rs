@@ -1,5 +1,69 @@
 //! Where the checker is in the arguments: the steps of a JSON pointer, kept as they are
-//! and written out only for a violation.
+//! and written out only for a finding, as a pointer in the names the client sent or as
+//! a typed [`Location`].
+
+use super::Checker;
+use crate::result::{Location, Segment};
+
+impl Checker<'_> {
+    /// The JSON pointer of the value being checked, in the names the client sent.
+    pub(crate) fn path(&self) -> String {
+        // Room for most pointers; a deep one grows.
+        let mut pointer = String::with_capacity(32);
+        for step in self.path.iter() {
+            pointer.push('/');
+            match (step, self.path.name(step)) {
+                (_, Some(name)) => push_escaped(&mut pointer, name),
+                (Step::Index(index), None) => crate::number::push_int(&mut pointer, *index as i128),
+                _ => {}
+            }
+        }
+        pointer
+    }
+
+    /// Where the value being checked is, typed.
+    pub(crate) fn location(&self) -> Location {
+        Location::new(
+            self.path
+                .iter()
+                .map(|step| match (step, self.path.name(step)) {
+                    (Step::Field(name), _) => Segment::Field(name),
+                    (Step::Index(i), _) => Segment::Index(*i),
+                    (Step::Key { .. }, name) => Segment::Key(name.unwrap_or_default().into()),
+                })
+                .collect(),
+        )
+    }
+
+    /// True at the arguments object itself.
+    pub(crate) fn is_root(&self) -> bool {
+        self.path.is_empty()
+    }
+
+    /// Enters the field `name` of a struct; returns the mark to [`Checker::leave`] with.
+    pub(crate) fn enter_field(&mut self, name: &'static str) -> usize {
+        self.path.push(Step::Field(name))
+    }
+
+    /// Enters the property `key` of a map; returns the mark to [`Checker::leave`] with.
+    pub(crate) fn enter_key(&mut self, key: &str) -> usize {
+        let start = self.path.keys.len();
+        self.path.keys.push_str(key);
+        let end = self.path.keys.len();
+        self.path.push(Step::Key { start, end })
+    }
+
+    /// Enters the array item `index`; returns the mark to [`Checker::leave`] with.
+    pub(crate) fn enter_index(&mut self, index: usize) -> usize {
+        self.path.push(Step::Index(index))
+    }
+
+    /// Leaves what was entered at `mark`.
+    #[inline]
+    pub(crate) fn leave(&mut self, mark: usize) {
+        self.path.truncate(mark);
+    }
+}
 
 /// One step of a path: kept as is while checking, written out only for a violation.
 #[derive(Debug, Clone, Copy)]

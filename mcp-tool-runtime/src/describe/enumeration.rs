@@ -73,9 +73,7 @@ impl EnumSpec {
             }
             if let Some(allowed) = rules::case_repair(self.values, s, cx) {
                 let allowed = Value::from(allowed);
-                let ok = self.check(&allowed, rules, cx);
-                cx.repaired(allowed);
-                return ok;
+                return cx.repairing(allowed, |allowed, cx| self.check(allowed, rules, cx));
             }
             rules::one_of_failure(self.values, s).report(cx, value, None, None);
             return false;

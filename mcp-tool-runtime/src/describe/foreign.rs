@@ -10,7 +10,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::argument::{Argument, TextRule};
+use super::argument::Argument;
+use super::fit::TextRule;
 use super::walk::Walk;
 use crate::check::{Checker, Report};
 use crate::rules::{self, JsonType, Rules};
@@ -241,17 +242,17 @@ written_as! {
 }
 
 #[cfg(feature = "chrono")]
-impl super::argument::DateRule for chrono::DateTime<chrono::Utc> {
+impl super::fit::DateRule for chrono::DateTime<chrono::Utc> {
     const AT_START: bool = true;
 }
 #[cfg(feature = "chrono")]
-impl super::argument::DateRule for chrono::DateTime<chrono::FixedOffset> {
+impl super::fit::DateRule for chrono::DateTime<chrono::FixedOffset> {
     const AT_START: bool = true;
 }
 #[cfg(feature = "chrono")]
-impl super::argument::DateRule for chrono::NaiveDate {}
+impl super::fit::DateRule for chrono::NaiveDate {}
 #[cfg(feature = "chrono")]
-impl super::argument::DateRule for chrono::NaiveDateTime {
+impl super::fit::DateRule for chrono::NaiveDateTime {
     const AT_START: bool = true;
 }
 
@@ -263,13 +264,13 @@ written_as! {
 }
 
 #[cfg(feature = "jiff")]
-impl super::argument::DateRule for jiff::Timestamp {
+impl super::fit::DateRule for jiff::Timestamp {
     const AT_START: bool = true;
 }
 #[cfg(feature = "jiff")]
-impl super::argument::DateRule for jiff::civil::Date {}
+impl super::fit::DateRule for jiff::civil::Date {}
 #[cfg(feature = "jiff")]
-impl super::argument::DateRule for jiff::civil::DateTime {
+impl super::fit::DateRule for jiff::civil::DateTime {
     const AT_START: bool = true;
 }
 

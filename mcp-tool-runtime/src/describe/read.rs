@@ -9,7 +9,7 @@ use super::McpTool;
 use super::ToolSpec;
 use super::profile::SchemaProfile;
 use super::valid_walk::Judge;
-use crate::check::{Checked, Checker, Location};
+use crate::check::{Checker, Listed, Location};
 use crate::context::Context;
 use crate::result::Repair;
 use crate::result::echo;
@@ -64,7 +64,7 @@ impl ToolSpec {
             cx.enter_spec(self.id());
         }
         self.check(arguments, &mut cx);
-        echo::hiding(arguments, &cx.finish().hidden, echo::ARGUMENTS)
+        echo::hiding(arguments, cx.finish().hidden(), echo::ARGUMENTS)
     }
 
     /// Whether the walk takes `arguments` whole, so that the full check does not run:
@@ -137,54 +137,30 @@ impl ToolSpec {
             cx.keep_fields();
         }
         self.check(&arguments, &mut cx);
-        let mut checked = cx.finish();
-        // The outermost first: a string inside a repaired string is repaired in its copy.
-        checked.repairs.sort_by_key(|(at, ..)| at.depth());
-        let mut repairs: Vec<Repair> = checked.repairs.iter().map(|(_, r, _)| r.clone()).collect();
-        repairs.append(&mut checked.renamed);
-        if !checked.violations.is_empty() || checked.omitted > 0 {
-            let error = self.invalid(tool, checked, arguments);
-            return Err(error.with_repairs(repairs));
+        let checked = cx.finish();
+        if checked.is_invalid() {
+            let (listed, repairs) = checked.listed();
+            return Err(self.invalid(tool, listed, arguments).with_repairs(repairs));
         }
         // As the arguments came, before any repair.
-        let echoed = echo.then(|| echo::Echoed::of(&arguments, &checked.hidden));
-        for (at, _, parsed) in checked.repairs {
-            if let Some(slot) = at.get_mut(&mut arguments) {
-                *slot = parsed;
-            }
-        }
-        for at in &checked.integral_floats {
-            integer_in_place(&mut arguments, at);
-        }
-        for at in &checked.absent_nulls {
-            at.remove(&mut arguments);
-        }
-        let refused = refusals(&checked.conversions, &mut arguments);
-        if !refused.is_empty() {
-            let fields = vec![None; refused.len()];
-            let checked = Checked {
-                violations: refused,
-                fields,
-                hidden: checked.hidden,
-                ..Checked::default()
+        let echoed = echo.then(|| echo::Echoed::of(&arguments, checked.hidden()));
+        let applied = checked.apply(&mut arguments);
+        if !applied.refused.is_empty() {
+            let listed = Listed {
+                fields: vec![None; applied.refused.len()],
+                violations: applied.refused,
+                hidden: applied.hidden,
+                ..Listed::default()
             };
-            return Err(self.invalid(tool, checked, arguments).with_repairs(repairs));
-        }
-        // Keys written in another case style, under their field's name, for serde: the
-        // innermost first (each was recorded after its parent's), while the paths above
-        // them are still as sent.
-        for (parent, key, name) in checked.restyled.iter().rev() {
-            if let Some(Value::Object(object)) = parent.get_mut(&mut arguments)
-                && let Some(value) = object.remove(key)
-            {
-                object.insert((*name).to_owned(), value);
-            }
+            return Err(self
+                .invalid(tool, listed, arguments)
+                .with_repairs(applied.repairs));
         }
         Ok(Passed {
             arguments,
-            repairs,
+            repairs: applied.repairs,
             echoed,
-            hidden: checked.hidden,
+            hidden: applied.hidden,
         })
     }
 
@@ -209,14 +185,14 @@ impl ToolSpec {
             expected: Value::String("arguments matching the input schema".into()),
             received: None,
         };
-        let checked = Checked {
+        let listed = Listed {
             violations: vec![violation],
-            ..Checked::default()
+            ..Listed::default()
         };
-        self.invalid(tool, checked, Value::Null)
+        self.invalid(tool, listed, Value::Null)
     }
 
-    fn invalid(&'static self, tool: &str, checked: Checked, arguments: Value) -> ToolError {
+    fn invalid(&'static self, tool: &str, listed: Listed, arguments: Value) -> ToolError {
         let tool = if tool == self.name {
             Cow::Borrowed(self.name)
         } else {
@@ -224,11 +200,11 @@ impl ToolSpec {
         };
         ToolError::invalid_arguments(
             tool,
-            checked.violations,
-            checked.fields,
-            checked.omitted,
+            listed.violations,
+            listed.fields,
+            listed.omitted,
             arguments,
-            checked.hidden,
+            listed.hidden,
         )
     }
 }
@@ -246,37 +222,6 @@ pub(crate) struct Passed {
     pub hidden: Vec<Location>,
 }
 
-/// The refusals of the newtypes' conversions (`#[serde(try_from)]`), tried on the
-/// arguments as serde will read them: each at its value's path, in its own words.
-fn refusals(conversions: &[crate::check::Conversion], arguments: &mut Value) -> Vec<Violation> {
-    let mut refused = Vec::new();
-    for conversion in conversions {
-        let Some(value) = conversion.at.get_mut(arguments) else {
-            continue;
-        };
-        let Err(refusal) = (conversion.convert)(value) else {
-            continue;
-        };
-        let received = conversion
-            .shown
-            .then(|| echo::truncate(value, echo::RECEIVED));
-        let mut message = format!("was refused: {}", refusal.trim_end_matches('.'));
-        if let Some(shown) = &received {
-            message.push_str("; got ");
-            echo::describe_into(&mut message, value, shown);
-        }
-        message.push('.');
-        refused.push(Violation {
-            path: conversion.path.clone(),
-            rule: Cow::Borrowed(conversion.rule),
-            message,
-            expected: Value::Null,
-            received,
-        });
-    }
-    refused
-}
-
 /// What a request whose `arguments` are not an object (nor absent) is told: the tool's
 /// name as sent (cut short; it need not be a tool's), and what came.
 pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
@@ -288,20 +233,6 @@ pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
         "{tool}: `arguments` must be a JSON object; got {}.",
         echo::json_type(arguments)
     )
-}
-
-/// The integral float at `at` (`3.0`) written as an integer (`3`), which is what serde
-/// reads into an integer type; the checks found it integral and in range.
-fn integer_in_place(arguments: &mut Value, at: &Location) {
-    if let Some(slot) = at.get_mut(arguments)
-        && let Some(f) = slot.as_f64()
-    {
-        *slot = if f < 0.0 {
-            Value::from(f as i64)
-        } else {
-            Value::from(f as u64)
-        };
-    }
 }
 
 /// The judge of arguments written against `profile`'s schema, dates judged in

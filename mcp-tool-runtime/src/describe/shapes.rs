@@ -6,7 +6,8 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::argument::{Argument, ItemsRule, LengthRule, repairable};
+use super::argument::{Argument, repairable};
+use super::fit::{ItemsRule, LengthRule};
 use super::walk::Walk;
 use crate::check::Checker;
 use crate::rules::{self, JsonType, Rules};

@@ -45,8 +45,8 @@ pub struct ToolError {
 /// log through `{:?}`).
 impl fmt::Debug for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = self.shown();
-        let inner = &*shown.inner;
+        let redacted = self.redacted();
+        let inner = &*redacted.inner;
         f.debug_struct("ToolError")
             .field("category", &inner.category)
             .field("message", &inner.message)

@@ -21,7 +21,7 @@ pub(super) struct Unexpected {
     /// The error, then each of its sources, joined by ": ".
     chain: String,
     /// The author asked for the chain to be shown to the model.
-    shown: bool,
+    cause_shown: bool,
     /// The error itself, for the server's sorts (`Toolbox::sort_errors`) to look at.
     error: Arc<dyn Error + Send + Sync>,
 }
@@ -31,8 +31,8 @@ impl ToolError {
     /// error. The model is told that the tool failed with an unexpected error, never
     /// to repeat the same call (`isRetryable` is false); for a tool that is neither
     /// read-only nor idempotent, that it may have taken effect and must be checked
-    /// first. The error's chain goes to the server's log (a `tracing` event with the
-    /// feature, else stderr), and to the model only after
+    /// first. The error's chain goes to the server's log as a `tracing` event (feature
+    /// `tracing`; without it the library writes nothing), and to the model only after
     /// [`ToolError::with_cause_shown`] (or `Toolbox::show_unexpected_errors`).
     ///
     /// ```
@@ -76,7 +76,7 @@ impl ToolError {
             #[cfg(feature = "tracing")]
             type_name: std::any::type_name::<E>(),
             chain,
-            shown: false,
+            cause_shown: false,
             error: Arc::from(boxed),
         }));
         err
@@ -92,7 +92,7 @@ impl ToolError {
     /// the model to read and helps it: no SQL, paths or secrets.
     pub fn with_cause_shown(mut self) -> Self {
         if let Some(unexpected) = &mut self.inner.unexpected {
-            unexpected.shown = true;
+            unexpected.cause_shown = true;
         }
         self
     }
@@ -119,7 +119,7 @@ impl ToolError {
         log(tool, unexpected);
         let mut message =
             format!("{tool} failed with an unexpected error; the server logged what went wrong.");
-        if show || unexpected.shown {
+        if show || unexpected.cause_shown {
             message.push_str(" The error: ");
             message.push_str(&unexpected.chain);
             message.push('.');

@@ -118,7 +118,7 @@ impl ToolError {
 
     /// The `structuredContent` of the wire contract.
     pub fn structured_content(&self) -> Value {
-        self.shown().into_structured()
+        self.redacted().into_structured()
     }
 
     /// The `structuredContent`, made from this error's own parts without copying them.
@@ -189,12 +189,12 @@ impl ToolError {
 
     /// The `CallToolResult` (`isError: true`) a client receives for this error.
     pub fn to_call_result(&self) -> CallToolResult {
-        self.shown().into_call_result()
+        self.redacted().into_call_result()
     }
 
     /// A copy of this error as it is shown: the arguments already redacted and cut,
     /// not copied whole.
-    pub(super) fn shown(&self) -> ToolError {
+    pub(super) fn redacted(&self) -> ToolError {
         let inner = &*self.inner;
         let arguments = match (&inner.arguments, &inner.hidden) {
             (Some(kept), Some(hidden)) => Some(Kept(echo::hiding(&kept.0, hidden, ARGUMENTS))),
