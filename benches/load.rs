@@ -122,26 +122,29 @@ fn main() {
                     }
                 }
                 let [ours, plain] = rounds.map(|r| median_round(&r));
-                println!(
-                    "| {} | {} | {clients} | {:.0} | {:.0} | {:.2}x | {:.0} ({:.2}x) | {:.0} ({:.2}x) | {:.1} ({:.2}x) |",
-                    words[0],
-                    words[1],
-                    ours.calls_per_second,
-                    plain.calls_per_second,
-                    ours.calls_per_second / plain.calls_per_second,
-                    ours.p50_us,
-                    ours.p50_us / plain.p50_us,
-                    ours.p99_us,
-                    ours.p99_us / plain.p99_us,
-                    ours.peak_rss_kb as f64 / 1024.0,
-                    ours.peak_rss_kb as f64 / plain.peak_rss_kb as f64,
-                );
+                print_row(words[0], words[1], clients, &ours, &plain);
             }
         }
     }
     if wanted(&["replicas"]) {
         replicas::rows(&runtime);
     }
+}
+
+/// A row of a table: `ours` beside `plain`, each ratio ours over plain.
+fn print_row(transport: &str, workload: &str, clients: usize, ours: &Round, plain: &Round) {
+    println!(
+        "| {transport} | {workload} | {clients} | {:.0} | {:.0} | {:.2}x | {:.0} ({:.2}x) | {:.0} ({:.2}x) | {:.1} ({:.2}x) |",
+        ours.calls_per_second,
+        plain.calls_per_second,
+        ours.calls_per_second / plain.calls_per_second,
+        ours.p50_us,
+        ours.p50_us / plain.p50_us,
+        ours.p99_us,
+        ours.p99_us / plain.p99_us,
+        ours.peak_rss_kb as f64 / 1024.0,
+        ours.peak_rss_kb as f64 / plain.peak_rss_kb as f64,
+    );
 }
 
 /// The round of median throughput, with its own latencies and memory.
@@ -528,18 +531,7 @@ async fn authorized_rows() {
         }
     }
     let [ours, plain] = rounds.map(|r| median_round(&r));
-    println!(
-        "| http | find_orders, orders:read | {clients} | {:.0} | {:.0} | {:.2}x | {:.0} ({:.2}x) | {:.0} ({:.2}x) | {:.1} ({:.2}x) |",
-        ours.calls_per_second,
-        plain.calls_per_second,
-        ours.calls_per_second / plain.calls_per_second,
-        ours.p50_us,
-        ours.p50_us / plain.p50_us,
-        ours.p99_us,
-        ours.p99_us / plain.p99_us,
-        ours.peak_rss_kb as f64 / 1024.0,
-        ours.peak_rss_kb as f64 / plain.peak_rss_kb as f64,
-    );
+    print_row("http", "find_orders, orders:read", clients, &ours, &plain);
 }
 
 /// A round of `served`, with a token for its port when it has `--issuer`.

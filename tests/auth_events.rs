@@ -13,19 +13,28 @@ mod issuer;
 mod raw_http;
 use issuer::*;
 
-#[test]
-fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
+/// Runs `scenario` on one thread with a subscriber of that thread catching every
+/// event (the server's tasks run on it too): what the scenario returned, and the
+/// events as text.
+fn capturing<T>(scenario: impl std::future::Future<Output = T>) -> (T, String) {
     use tracing_subscriber::layer::SubscriberExt;
     let seen = Arc::new(Mutex::new(String::new()));
     let subscriber = tracing_subscriber::registry().with(Capture(Arc::clone(&seen)));
-    // One thread: the subscriber set below is this thread's, and the server's tasks run
-    // on it.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let token = rt.block_on(async {
+    let out = rt.block_on(async {
         let _guard = tracing::subscriber::set_default(subscriber);
+        scenario.await
+    });
+    let seen = seen.lock().unwrap().clone();
+    (out, seen)
+}
+
+#[test]
+fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
+    let (token, seen) = capturing(async {
         let issuer = issuer().await;
         let (serving, resource, _) = resource(&issuer).await;
         let token = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
@@ -38,7 +47,6 @@ fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
         serving.stop().await;
         token
     });
-    let seen = seen.lock().unwrap().clone();
     assert!(seen.contains("http.status=403"), "{seen}");
     assert!(seen.contains("subject=\"alice\""), "{seen}");
     assert!(seen.contains("missing_scopes=\"orders:write\""), "{seen}");
@@ -53,15 +61,7 @@ fn the_refusal_event_names_the_subject_and_the_missing_scope_never_the_token() {
 
 #[test]
 fn when_the_issuer_cannot_be_read_the_operator_is_told_why() {
-    use tracing_subscriber::layer::SubscriberExt;
-    let seen = Arc::new(Mutex::new(String::new()));
-    let subscriber = tracing_subscriber::registry().with(Capture(Arc::clone(&seen)));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let token = rt.block_on(async {
-        let _guard = tracing::subscriber::set_default(subscriber);
+    let (token, seen) = capturing(async {
         let issuer = issuer().await;
         issuer.down.store(true, std::sync::atomic::Ordering::SeqCst);
         let (serving, resource, _) = resource(&issuer).await;
@@ -72,7 +72,6 @@ fn when_the_issuer_cannot_be_read_the_operator_is_told_why() {
         serving.stop().await;
         token
     });
-    let seen = seen.lock().unwrap().clone();
     let line = seen
         .lines()
         .find(|l| l.contains("the issuer's keys could not be read"))
