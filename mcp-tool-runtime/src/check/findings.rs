@@ -30,9 +30,14 @@ pub type Convert = fn(&Value) -> Result<(), String>;
 #[derive(Debug)]
 pub(crate) enum Finding {
     /// A violation listed (past [`MAX_LISTED`](super::MAX_LISTED) they are only
-    /// counted), with the field of the arguments it is about where the checker keeps
-    /// fields (a tool that asks its user for fields reads them).
-    Violation(Violation, Option<&'static str>),
+    /// counted). No larger than the violation itself, so that the list of an invalid
+    /// call becomes the error's list where it lies (see `replay.rs`).
+    Violation(Violation),
+    /// The field of the arguments the next violation is about (by wire name; `None` for
+    /// a violation of the arguments as a whole): recorded where the checker keeps fields
+    /// (a tool that asks its user for fields reads them), just before the violation, so
+    /// that a trial undoes the two together.
+    Field(Option<&'static str>),
     /// The value at `at` was repaired into `value` (see [`Repair`]). Recorded before
     /// the repaired value's own findings, which are below it: the read puts it in place
     /// first.
@@ -97,14 +102,20 @@ pub(crate) struct Mark {
 impl Findings {
     /// Records a finding that is not a violation.
     pub(crate) fn push(&mut self, finding: Finding) {
-        debug_assert!(!matches!(finding, Finding::Violation(..)));
+        debug_assert!(!matches!(
+            finding,
+            Finding::Violation(_) | Finding::Field(_)
+        ));
         self.list.push(finding);
     }
 
-    /// Lists a violation.
-    pub(crate) fn list(&mut self, violation: Violation, field: Option<&'static str>) {
+    /// Lists a violation, and first the field it is about where fields are kept.
+    pub(crate) fn list(&mut self, violation: Violation, field: Option<Option<&'static str>>) {
         self.listed += 1;
-        self.list.push(Finding::Violation(violation, field));
+        if let Some(field) = field {
+            self.list.push(Finding::Field(field));
+        }
+        self.list.push(Finding::Violation(violation));
     }
 
     /// Counts a violation past the cap.
@@ -150,7 +161,7 @@ impl Findings {
         self.list[mark.len.min(self.list.len())..]
             .iter()
             .filter_map(|finding| match finding {
-                Finding::Violation(violation, _) => Some(violation),
+                Finding::Violation(violation) => Some(violation),
                 _ => None,
             })
     }
@@ -187,5 +198,22 @@ impl Findings {
     /// The findings, in the order found.
     pub(crate) fn into_list(self) -> Vec<Finding> {
         self.list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Finding;
+    use crate::result::Violation;
+
+    /// The list of an invalid call's findings becomes the error's list of violations
+    /// where it lies (`Checked::listed`) only while a finding takes the room of a
+    /// violation: a larger kind of finding would cost every invalid call a second list.
+    #[test]
+    fn a_finding_takes_the_room_of_a_violation() {
+        assert_eq!(
+            (size_of::<Finding>(), align_of::<Finding>()),
+            (size_of::<Violation>(), align_of::<Violation>())
+        );
     }
 }

@@ -277,7 +277,6 @@ impl<'a> Checker<'a> {
         Checked {
             findings: self.findings,
             hidden: self.hidden,
-            keep_fields: self.keep_fields,
         }
     }
 }

@@ -18,8 +18,6 @@ pub(crate) struct Checked {
     pub(super) findings: Findings,
     /// Where sensitive values are, in the arguments as they came.
     pub(super) hidden: Vec<Location>,
-    /// Each violation's field is kept (see `Checker::keep_fields`).
-    pub(super) keep_fields: bool,
 }
 
 /// What the error of arguments that fail lists.
@@ -27,8 +25,8 @@ pub(crate) struct Checked {
 pub(crate) struct Listed {
     /// The violations listed, in the order found.
     pub violations: Vec<Violation>,
-    /// The field of the arguments each is about, where the checker kept them; else
-    /// empty.
+    /// The field of the arguments each is about, where the checker kept them (see
+    /// `Checker::keep_fields`); else empty.
     pub fields: Vec<Option<&'static str>>,
     /// How many more were found and only counted.
     pub omitted: usize,
@@ -59,31 +57,37 @@ impl Checked {
     }
 
     /// The violations, for the error, and the repairs that would have been made, for
-    /// its `_meta`: the arguments are kept as they came.
+    /// its `_meta`: the arguments are kept as they came. The list of findings becomes
+    /// the list of violations where it lies (a finding is no larger than a violation),
+    /// each violation moved once.
     pub(crate) fn listed(self) -> (Listed, Vec<Repair>) {
-        let mut violations = Vec::with_capacity(self.findings.listed());
-        let mut fields = Vec::new();
-        if self.keep_fields {
-            fields.reserve_exact(self.findings.listed());
-        }
         let omitted = self.findings.omitted();
+        let mut fields = Vec::new();
         let mut repairs = Repairs::default();
-        for finding in self.findings.into_list() {
-            match finding {
-                Finding::Violation(violation, field) => {
-                    violations.push(violation);
-                    if self.keep_fields {
-                        fields.push(field);
-                    }
+        let violations: Vec<Violation> = self
+            .findings
+            .into_list()
+            .into_iter()
+            .filter_map(|finding| match finding {
+                Finding::Violation(violation) => Some(violation),
+                Finding::Field(field) => {
+                    fields.push(field);
+                    None
                 }
-                Finding::Repaired { at, repair, .. } => repairs.made(&at, repair),
-                Finding::Renamed(repair) => repairs.renamed.push(repair),
+                Finding::Repaired { at, repair, .. } => {
+                    repairs.made(&at, repair);
+                    None
+                }
+                Finding::Renamed(repair) => {
+                    repairs.renamed.push(repair);
+                    None
+                }
                 Finding::Restyled { .. }
                 | Finding::IntegralFloat(_)
                 | Finding::AbsentNull(_)
-                | Finding::Conversion(_) => {}
-            }
-        }
+                | Finding::Conversion(_) => None,
+            })
+            .collect();
         let listed = Listed {
             violations,
             fields,
@@ -120,7 +124,7 @@ impl Checked {
                 }
                 // Renamed last, while every path above is as sent.
                 Finding::Restyled { parent, key, name } => restyled.push((parent, key, name)),
-                Finding::Violation(..) => {}
+                Finding::Violation(_) | Finding::Field(_) => {}
             }
         }
         // The innermost first (each was recorded after its parent's), while the paths

@@ -146,10 +146,10 @@ impl Checker<'_> {
             message.push(' ');
             message.push_str(hint);
         }
-        let field = match self.path.iter().next() {
-            Some(Step::Field(name)) if self.keep_fields => Some(*name),
+        let field = self.keep_fields.then(|| match self.path.iter().next() {
+            Some(Step::Field(name)) => Some(*name),
             _ => None,
-        };
+        });
         let violation = Violation {
             path,
             rule: report.rule,
