@@ -76,8 +76,9 @@ enum Verdict {
 struct Ascii {
     lower: [u8; ASCII_MAX],
     len: usize,
-    /// The [`letter_set`] of `lower`: made once, not for each candidate.
-    set: u64,
+    /// How many times each byte is in `lower`: made once, for the bag distance of
+    /// every candidate.
+    counts: [u8; 128],
     folded: [u8; ASCII_MAX],
     folded_len: usize,
 }
@@ -87,14 +88,14 @@ impl Ascii {
         let mut out = Ascii {
             lower: [0; ASCII_MAX],
             len: input.len(),
-            set: 0,
+            counts: [0; 128],
             folded: [0; ASCII_MAX],
             folded_len: 0,
         };
         for (i, b) in input.bytes().enumerate() {
             let b = b.to_ascii_lowercase();
             out.lower[i] = b;
-            out.set |= letter_bit(b);
+            out.counts[usize::from(b & 0x7f)] += 1;
             if !matches!(b, b'_' | b'-' | b' ') {
                 out.folded[out.folded_len] = b;
                 out.folded_len += 1;
@@ -104,32 +105,62 @@ impl Ascii {
     }
 
     fn judge(&self, candidate: &str, allowed: usize) -> Verdict {
-        let folded = &self.folded[..self.folded_len];
-        let mut rest = folded.iter();
-        if candidate
-            .bytes()
-            .filter(|b| !matches!(b, b'_' | b'-' | b' '))
-            .all(|b| rest.next() == Some(&b.to_ascii_lowercase()))
-            && rest.next().is_none()
-        {
+        let candidate = candidate.as_bytes();
+        if self.is_folded(candidate) {
             return Verdict::Same;
         }
+        // The cheap bounds first, before anything is written out: most candidates are
+        // far, and told so here. Each edit changes the length by at most one.
+        if self.len.abs_diff(candidate.len()) > allowed || self.bag_distance(candidate) > allowed {
+            return Verdict::Far;
+        }
+        self.edits(candidate, allowed)
+    }
+
+    /// [`bag_distance`] from the input's counts, in one pass over the candidate: the
+    /// letters the two have in common (with repeats) leave the rest of each to edit.
+    fn bag_distance(&self, candidate: &[u8]) -> usize {
+        let mut seen = [0u8; 128];
+        let mut common = 0;
+        for &b in candidate {
+            let b = usize::from(b.to_ascii_lowercase() & 0x7f);
+            if seen[b] < self.counts[b] {
+                common += 1;
+            }
+            seen[b] += 1;
+        }
+        (self.len - common).max(candidate.len() - common)
+    }
+
+    /// Whether `candidate` folds to the input's folded bytes. Most candidates differ at
+    /// their first letter.
+    fn is_folded(&self, candidate: &[u8]) -> bool {
+        let folded = &self.folded[..self.folded_len];
+        let mut at = 0;
+        for &b in candidate {
+            if matches!(b, b'_' | b'-' | b' ') {
+                continue;
+            }
+            if folded.get(at) != Some(&b.to_ascii_lowercase()) {
+                return false;
+            }
+            at += 1;
+        }
+        at == folded.len()
+    }
+
+    /// Whether `candidate`, past the cheap bounds, is within `allowed` edits.
+    fn edits(&self, candidate: &[u8], allowed: usize) -> Verdict {
         let mut lower = [0; ASCII_MAX];
         let lower = &mut lower[..candidate.len()];
-        let mut set = 0;
-        for (l, b) in lower.iter_mut().zip(candidate.bytes()) {
+        for (l, b) in lower.iter_mut().zip(candidate) {
             *l = b.to_ascii_lowercase();
-            set |= letter_bit(*l);
-        }
-        let input = &self.lower[..self.len];
-        if !may_be_within(input, lower, [self.set, set], allowed) {
-            return Verdict::Far;
         }
         let mut rows = [[0; ASCII_MAX + 1]; 3];
         let [prev2, prev, cur] = &mut rows;
         let n = lower.len() + 1;
         within(
-            input,
+            &self.lower[..self.len],
             lower,
             allowed,
             [&mut prev2[..n], &mut prev[..n], &mut cur[..n]],
@@ -265,7 +296,9 @@ fn within<T: Copy + Eq>(a: &[T], b: &[T], allowed: usize, rows: [&mut [usize]; 3
 /// or substitution fixes at most one on each side; a transposition none is needed for.
 /// Only for ASCII; 0 (no bound) otherwise.
 fn bag_distance<T: Copy + Into<u32>>(a: &[T], b: &[T]) -> usize {
-    let mut counts = [0i32; 128];
+    // Called past the length bound: the input is at most `MAX_LEN` characters and the
+    // candidate at most half as long again, so a count fits in 16 bits.
+    let mut counts = [0i16; 128];
     for (chars, step) in [(a, 1), (b, -1)] {
         for &c in chars {
             let Some(slot) = counts.get_mut(c.into() as usize) else {
@@ -356,6 +389,14 @@ mod tests {
                 assert!(bag_distance(&a, &b) <= distance(x, y), "{x} {y}");
                 let sets_apart = sets_apart(letter_set(&a), letter_set(&b));
                 assert!(sets_apart <= distance(x, y), "{x} {y}");
+                if x.is_ascii() && y.is_ascii() {
+                    let lower = |s: &str| s.to_ascii_lowercase().chars().collect::<Vec<_>>();
+                    assert_eq!(
+                        Ascii::new(x).bag_distance(y.as_bytes()),
+                        bag_distance(&lower(x), &lower(y)),
+                        "{x} {y}"
+                    );
+                }
             }
         }
         assert_eq!(
