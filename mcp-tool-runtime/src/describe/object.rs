@@ -551,7 +551,8 @@ impl ToolSpec {
 /// Enters the path of `field` as sent: under its own name, or under the key the model
 /// used for it (a former name, another case style).
 fn enter_sent(field: &Field, sent_as: &str, cx: &mut Checker<'_>) -> usize {
-    if sent_as == field.name {
+    // Nearly always the field's own name itself, known without reading it.
+    if std::ptr::eq(sent_as, field.name) || sent_as == field.name {
         cx.enter_field(field.name)
     } else {
         cx.enter_key(sent_as)
