@@ -74,9 +74,9 @@ pub struct Checker<'a> {
     /// The author's hint on the field being checked (its rules' first): said in the
     /// messages of its rules that have none of their own, not in a type error.
     field_hint: Option<&'static str>,
-    /// The root object's fields the walk of valid arguments found to pass before it
-    /// stopped (bit `i` for the field at `i`): nothing to find there, so not judged
-    /// again. Taken by the first struct checked, the root.
+    /// The root object's fields the walk of valid arguments found to pass (bit `i` for
+    /// the field at `i`): nothing to find there, so not judged again. Taken by the
+    /// first struct checked, the root.
     passed: u64,
 }
 
