@@ -38,6 +38,8 @@ enum Clock {
     Local,
     System(TimeZone),
     Fixed(Date),
+    /// No date is known: [`Context::UNDATED`].
+    Unknown,
 }
 
 /// Why a [`Context`] could not be made.
@@ -60,6 +62,16 @@ impl Context {
             clock: Clock::Local,
         }
     }
+
+    /// A context that knows no date: a date rule judged in it by the walk of valid
+    /// arguments says "not sure", leaving the value to the full check, which judges it
+    /// in the call's own context. The walk judges in it once a key has failed, when the
+    /// full check reads the call anyway: a date (read, and the clock read) is then
+    /// judged once there, rather than twice when it fails.
+    pub(crate) const UNDATED: &'static Context = &Context {
+        #[cfg(feature = "dates")]
+        clock: Clock::Unknown,
+    };
 }
 
 #[cfg(feature = "dates")]
@@ -97,10 +109,20 @@ impl Context {
     pub fn today(&self) -> Date {
         match &self.clock {
             Clock::Fixed(date) => *date,
-            Clock::Local => local_today(),
+            // Only this crate's walk holds an undated context, and asks it `known_today`.
+            Clock::Local | Clock::Unknown => local_today(),
             Clock::System(zone) => jiff::Timestamp::now()
                 .to_zoned_datetime(zone.clone())
                 .date(),
+        }
+    }
+
+    /// The current date, if this context knows one (all but [`Context::UNDATED`]).
+    #[inline]
+    pub(crate) fn known_today(&self) -> Option<Date> {
+        match self.clock {
+            Clock::Unknown => None,
+            _ => Some(self.today()),
         }
     }
 }

@@ -82,6 +82,28 @@ impl ToolSpec {
             .is_ok()
     }
 
+    /// The fields of `arguments` the walk found to pass when it did not take them
+    /// whole, by their names on the wire, which the full check then skips; `None` when
+    /// it took them. For the tests, as [`ToolSpec::walk_takes`].
+    #[doc(hidden)]
+    pub fn walk_passed(
+        &'static self,
+        arguments: &Value,
+        context: &Context,
+        profile: SchemaProfile,
+    ) -> Option<Vec<&'static str>> {
+        let passed = self
+            .walk_arguments(arguments, &judge(context, profile))
+            .err()?;
+        let fields = self.fields.iter().enumerate();
+        Some(
+            fields
+                .filter(|(i, _)| passed & Checker::field_bit(*i) != 0)
+                .map(|(_, field)| field.name)
+                .collect(),
+        )
+    }
+
     /// Checks `arguments`; if they pass, makes them what serde reads (the repairs put in
     /// place, integral floats as integers, `null`s meaning "left out" taken out). The
     /// same for every tool: only [`ToolSpec::deserialize`] is of `T`.

@@ -74,7 +74,9 @@ impl RuleKind for Date {
         let Value::String(s) = value else {
             return true;
         };
-        let today = context.today();
+        let Some(today) = context.known_today() else {
+            return false;
+        };
         self.on_its_side(strftime::parse(self.format, self.written(s)), today)
     }
 
