@@ -110,3 +110,30 @@ fn nested_structs_and_lists_allocate_only_their_value() {
         "id": "123e4567-e89b-12d3-a456-426614174000",
     }));
 }
+
+fn known_code(code: &str) -> Result<(), mcp_tool::Invalid> {
+    if code.len() == 3 {
+        Ok(())
+    } else {
+        Err(mcp_tool::Invalid::new("must be a known airport code"))
+    }
+}
+
+/// A field judged by the author's own function.
+#[derive(McpTool, Deserialize)]
+#[allow(dead_code)]
+struct Airport {
+    #[validate(custom = known_code)]
+    code: String,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct PlainAirport {
+    code: String,
+}
+
+#[test]
+fn a_string_is_lent_to_the_authors_function() {
+    assert_only_the_value::<Airport, PlainAirport>(json!({"code": "CDG"}));
+}

@@ -140,6 +140,38 @@ pub mod __private {
         T::deserialize(value).ok()
     }
 
+    /// The value as `T`, for a custom rule's function: a string lent where it lies in
+    /// the arguments, any other value read into one of its own; `None` for a value `T`
+    /// cannot read, which the type check reported already.
+    pub fn read_lent<T: serde::de::DeserializeOwned + 'static>(
+        value: &Value,
+    ) -> Option<Lent<'_, T>> {
+        if let Value::String(s) = value
+            && let Some(s) = (s as &dyn std::any::Any).downcast_ref::<T>()
+        {
+            return Some(Lent::Lent(s));
+        }
+        read(value).map(Lent::Read)
+    }
+
+    /// A value handed to a custom rule's function: see [`read_lent`].
+    pub enum Lent<'v, T> {
+        /// As it lies in the arguments.
+        Lent(&'v T),
+        /// Read into a value of its own.
+        Read(T),
+    }
+
+    impl<T> Lent<'_, T> {
+        /// The value.
+        pub fn get(&self) -> &T {
+            match self {
+                Lent::Lent(value) => value,
+                Lent::Read(value) => value,
+            }
+        }
+    }
+
     /// The first value a shared `enum` whitelist repeats, if any: the schema would
     /// advertise it twice, which JSON Schema forbids. Called in a `const` by the derive,
     /// which fails the build with [`repeat_message`].

@@ -72,9 +72,9 @@ impl RuleKind for Custom {
         let span = last.map_or_else(Span::call_site, |s| s.ident.span());
         let ty = respan(target.ty.clone(), span);
         let call = quote_spanned! {span=>
-            match #p::read::<#ty>(value) {
+            match #p::read_lent::<#ty>(value) {
                 ::core::option::Option::Some(typed) => #function(
-                    ::core::borrow::Borrow::borrow(&typed),
+                    ::core::borrow::Borrow::borrow(typed.get()),
                 )
                 .map_err(::core::convert::Into::into),
                 ::core::option::Option::None => ::core::result::Result::Ok(()),
