@@ -133,6 +133,8 @@ struct PlainAirport {
     code: String,
 }
 
+/// An author's function is never sure in the walk, so every call with one takes the
+/// full check: the string it judges is lent from the arguments there, not copied.
 #[test]
 fn a_string_is_lent_to_the_authors_function() {
     assert_only_the_value::<Airport, PlainAirport>(json!({"code": "CDG"}));
