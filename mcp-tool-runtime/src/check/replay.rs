@@ -165,6 +165,10 @@ impl Repairs {
 
     /// The repairs made, the outermost first, then the names read as others.
     fn in_order(mut self) -> Vec<Repair> {
+        // Most calls repair nothing: no sort to run, nor list to move.
+        if self.made.is_empty() {
+            return self.renamed;
+        }
         self.made.sort_by_key(|(depth, _)| *depth);
         let mut repairs: Vec<Repair> = self.made.into_iter().map(|(_, r)| r).collect();
         repairs.append(&mut self.renamed);
