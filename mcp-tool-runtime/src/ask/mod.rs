@@ -56,6 +56,13 @@
 //! send again: a call sent again is a new call, and asks its user again. The side
 //! effects are as many as the confirmations the user gave.
 
+// Without `ask` (and `rmcp`'s Toolbox) these docs name items the build lacks: a user's
+// docs of such a build show them unlinked, rather than warn.
+#![cfg_attr(
+    not(all(feature = "ask", feature = "rmcp")),
+    allow(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)
+)]
+
 #[cfg(feature = "ask")]
 mod exact;
 pub(crate) mod form;
