@@ -134,12 +134,6 @@ pub mod __private {
         T::deserialize(value).map(drop).map_err(|e| e.to_string())
     }
 
-    /// The value as `T`, for a custom rule's function; `None` for a value `T` cannot
-    /// read, which the type check reported already.
-    pub fn read<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
-        T::deserialize(value).ok()
-    }
-
     /// The value as `T`, for a custom rule's function: a string lent where it lies in
     /// the arguments, any other value read into one of its own; `None` for a value `T`
     /// cannot read, which the type check reported already.
@@ -151,7 +145,7 @@ pub mod __private {
         {
             return Some(Lent::Lent(s));
         }
-        read(value).map(Lent::Read)
+        T::deserialize(value).ok().map(Lent::Read)
     }
 
     /// A value handed to a custom rule's function: see [`read_lent`].

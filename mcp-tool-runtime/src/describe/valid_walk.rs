@@ -26,7 +26,8 @@ use crate::rules::{self, Rules};
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct Judge<'a> {
-    /// The clock of the date rules.
+    /// The clock of the date rules; past the first key of the arguments that fails, one
+    /// that knows no date (`Context::UNDATED`), so that a date is left to the full check.
     pub(crate) context: &'a Context,
     /// `null` for an optional property means "left out" (OpenAI's profile): a value
     /// to take out before serde reads the arguments, which the full check records.
