@@ -45,6 +45,9 @@ async fn the_metadata_says_who_issues_tokens_for_what() {
     serving.stop().await;
 }
 
+/// The tools' types are all that names their scopes: the server is given no table
+/// (`support/issuer.rs`), so no tool can be forgotten in one and reach a token without
+/// its scopes as anything but this 403.
 #[tokio::test]
 async fn a_token_opens_its_tools_and_a_403_names_every_scope_of_the_others() {
     let issuer = issuer().await;

@@ -2,8 +2,10 @@
 //! scopes (feature `auth`), over HTTP with tokens of the tests' issuer: the list each
 //! caller sees, the refusal before a method's arguments are read (by the wrapper itself,
 //! where the HTTP server was given no table), and the `Caller` a method takes. And the
-//! scopes a method's `Parameters` type declares, enforced with no table at all, over
-//! HTTP and, where the operator states who calls, over an in-process rmcp client.
+//! scopes a method's `Parameters` type declares, read with no table at all by the HTTP
+//! server's 403, each caller's list (rmcp's generated one) and the metadata, and, where
+//! the operator states who calls, over an in-process rmcp client; a table that
+//! contradicts a type stops the server at its start.
 
 use std::sync::LazyLock;
 
@@ -193,7 +195,7 @@ async fn the_wrapper_refuses_a_call_the_token_does_not_permit_before_its_argumen
 }
 
 #[tokio::test]
-async fn the_list_rmcp_writes_sees_no_caller_and_shows_only_what_needs_no_scope() {
+async fn the_list_rmcp_writes_lists_each_caller_its_own_tools_over_http() {
     let issuer = issuer().await;
     let (serving, resource) = serve(&issuer, GeneratedList(Desk::new()), true).await;
     let writer = mint(
@@ -202,7 +204,12 @@ async fn the_list_rmcp_writes_sees_no_caller_and_shows_only_what_needs_no_scope(
     );
     let (code, _, body) = request(serving.port, &bearer(&writer), "tools/list", json!({})).await;
     assert_eq!(code, 200, "{body}");
-    assert_eq!(listed(&body), ["ping"]);
+    assert_eq!(listed(&body), ["cancel", "find", "ping"]);
+    // rmcp's generated list says `public`: a list made for one caller is not.
+    assert_eq!(message(&body)["result"]["cacheScope"], "private");
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let (_, _, body) = request(serving.port, &bearer(&reader), "tools/list", json!({})).await;
+    assert_eq!(listed(&body), ["find", "ping"]);
     serving.stop().await;
 }
 
@@ -251,12 +258,18 @@ async fn a_parameters_type_that_declares_scopes_is_refused_to_a_token_without_th
     let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
     // Arguments that would fail the check: the refusal comes first, and says nothing
     // of them.
+    // The HTTP server reads the type's scopes with no table: 403 insufficient_scope,
+    // which tells the client to get a wider token.
     let call = json!({"name": "refund", "arguments": {"id": 7, "extra": true}});
-    let (code, _, body) = request(serving.port, &bearer(&reader), "tools/call", call).await;
-    assert_eq!(code, 200, "{body}");
-    let result = &message(&body)["result"];
-    assert_eq!(result["structuredContent"]["errorCategory"], "permission");
-    assert!(!result.to_string().contains("extra"), "{result}");
+    let (code, headers, body) = request(serving.port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(code, 403, "{body}");
+    let challenge = raw_http::header(&headers, "www-authenticate").unwrap();
+    assert!(
+        challenge.contains(r#"error="insufficient_scope""#),
+        "{challenge}"
+    );
+    assert!(challenge.contains("orders:write"), "{challenge}");
+    assert!(!body.contains("extra"), "{body}");
 
     let writer = mint(&claims(&issuer.url(), &resource, "orders:write"), "k1");
     let call = json!({"name": "refund", "arguments": {"id": "A1"}});
@@ -317,5 +330,73 @@ async fn without_a_verified_caller_the_operator_decides_under_structured() {
     assert_eq!(
         result["structuredContent"]["errorCategory"], "permission",
         "{result}"
+    );
+}
+
+/// The shop's tools as their types declare them, the list rmcp's macro writes: each
+/// caller is listed its own, and the metadata names every scope, with no table.
+#[tokio::test]
+async fn declared_scopes_alone_give_each_caller_its_list_and_the_metadata_its_scopes() {
+    let issuer = issuer().await;
+    let (serving, resource) = serve(&issuer, Shop::new(Unverified::Refused), false).await;
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let (code, _, body) = request(serving.port, &bearer(&reader), "tools/list", json!({})).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(listed(&body), ["whoami"]);
+    let writer = mint(&claims(&issuer.url(), &resource, "orders:write"), "k1");
+    let (_, _, body) = request(serving.port, &bearer(&writer), "tools/list", json!({})).await;
+    assert_eq!(listed(&body), ["refund", "whoami"]);
+    // The scopes travel from the type to the server inside the schema, and no list
+    // shows them.
+    assert!(!body.contains("x-mcp-tool"), "{body}");
+    let text = format!(
+        "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        serving.port
+    );
+    let (code, _, body) = send(serving.port, &text).await;
+    assert_eq!(code, 200, "{body}");
+    let metadata: Value = serde_json::from_str(body.trim()).unwrap();
+    let supported = metadata["scopes_supported"].as_array().unwrap();
+    assert!(supported.contains(&json!("orders:write")), "{metadata}");
+    serving.stop().await;
+}
+
+/// A table that gives a tool other scopes than its type declares is two answers to
+/// who may call it: the server does not start, and says which tool.
+#[tokio::test]
+async fn a_table_that_contradicts_a_declaration_stops_the_server_naming_the_tool() {
+    let contradicting = ToolScopes::from_table(&[("refund", &["orders:read"])]);
+    let auth = Authorization::jwt("http://127.0.0.1:9", "http://127.0.0.1:8/mcp")
+        .tool_scopes(contradicting);
+    let error = HttpServer::new()
+        .authorization(auth)
+        .endpoint(Shop::new(Unverified::Refused))
+        .unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+    let message = error.to_string();
+    assert!(message.contains("\"refund\""), "{message}");
+    assert!(message.contains("orders:write"), "{message}");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let auth = Authorization::jwt("http://127.0.0.1:9", "http://127.0.0.1:8/mcp")
+        .tool_scopes(ToolScopes::from_table(&[("refund", &["orders:read"])]));
+    let served = HttpServer::new()
+        .authorization(auth)
+        .serve_until(
+            Shop::new(Unverified::Refused),
+            listener,
+            std::future::pending(),
+        )
+        .await;
+    assert!(served.unwrap_err().to_string().contains("refund"));
+    // A table that agrees with the type, or names a tool no type declares for, is taken.
+    let agreeing =
+        ToolScopes::from_table(&[("refund", &["orders:write"]), ("whoami", &["orders:read"])]);
+    let auth =
+        Authorization::jwt("http://127.0.0.1:9", "http://127.0.0.1:8/mcp").tool_scopes(agreeing);
+    assert!(
+        HttpServer::new()
+            .authorization(auth)
+            .endpoint(Shop::new(Unverified::Refused))
+            .is_ok()
     );
 }

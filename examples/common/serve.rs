@@ -182,9 +182,8 @@ pub async fn http_authorized<S: Send + Sync + 'static>(
     issuer: &str,
     resource: &str,
 ) -> Result<(), Box<dyn Error>> {
-    use mcp_tool::http::auth::{Authorization, JwtVerifier};
-    let auth = Authorization::new(JwtVerifier::new(issuer, resource), resource, issuer)
-        .tool_scopes(tools.tool_scopes())
+    // The scopes are those each tool's type declares: nothing here names them again.
+    let auth = mcp_tool::http::auth::Authorization::jwt(issuer, resource)
         .challenge_scopes(["orders:read"]);
     mcp_tool::http::HttpServer::new()
         .authorization(auth)

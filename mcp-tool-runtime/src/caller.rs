@@ -321,6 +321,11 @@ impl ToolScopes {
             .map_or(&[], |(_, s)| s.as_slice())
     }
 
+    /// Each tool the table names, and its scopes.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &[&'static str])> {
+        self.tools.iter().map(|(n, s)| (n.as_str(), s.as_slice()))
+    }
+
     /// Every scope some tool needs, sorted, once each: a server's `scopes_supported`.
     pub fn supported(&self) -> Vec<&'static str> {
         let mut all: Vec<&'static str> = self
@@ -331,6 +336,64 @@ impl ToolScopes {
         all.sort_unstable();
         all.dedup();
         all
+    }
+}
+
+/// The key under which a tool's declared scopes travel in its input schema from the
+/// argument type to the transport, on routes where nothing else carries them: rmcp's
+/// `#[tool]` macro builds a method's tool from its `Parameters` type's schema alone.
+/// Written by this crate only, read and taken out again before any list is sent.
+pub(crate) const SCOPES_KEY: &str = "x-mcp-tool-scopes";
+
+/// Every scope declared by a tool this process registered (a [`Toolbox`]'s tools, an
+/// rmcp router's `Parameters` types): what a resource server supports when no table
+/// names them. Scopes are few and `'static`; the set only grows.
+///
+/// [`Toolbox`]: crate::Toolbox
+static DECLARED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes the scopes a tool declares (see [`declared_scopes`]).
+pub(crate) fn declare(scopes: &'static [&'static str]) {
+    if scopes.is_empty() {
+        return;
+    }
+    let mut declared = DECLARED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for scope in scopes {
+        if !declared.contains(scope) {
+            declared.push(scope);
+        }
+    }
+}
+
+/// Every scope a tool of this process declares, sorted, once each.
+pub(crate) fn declared_scopes() -> Vec<&'static str> {
+    let mut all = DECLARED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    all.sort_unstable();
+    all
+}
+
+/// The scopes a tool's input schema carries under [`SCOPES_KEY`] (none: it declares
+/// none, or was not built by this crate).
+pub(crate) fn scopes_in_schema(schema: &Map<String, Value>) -> Vec<String> {
+    match schema.get(SCOPES_KEY) {
+        Some(Value::Array(scopes)) => scopes
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `schema` with `scopes` under [`SCOPES_KEY`] (unchanged for none).
+pub(crate) fn with_scopes_in_schema(schema: &mut Map<String, Value>, scopes: &[&str]) {
+    if !scopes.is_empty() {
+        schema.insert(SCOPES_KEY.to_owned(), Value::from(scopes.to_vec()));
     }
 }
 

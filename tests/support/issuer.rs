@@ -143,8 +143,8 @@ pub async fn resource_refetching(
     let resource = format!("http://127.0.0.1:{port}/mcp");
     let tools = Toolbox::new().tool(find_orders).tool(cancel_order);
     let verifier = Arc::new(JwtVerifier::new(issuer.url(), &resource).refetch_every(refetch));
+    // No table of scopes: the server reads them from the tools' types.
     let auth = Authorization::new(Shared(Arc::clone(&verifier)), &resource, issuer.url())
-        .tool_scopes(tools.tool_scopes())
         .challenge_scopes(["orders:read"]);
     let serving =
         raw_http::start_with(listener, HttpServer::new().authorization(auth), tools).await;

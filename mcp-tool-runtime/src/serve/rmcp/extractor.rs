@@ -37,8 +37,18 @@ impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
         true
     }
 
+    /// `T`'s input schema; a `T` that declares scopes also carries them under a key of
+    /// this crate's, for `structured` and the HTTP server to read (rmcp's `#[tool]`
+    /// macro builds a method's tool from this schema alone) and to take out before any
+    /// list is sent.
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::Schema::try_from(T::input_schema().clone()).unwrap_or_default()
+        let scopes = T::spec().scopes;
+        crate::caller::declare(scopes);
+        let mut schema = T::input_schema().clone();
+        if let Value::Object(schema) = &mut schema {
+            crate::caller::with_scopes_in_schema(schema, scopes);
+        }
+        schemars::Schema::try_from(schema).unwrap_or_default()
     }
 }
 

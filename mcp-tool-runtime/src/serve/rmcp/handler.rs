@@ -68,9 +68,17 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         Ok(listed)
     }
 
+    /// The tool `name`, its schema carrying the scopes it declares for the HTTP server
+    /// to read (as a `structured` router's tools carry theirs; lists never show them).
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
         let i = self.list().iter().position(|t| t.name == name)?;
-        rmcp_tools(self, self.profile_for(None)).get(i).cloned()
+        let mut tool = rmcp_tools(self, self.profile_for(None)).get(i).cloned()?;
+        if !self.scopes[i].is_empty() {
+            let mut schema = (*tool.input_schema).clone();
+            crate::caller::with_scopes_in_schema(&mut schema, self.scopes[i]);
+            tool.input_schema = Arc::new(schema);
+        }
+        Some(tool)
     }
 
     async fn call_tool(

@@ -83,6 +83,7 @@ pub(crate) mod guarded;
 mod handler;
 mod mailbox;
 pub(crate) mod peer;
+pub(crate) mod per_caller;
 #[cfg(feature = "ask")]
 mod rounds;
 mod scoped;

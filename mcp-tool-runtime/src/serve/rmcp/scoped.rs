@@ -16,32 +16,28 @@ use super::structured::Structured;
 use crate::caller::{Caller, ToolScopes, Unverified};
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
-    /// The scopes each tool needs (every one), by the tool's name as rmcp lists it: a
-    /// call by a caller that lacks one is refused before the method's arguments are
-    /// read, and a call with no verified caller is refused for a tool with scopes. Give
-    /// the HTTP server the same table (see `mcp_tool::http::auth`).
-    ///
-    /// rmcp's `#[tool_handler]` writes a `list_tools` that sees no caller: with scopes,
-    /// the list it gets from [`Structured::list_all`] holds only the tools that need
-    /// none, what a call without a verified caller may make. To list each caller the
-    /// tools it may call, write `list_tools` with [`Structured::list_tools`], as below
-    /// (the macro then leaves yours in place).
+    /// More scopes, by the tool's name as rmcp lists it, for methods whose scopes no
+    /// `Parameters` type declares (a method that takes no arguments). Scopes declared
+    /// on a method's `Parameters` type (`#[mcp_tool(scopes(...))]`) need no table: they
+    /// are read from the type, by the call's check, each caller's `tools/list` and the
+    /// HTTP server's 403 alike. A tool's scopes are those its type declares and those
+    /// the table adds, every one.
     ///
     /// ```
     /// use mcp_tool::ToolScopes;
     /// use mcp_tool::rmcp::Parameters;
     /// use mcp_tool::{Caller, McpTool, ToolError};
     /// use rmcp::handler::server::tool::ToolRouter;
-    /// use rmcp::model::{ListToolsResult, PaginatedRequestParams};
-    /// use rmcp::service::{RequestContext, RoleServer};
-    /// use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+    /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
     /// use std::sync::LazyLock;
     ///
+    /// // `report` takes no arguments: no type to declare its scope on.
     /// static SCOPES: LazyLock<ToolScopes> =
-    ///     LazyLock::new(|| ToolScopes::from_table(&[("cancel", &["orders:write"])]));
+    ///     LazyLock::new(|| ToolScopes::from_table(&[("report", &["orders:read"])]));
     ///
     /// /// Cancel an order.
     /// #[derive(McpTool, serde::Deserialize)]
+    /// #[mcp_tool(scopes("orders:write"))]
     /// struct Cancel { id: String }
     ///
     /// #[derive(Clone)]
@@ -53,19 +49,15 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     ///     async fn cancel(&self, caller: Caller, Parameters(a): Parameters<Cancel>) -> Result<String, ToolError> {
     ///         Ok(format!("{} cancelled {}", caller.subject(), a.id))
     ///     }
+    ///
+    ///     #[tool(description = "Today's orders")]
+    ///     async fn report(&self) -> Result<String, ToolError> {
+    ///         Ok("3 orders".into())
+    ///     }
     /// }
     ///
     /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_scopes(&SCOPES))]
-    /// impl ServerHandler for Desk {
-    ///     async fn list_tools(
-    ///         &self,
-    ///         _: Option<PaginatedRequestParams>,
-    ///         context: RequestContext<RoleServer>,
-    ///     ) -> Result<ListToolsResult, ErrorData> {
-    ///         let tools = mcp_tool::rmcp::structured(&self.tool_router).with_scopes(&SCOPES);
-    ///         Ok(tools.list_tools(&context))
-    ///     }
-    /// }
+    /// impl ServerHandler for Desk {}
     /// ```
     pub fn with_scopes(mut self, scopes: &'r ToolScopes) -> Self {
         self.scopes = Some(scopes);
@@ -83,15 +75,30 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         self
     }
 
+    /// The scopes `tool` needs: those its `Parameters` type declares (carried in its
+    /// schema by this crate) and those [`Structured::with_scopes`] gives it.
+    pub(super) fn scopes_of(&self, tool: &rmcp::model::Tool) -> Vec<String> {
+        let mut scopes = crate::caller::scopes_in_schema(&tool.input_schema);
+        if let Some(table) = self.scopes {
+            for scope in table.of(&tool.name) {
+                if !scopes.iter().any(|s| s == scope) {
+                    scopes.push((*scope).to_owned());
+                }
+            }
+        }
+        scopes
+    }
+
     /// The refusal of a call of `tool` by the caller of `context`, if it may not make it.
     pub(super) fn refused(
         &self,
         tool: &str,
         context: &RequestContext<RoleServer>,
     ) -> Option<rmcp::model::CallToolResult> {
-        let needed = self.scopes?.of(tool);
+        let needed = self.scopes_of(self.router_tool(tool)?);
+        let needed: Vec<&str> = needed.iter().map(String::as_str).collect();
         let caller = caller_of(context);
-        let refusal = crate::caller::admit(tool, needed, caller.as_ref(), &self.unverified)
+        let refusal = crate::caller::admit(tool, &needed, caller.as_ref(), &self.unverified)
             .err()?
             .for_call(tool.to_owned(), Value::Object(Default::default()));
         Some(to_rmcp_result(refusal.into_call_result()))
@@ -103,30 +110,33 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// asks.
     pub fn list_tools(&self, context: &RequestContext<RoleServer>) -> ListToolsResult {
         let mut listed = ListToolsResult::with_all_items(self.list_for(context));
-        if self.scopes.is_some() && caller_of(context).is_some() {
+        if caller_of(context).is_some() {
             listed.cache_scope = Some(rmcp::model::CacheScope::Private);
         }
         listed
     }
 
-    /// Keeps of `tools` those a call without a verified caller may make: what a list
-    /// that sees no caller shows, so that forgetting the caller hides tools rather than
-    /// shows a caller tools it may not call.
-    pub(super) fn keep_public(&self, tools: &mut Vec<rmcp::model::Tool>) {
-        let Some(scopes) = self.scopes else { return };
-        tools.retain(|tool| crate::caller::permits(scopes.of(&tool.name), None, &self.unverified));
-    }
-
-    /// Keeps of `tools` those the caller of `context` may call.
+    /// Keeps of `tools` those `caller` may call (`None`: a call without a verified
+    /// caller, served as [`Structured::unverified_calls`] says), each schema without the
+    /// scopes it carried: forgetting the caller hides tools rather than shows a caller
+    /// tools it may not call.
     pub(super) fn keep_permitted(
         &self,
         tools: &mut Vec<rmcp::model::Tool>,
-        context: &RequestContext<RoleServer>,
+        caller: Option<&Caller>,
     ) {
-        let Some(scopes) = self.scopes else { return };
-        let caller = caller_of(context);
-        tools.retain(|tool| {
-            crate::caller::permits(scopes.of(&tool.name), caller.as_ref(), &self.unverified)
+        tools.retain_mut(|tool| {
+            let needed = self.scopes_of(tool);
+            let needed: Vec<&str> = needed.iter().map(String::as_str).collect();
+            if !crate::caller::permits(&needed, caller, &self.unverified) {
+                return false;
+            }
+            if tool.input_schema.contains_key(crate::caller::SCOPES_KEY) {
+                let mut schema = (*tool.input_schema).clone();
+                schema.remove(crate::caller::SCOPES_KEY);
+                tool.input_schema = std::sync::Arc::new(schema);
+            }
+            true
         });
     }
 }

@@ -369,21 +369,22 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// With [`Structured::with_scopes`], only the tools that need no scope: this list
     /// sees no caller (see [`Structured::list_tools`] for the list each caller sees).
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
-        let mut tools = self.list_in(self.settings.profile);
-        self.keep_public(&mut tools);
-        tools
+        let caller = super::per_caller::listing_for();
+        self.list_in(self.settings.profile, caller.as_ref())
     }
 
     /// [`Structured::list_all`] for the client of `context`, in its profile (see
     /// [`Structured::with_profile_from_client`]).
     pub fn list_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
-        let mut tools = self.list_in(self.profile_of(context));
-        self.keep_permitted(&mut tools, context);
-        tools
+        let caller = super::peer::caller_of(context);
+        self.list_in(self.profile_of(context), caller.as_ref())
     }
 
-    fn list_in(&self, profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
+    /// The tools `caller` may call (`None`: a call without a verified caller), in
+    /// `profile`, each schema as the client reads it.
+    fn list_in(&self, profile: SchemaProfile, caller: Option<&Caller>) -> Vec<rmcp::model::Tool> {
         let mut tools = self.router.list_all();
+        self.keep_permitted(&mut tools, caller);
         for tool in &mut tools {
             if takes_nothing(&tool.input_schema) {
                 let mut schema = (*tool.input_schema).clone();
@@ -403,8 +404,15 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         tools
     }
 
-    /// One tool, as [`ToolRouter::get`].
+    /// One tool, as [`ToolRouter::get`]. Its schema may carry the scopes its
+    /// `Parameters` type declares, for the HTTP server to read (rmcp's macro writes
+    /// `get_tool` with this; rmcp reads it to check `Mcp-Param-*` headers only); lists
+    /// never show them.
     pub fn get(&self, name: &str) -> Option<&rmcp::model::Tool> {
+        self.router_tool(name)
+    }
+
+    pub(super) fn router_tool(&self, name: &str) -> Option<&'r rmcp::model::Tool> {
         self.router.get(name)
     }
 }

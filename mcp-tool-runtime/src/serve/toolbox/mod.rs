@@ -502,6 +502,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         self.routes.push(Box::new(route));
         self.scopes.push(T::spec().scopes);
+        crate::caller::declare(T::spec().scopes);
         self
     }
 

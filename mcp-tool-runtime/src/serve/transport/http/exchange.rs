@@ -10,7 +10,6 @@ use std::sync::Arc;
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
-use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode, header};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
@@ -57,11 +56,25 @@ impl Exchange {
         }
     }
 
-    /// The response to `request`.
-    pub async fn respond(
-        &self,
-        request: Request<Incoming>,
-    ) -> Response<BoxBody<Bytes, Infallible>> {
+    /// The paths answered: the endpoint's, and the metadata's where there is a gate.
+    pub fn paths(&self) -> Vec<String> {
+        #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
+        let mut paths = vec![self.path.clone()];
+        #[cfg(feature = "auth")]
+        if let Some(gate) = &self.gate {
+            paths.extend(gate.metadata_paths().iter().cloned());
+        }
+        paths
+    }
+
+    /// The response to `request`, whose body is read here within the limits (a
+    /// connection of [`super::HttpServer`]'s, or of the application that mounted the
+    /// [`super::Endpoint`]).
+    pub async fn respond<B>(&self, request: Request<B>) -> Response<BoxBody<Bytes, Infallible>>
+    where
+        B: hyper::body::Body<Data = Bytes>,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
         #[cfg(feature = "auth")]
         if let Some(metadata) = self.gate.as_ref().and_then(|g| g.metadata(&request)) {
             return metadata;

@@ -26,6 +26,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio_util::sync::CancellationToken;
 
 use conn::Connections;
+use http_body_util::combinators::BoxBody;
+
+use crate::serve::rmcp::per_caller::PerCaller;
 use exchange::Exchange;
 
 /// The hosts a loopback server answers to (with or without a port).
@@ -211,23 +214,35 @@ impl HttpServer {
         .await
     }
 
-    /// Serves `handler` on `listener` until `shutdown` completes.
-    pub async fn serve_until<H>(
-        self,
-        handler: H,
-        listener: tokio::net::TcpListener,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> io::Result<()>
-    where
-        H: ServerHandler,
-    {
+    /// The endpoint serving `handler` as this server would (Streamable HTTP at its
+    /// path, `Host` and `Origin` checked, the body read within its time and size, the
+    /// resource server's gate and metadata where it has an
+    /// [`authorization`](HttpServer::authorization)), as a tower `Service` to mount in
+    /// an application of your own: see [`Endpoint`].
+    ///
+    /// # Errors
+    ///
+    /// A server that would not start: an authorization whose table of scopes
+    /// contradicts what a tool's type declares (see
+    /// [`Authorization::tool_scopes`](auth::Authorization::tool_scopes)), named in the
+    /// error.
+    pub fn endpoint<H: ServerHandler>(&self, handler: H) -> io::Result<Endpoint> {
         let stop = CancellationToken::new();
         let config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(self.hosts.clone())
             .with_allowed_origins(self.origins.clone())
             .with_max_request_body_bytes(self.limits.max_body)
             .with_cancellation_token(stop.child_token());
-        let handler = Arc::new(handler);
+        // Each caller's `tools/list` is made knowing the caller (see `PerCaller`).
+        let handler = Arc::new(PerCaller(handler));
+        #[cfg(feature = "auth")]
+        let declared = {
+            let handler = Arc::clone(&handler);
+            move |tool: &str| {
+                let tool = handler.get_tool(tool)?;
+                Some(crate::caller::scopes_in_schema(&tool.input_schema))
+            }
+        };
         let service = StreamableHttpService::new(
             move || Ok(Arc::clone(&handler)),
             Arc::new(LocalSessionManager::default()),
@@ -237,9 +252,35 @@ impl HttpServer {
         let mut exchange = Exchange::new(service, self.path.clone(), self.limits);
         #[cfg(feature = "auth")]
         if let Some(authorization) = self.authorization.clone() {
-            exchange.gate = Some(auth::gate::Gate::new(authorization, &self.path));
+            let gate = auth::gate::Gate::new(authorization, &self.path, Box::new(declared));
+            if let Some(why) = gate.contradiction() {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+            }
+            exchange.gate = Some(gate);
         }
-        let exchange = Arc::new(exchange);
+        Ok(Endpoint {
+            exchange: Arc::new(exchange),
+            stop,
+        })
+    }
+
+    /// Serves `handler` on `listener` until `shutdown` completes.
+    ///
+    /// # Errors
+    ///
+    /// As [`HttpServer::endpoint`], before any connection is taken; then only if the
+    /// listener's address cannot be read.
+    pub async fn serve_until<H>(
+        self,
+        handler: H,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> io::Result<()>
+    where
+        H: ServerHandler,
+    {
+        let endpoint = self.endpoint(handler)?;
+        let exchange = Arc::clone(&endpoint.exchange);
         let connections = Connections::new(self.limits);
         #[cfg(feature = "tracing")]
         log_start(listener.local_addr()?, &self);
@@ -256,12 +297,116 @@ impl HttpServer {
         drop(listener);
         // Each connection finishes the request it is answering; open event streams end.
         connections.close();
-        stop.cancel();
+        endpoint.close();
         // A client that holds its stream or its request past that does not keep the
         // process alive.
         let _ = tokio::time::timeout(DRAIN, connections.emptied()).await;
         Ok(())
     }
+}
+
+/// The MCP endpoint as a tower `Service`, for an application that serves HTTP itself
+/// (an axum `Router` beside its `/health`, its metrics, its middleware and TLS): built
+/// by [`HttpServer::endpoint`] (or [`endpoint`]) from a [`Toolbox`](crate::Toolbox) or
+/// an rmcp server, it answers exactly as [`HttpServer`] does, for the same settings:
+/// Streamable HTTP at the server's path, `Host` and `Origin` checked, a request's body
+/// read within [`body_timeout`](HttpServer::body_timeout) and
+/// [`max_body`](HttpServer::max_body), and with an
+/// [`authorization`](HttpServer::authorization), the gate (401, 403, the `Caller`) and
+/// the Protected Resource Metadata.
+///
+/// Mount it at each of its [`paths`](Endpoint::paths) with axum's `route_service` (the
+/// endpoint's and, with authorization, the metadata's, which RFC 9728 puts at the
+/// root):
+///
+/// ```no_run
+/// use axum::Router;
+/// use axum::routing::get;
+///
+/// # async fn run(tools: mcp_tool::Toolbox) -> std::io::Result<()> {
+/// let endpoint = mcp_tool::http::HttpServer::new().endpoint(tools)?;
+/// let mut app = Router::new().route("/health", get(|| async { "ok" }));
+/// for path in endpoint.paths() {
+///     app = app.route_service(&path, endpoint.clone());
+/// }
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// axum::serve(listener, app).await
+/// # }
+/// ```
+///
+/// Under `nest_service("/mcp", ..)` axum takes the prefix off the path: build the
+/// endpoint `.at("/")` there.
+///
+/// What stays with the application is what [`HttpServer`] does for a connection,
+/// which a service never sees: the [header](HttpServer::header_timeout) and
+/// [idle](HttpServer::idle_timeout) timeouts and the bound on
+/// [connections](HttpServer::max_connections). Add them with your server's own settings
+/// (hyper's `header_read_timeout`, a load balancer's idle timeout) or tower-http's and
+/// tower's layers (`tower_http::timeout::TimeoutLayer` for a whole request,
+/// `tower::limit::ConcurrencyLimitLayer`, `tower::load_shed::LoadShedLayer`); mind that a
+/// request timeout must not end the event streams of `GET /mcp`, which stay open by
+/// design. On shutdown, [`Endpoint::close`] ends the open event streams.
+#[derive(Clone)]
+pub struct Endpoint {
+    exchange: Arc<Exchange>,
+    stop: CancellationToken,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("paths", &self.paths())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Endpoint {
+    /// The paths this endpoint answers: the MCP endpoint's, then, with authorization,
+    /// those of the Protected Resource Metadata (under the endpoint's path, and the
+    /// root's).
+    pub fn paths(&self) -> Vec<String> {
+        self.exchange.paths()
+    }
+
+    /// Ends the open event streams (at shutdown: a client holding one would keep the
+    /// application's graceful shutdown waiting). Requests under way are answered.
+    pub fn close(&self) {
+        self.stop.cancel();
+    }
+}
+
+impl<B> tower_service::Service<hyper::Request<B>> for Endpoint
+where
+    B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = hyper::Response<BoxBody<bytes::Bytes, std::convert::Infallible>>;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send + 'static>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: hyper::Request<B>) -> Self::Future {
+        let exchange = Arc::clone(&self.exchange);
+        Box::pin(async move { Ok(exchange.respond(request).await) })
+    }
+}
+
+/// The endpoint of [`HttpServer::new`] (loopback hosts and origins only) serving
+/// `handler`: [`HttpServer::endpoint`].
+///
+/// # Errors
+///
+/// As [`HttpServer::endpoint`].
+pub fn endpoint<H: ServerHandler>(handler: H) -> io::Result<Endpoint> {
+    HttpServer::new().endpoint(handler)
 }
 
 /// After a failed `accept`: a connection that went away before it was taken is

@@ -40,9 +40,19 @@ const HEADER_MISMATCH: i64 = -32020;
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
+/// The scopes a tool declares, read from the handler served (`None`: no such tool, as
+/// far as the handler says).
+pub(in crate::serve::transport::http) type Declared =
+    Box<dyn Fn(&str) -> Option<Vec<String>> + Send + Sync>;
+
 /// The gate of one server.
 pub(in crate::serve::transport::http) struct Gate {
     auth: Authorization,
+    /// What each tool declares, asked of the handler once per tool it knows.
+    declared: Declared,
+    known: Mutex<HashMap<String, std::sync::Arc<[String]>>>,
+    /// Every scope some tool needs, sorted: the metadata's `scopes_supported`.
+    supported: Vec<String>,
     /// The metadata's URL, as challenges name it.
     metadata_url: String,
     /// The paths it is served at: under the endpoint's path, and the root.
@@ -52,22 +62,82 @@ pub(in crate::serve::transport::http) struct Gate {
 }
 
 impl Gate {
-    pub fn new(auth: Authorization, endpoint: &str) -> Self {
+    /// The gate of `auth` for the endpoint at `endpoint`, the scopes of each tool read
+    /// through `declared` (and the table of `auth`, which must agree with it: see
+    /// [`Gate::contradiction`]).
+    pub fn new(auth: Authorization, endpoint: &str, declared: Declared) -> Self {
         let (origin, resource_path) = split_origin(&auth.resource);
         let metadata_url = format!("{origin}{WELL_KNOWN}{resource_path}");
+        let mut supported: Vec<String> = (crate::caller::declared_scopes().into_iter())
+            .chain(auth.scopes.supported())
+            .map(str::to_owned)
+            .collect();
+        supported.sort_unstable();
+        supported.dedup();
         let document = json!({
             "resource": auth.resource,
             "authorization_servers": auth.servers,
-            "scopes_supported": auth.scopes.supported(),
+            "scopes_supported": supported,
             "bearer_methods_supported": ["header"],
         });
         Gate {
+            declared,
+            known: Mutex::default(),
+            supported,
             metadata_url,
             metadata_paths: [format!("{WELL_KNOWN}{endpoint}"), WELL_KNOWN.to_owned()],
             document: Bytes::from(document.to_string()),
             verified: Tokens::default(),
             auth,
         }
+    }
+
+    /// A tool of the table given to [`Authorization::tool_scopes`] whose scopes are not
+    /// the ones its type declares: a server must not start with two answers to who may
+    /// call a tool. The message names the tool and both.
+    pub fn contradiction(&self) -> Option<String> {
+        self.auth.scopes.iter().find_map(|(tool, table)| {
+            let declared = (self.declared)(tool).unwrap_or_default();
+            let mut written: Vec<&str> = table.to_vec();
+            let mut own: Vec<&str> = declared.iter().map(String::as_str).collect();
+            written.sort_unstable();
+            own.sort_unstable();
+            (!own.is_empty() && own != written).then(|| {
+                format!(
+                    "the scopes table gives the tool {tool:?} the scopes [{}], but its arguments' type declares [{}]; declare them in one place (#[mcp_tool(scopes(...))]) and leave the tool out of the table",
+                    written.join(" "),
+                    own.join(" "),
+                )
+            })
+        })
+    }
+
+    /// The scopes a call of `tool` needs: those its type declares, and those the table
+    /// of [`Authorization::tool_scopes`] gives it.
+    fn needed(&self, tool: &str) -> std::sync::Arc<[String]> {
+        if let Some(known) = self.known.lock().ok().and_then(|k| k.get(tool).cloned()) {
+            return known;
+        }
+        let declared = (self.declared)(tool);
+        let is_tool = declared.is_some();
+        let mut needed = declared.unwrap_or_default();
+        for scope in self.auth.scopes.of(tool) {
+            if !needed.iter().any(|s| s == scope) {
+                needed.push((*scope).to_owned());
+            }
+        }
+        let needed: std::sync::Arc<[String]> = needed.into();
+        // Only the handler's own tools are kept: a name a client makes up is asked
+        // again, so that no caller can grow the map.
+        if is_tool && let Ok(mut known) = self.known.lock() {
+            known.insert(tool.to_owned(), std::sync::Arc::clone(&needed));
+        }
+        needed
+    }
+
+    /// The paths the metadata is served at.
+    pub fn metadata_paths(&self) -> &[String] {
+        &self.metadata_paths
     }
 
     /// The metadata, if `request` asks for it.
@@ -190,20 +260,19 @@ impl Gate {
             }
         }
         for tool in &called {
-            let needed = self.auth.scopes.of(tool);
-            if !caller.has_scopes(needed) {
+            let needed = self.needed(tool);
+            let needed: Vec<&str> = needed.iter().map(String::as_str).collect();
+            if !caller.has_scopes(&needed) {
                 #[cfg(feature = "tracing")]
                 crate::serve::observe::refused(
                     403,
                     Some(tool),
                     Some(caller.subject()),
-                    &crate::caller::missing(caller, needed).join(" "),
+                    &crate::caller::missing(caller, &needed).join(" "),
                 );
                 // Every scope the call needs, and those the token holds already: a client
                 // that replaces its token with one of these scopes loses nothing it had.
-                let supported = self.auth.scopes.supported();
-                let asked: Vec<&str> = supported
-                    .into_iter()
+                let asked: Vec<&str> = (self.supported.iter().map(String::as_str))
                     .filter(|s| needed.contains(s) || caller.has_scope(s))
                     .collect();
                 return Some(self.refuse(
@@ -249,7 +318,7 @@ impl Gate {
         let scopes = match (needed, &self.auth.challenge) {
             (Some(needed), _) => needed.join(" "),
             (None, Some(challenge)) => challenge.join(" "),
-            (None, None) => self.auth.scopes.supported().join(" "),
+            (None, None) => self.supported.join(" "),
         };
         if !scopes.is_empty() {
             challenge.push_str(&format!("scope=\"{scopes}\", "));

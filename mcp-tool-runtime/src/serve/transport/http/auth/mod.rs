@@ -2,18 +2,17 @@
 //! as MCP's authorization spec asks, with the scopes each tool declares
 //! (`#[mcp_tool(scopes(...))]`).
 //!
-//! The server is given a [`TokenVerifier`] (the built-in [`JwtVerifier`], or one of
-//! your own for opaque tokens or API keys), its canonical URI and its authorization
-//! server:
+//! The server is given its authorization server and its canonical URI (tokens are
+//! verified by the built-in [`JwtVerifier`]; [`Authorization::new`] takes a
+//! [`TokenVerifier`] of your own, for opaque tokens or API keys). The scopes are those
+//! each tool's arguments type declares (`#[mcp_tool(scopes(...))]`): nothing else
+//! names them.
 //!
 //! ```no_run
 //! # async fn run(tools: mcp_tool::Toolbox) -> std::io::Result<()> {
-//! use mcp_tool::http::auth::{Authorization, JwtVerifier};
+//! use mcp_tool::http::auth::Authorization;
 //!
-//! let resource = "https://mcp.example.com/mcp";
-//! let issuer = "https://auth.example.com";
-//! let auth = Authorization::new(JwtVerifier::new(issuer, resource), resource, issuer)
-//!     .tool_scopes(tools.tool_scopes());
+//! let auth = Authorization::jwt("https://auth.example.com", "https://mcp.example.com/mcp");
 //! mcp_tool::http::HttpServer::new()
 //!     .allow_host("mcp.example.com")
 //!     .authorization(auth)
@@ -149,15 +148,41 @@ impl Authorization {
         }
     }
 
+    /// JWT access tokens of `issuer` (its identifier, as its metadata and the tokens'
+    /// `iss` say) for `resource` (this server's canonical URI, such as
+    /// `https://mcp.example.com/mcp`, the audience its tokens name), verified by the
+    /// built-in [`JwtVerifier`]; `issuer` is the authorization server the metadata
+    /// names. Each URI is written once:
+    ///
+    /// ```
+    /// use mcp_tool::http::auth::{Authorization, JwtVerifier};
+    ///
+    /// let auth = Authorization::jwt("https://auth.example.com", "https://mcp.example.com/mcp");
+    /// // The same as, each URI twice:
+    /// let resource = "https://mcp.example.com/mcp";
+    /// let issuer = "https://auth.example.com";
+    /// let same = Authorization::new(JwtVerifier::new(issuer, resource), resource, issuer);
+    /// # let _ = (auth, same);
+    /// ```
+    pub fn jwt(issuer: impl Into<String>, resource: impl Into<String>) -> Self {
+        let (issuer, resource) = (issuer.into(), resource.into());
+        Authorization::new(JwtVerifier::new(&issuer, &resource), resource, issuer)
+    }
+
     /// Also names `issuer` as an authorization server in the metadata.
     pub fn also_server(mut self, issuer: impl Into<String>) -> Self {
         self.servers.push(issuer.into());
         self
     }
 
-    /// The scopes each tool needs: [`Toolbox::tool_scopes`](crate::Toolbox::tool_scopes),
-    /// or for rmcp methods the table given to `structured(..).with_scopes(..)`. A call
-    /// of a tool without all of them gets 403; their union is `scopes_supported`.
+    /// More scopes, by tool name, for tools whose scopes no type declares (an rmcp
+    /// method that takes no arguments, a handler of your own). Not needed for the rest:
+    /// the server reads the scopes each tool's arguments type declares
+    /// (`#[mcp_tool(scopes(...))]`), of a [`Toolbox`](crate::Toolbox)'s tools and of an
+    /// rmcp router's `Parameters` types alike. A call of a tool without all of its
+    /// scopes gets 403; their union is `scopes_supported`. A table that gives a tool
+    /// other scopes than its type declares stops the server at its start, naming the
+    /// tool: one tool, one answer.
     pub fn tool_scopes(mut self, scopes: ToolScopes) -> Self {
         self.scopes = scopes;
         self
