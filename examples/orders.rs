@@ -181,12 +181,24 @@ struct Desk {
 }
 
 impl Desk {
+    /// The desk on the database at `path`, created and seeded if new. A database that
+    /// cannot be written (a read-only filesystem, a full disk) is still opened, for
+    /// reading: finding and tracking orders go on, and a cancel is refused with what
+    /// happened, the file unchanged.
     fn open(path: &str, customer: &str) -> rusqlite::Result<Desk> {
-        let db = Connection::open(path)?;
-        // Replicas may share the file: a writer waits for another's transaction.
+        let db = open_database(path)?;
+        // Replicas may share the file: a writer waits for another's transaction, and
+        // in WAL mode readers never wait for a writer. A file that cannot take the WAL
+        // (read-only, or no room for its side files) keeps the mode it has.
         db.busy_timeout(Duration::from_secs(10))?;
-        db.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
-        create_and_seed(&db)?;
+        if let Err(e) = db.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(())) {
+            eprintln!(
+                "orders: {path} stays in its journal mode ({e}); replicas on it wait for each other's reads"
+            );
+        }
+        if !is_seeded(&db) {
+            create_and_seed(&db)?;
+        }
         Ok(Desk {
             customer: customer.to_owned(),
             db: Mutex::new(db),
@@ -524,11 +536,52 @@ fn carrier_feed(db: &Connection, shipment: &Shipment) -> Result<Option<String>, 
     }
 }
 
-/// A database failure: passing, and nothing about it is shown.
+/// A database failure: passing, and nothing about it is shown but what the caller can
+/// act on.
 fn storage_error(error: rusqlite::Error) -> ToolError {
     eprintln!("orders: database error: {error}");
+    use rusqlite::ErrorCode::{DiskFull, ReadOnly};
+    if let rusqlite::Error::SqliteFailure(e, _) = &error
+        && matches!(e.code, ReadOnly | DiskFull)
+    {
+        return ToolError::transient(
+            "The order database cannot take changes now (its storage is read-only or full); nothing was changed. Finding and tracking orders still work.",
+        )
+        .with_hint("Tell the user the change could not be made now; try again later.")
+        .retry_after(Duration::from_secs(60));
+    }
     ToolError::transient("The order database did not answer; nothing was changed.")
         .retry_after(Duration::from_secs(5))
+}
+
+/// The database at `path`, for reading and writing where the filesystem lets it; a
+/// file it does not (read-only, or a WAL database whose side files cannot be made
+/// there) is opened read-only and as immutable, which needs no side file.
+fn open_database(path: &str) -> rusqlite::Result<Connection> {
+    use rusqlite::OpenFlags;
+    let writable = Connection::open(path).and_then(|db| {
+        db.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })?;
+        Ok(db)
+    });
+    match writable {
+        Ok(db) => Ok(db),
+        Err(e) if path != ":memory:" && std::path::Path::new(path).exists() => {
+            eprintln!("orders: {path} cannot be opened for writing ({e}); serving it read-only");
+            let uri = format!("file:{path}?immutable=1");
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+            Connection::open_with_flags(uri, flags)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether the database holds the desk's tables and orders already (a database that
+/// cannot be written is never written to at start).
+fn is_seeded(db: &Connection) -> bool {
+    db.query_row("SELECT count(*) FROM orders", [], |r| r.get::<_, i64>(0))
+        .is_ok_and(|n| n > 0)
 }
 
 fn create_and_seed(db: &Connection) -> rusqlite::Result<()> {
@@ -801,6 +854,99 @@ mod tests {
         call_asking(tools, name, arguments, User::Agrees(false))
             .await
             .unwrap()
+    }
+
+    /// A small filesystem of its own (tmpfs, mounted by root as CI runs), unmounted
+    /// at the end; `None` where this process may not mount (the test is then skipped,
+    /// except under CI).
+    struct Mount(std::path::PathBuf);
+
+    impl Mount {
+        fn new(name: &str, size: &str) -> Option<Mount> {
+            let dir = std::env::temp_dir().join(format!("orders-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let mounted = std::process::Command::new("mount")
+                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+                .arg(&dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !mounted {
+                assert!(std::env::var_os("CI").is_none(), "CI mounts a tmpfs");
+                eprintln!("skipped: this process cannot mount a filesystem");
+                return None;
+            }
+            Some(Mount(dir))
+        }
+
+        fn read_only(&self) {
+            let status = std::process::Command::new("mount")
+                .args(["-o", "remount,ro"])
+                .arg(&self.0)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+
+    impl Drop for Mount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+            let _ = std::fs::remove_dir(&self.0);
+        }
+    }
+
+    /// On a database its filesystem will not let it write, the desk still starts, finds
+    /// and tracks orders, and refuses a cancel saying so, the file unchanged.
+    async fn serves_reads_and_refuses_a_cancel(path: &std::path::Path, before: &[u8]) {
+        let tools = toolbox(Desk::open(path.to_str().unwrap(), "C-1001").expect("the desk starts"));
+        let found = call(
+            &tools,
+            "find_order",
+            json!({"by": "id", "orderId": "ORD-2026-00042"}),
+        )
+        .await;
+        assert_eq!(found["isError"], false, "{found}");
+        let tracked = call(&tools, "track_order", json!({"orderId": "ORD-2026-00043"})).await;
+        assert_eq!(tracked["isError"], false, "{tracked}");
+        let cancel = json!({"orderId": "ORD-2026-00042", "reason": "changed my mind"});
+        let refused = call(&tools, "cancel_order", cancel).await;
+        assert_eq!(refused["isError"], true, "{refused}");
+        let text = refused["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("read-only or full"), "{text}");
+        assert!(text.contains("nothing was changed"), "{text}");
+        drop(tools);
+        assert!(
+            std::fs::read(path).unwrap() == before,
+            "the file is unchanged"
+        );
+    }
+
+    #[tokio::test]
+    async fn on_a_read_only_filesystem_the_desk_serves_reads_and_refuses_a_cancel() {
+        let Some(mount) = Mount::new("ro", "4m") else {
+            return;
+        };
+        let path = mount.0.join("orders.sqlite3");
+        drop(Desk::open(path.to_str().unwrap(), "C-1001").unwrap());
+        mount.read_only();
+        let before = std::fs::read(&path).unwrap();
+        serves_reads_and_refuses_a_cancel(&path, &before).await;
+    }
+
+    #[tokio::test]
+    async fn on_a_full_filesystem_the_desk_serves_reads_and_refuses_a_cancel() {
+        let Some(mount) = Mount::new("full", "1m") else {
+            return;
+        };
+        let path = mount.0.join("orders.sqlite3");
+        drop(Desk::open(path.to_str().unwrap(), "C-1001").unwrap());
+        // Every byte left taken.
+        let mut filler = std::fs::File::create(mount.0.join("filler")).unwrap();
+        let block = vec![0u8; 4096];
+        while std::io::Write::write_all(&mut filler, &block).is_ok() {}
+        let _ = filler.sync_all();
+        let before = std::fs::read(&path).unwrap();
+        serves_reads_and_refuses_a_cancel(&path, &before).await;
     }
 
     #[tokio::test]
