@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 #[path = "common/serve.rs"]
-mod serve;
+pub(crate) mod serve;
 
 /// Every state an order can be in: the whitelist `find_orders` advertises and enforces,
 /// and the database's `CHECK` constraint.
@@ -175,7 +175,7 @@ struct Shipment {
 }
 
 /// The desk: one signed-in customer and the database.
-struct Desk {
+pub(crate) struct Desk {
     customer: String,
     db: Mutex<Connection>,
 }
@@ -651,59 +651,71 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
     serve::state_key(tools)
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn Error>> {
-    let command = serve::command_line(
-        "orders",
-        &[
-            ("--db", "PATH"),
-            ("--customer", "ID"),
-            ("--redis", "URL"),
-            ("--state-key", "HEX"),
-            ("--issuer", "URL"),
-            ("--resource", "URI"),
-        ],
-    );
+/// The flags of `orders` (and of `axum_app`, which serves the same desk).
+pub(crate) const FLAGS: &[(&str, &str)] = &[
+    ("--db", "PATH"),
+    ("--customer", "ID"),
+    ("--redis", "URL"),
+    ("--state-key", "HEX"),
+    ("--issuer", "URL"),
+    ("--resource", "URI"),
+];
+
+/// The desk as the command line asks for it: its tools, and with `--issuer` (served
+/// over HTTP at `addr`) the authorization they are served under, its caller the
+/// token's subject (a customer ID, as the database knows them).
+pub(crate) fn desk_for(
+    command: &serve::CommandLine,
+    addr: Option<std::net::SocketAddr>,
+) -> Result<(Toolbox<Desk>, Option<mcp_tool::http::auth::Authorization>), Box<dyn Error>> {
     let [db, customer, redis, state_key, issuer, resource] =
         <[Option<String>; 6]>::try_from(command.values.clone()).expect("six flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
-    let serve_desk = || -> Result<Toolbox<Desk>, Box<dyn Error>> {
-        let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
-        let path = db
-            .clone()
-            .unwrap_or_else(|| default_db.display().to_string());
-        let desk = Desk::open(&path, &customer)?;
-        eprintln!("orders: serving customer {customer} from {path}");
-        let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
-        Ok(serve::profiled(tools, &command))
+    let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
+    let path = db.unwrap_or_else(|| default_db.display().to_string());
+    // The verifier's built-in reader of the issuer's keys speaks plain HTTP; a
+    // server that trusts an https:// issuer gives it its own client
+    // (`JwtVerifier::with_fetch`), which this example does not carry.
+    if let Some(issuer) = &issuer
+        && !issuer.starts_with("http://")
+    {
+        return Err(format!(
+            "--issuer {issuer}: this example reads the issuer's keys over plain http:// \
+             (an issuer on this host, or behind a proxy that terminates TLS); for an \
+             https:// issuer, a server gives JwtVerifier::with_fetch its own HTTP client"
+        )
+        .into());
+    }
+    let desk = Desk::open(&path, &customer)?;
+    eprintln!("orders: serving customer {customer} from {path}");
+    let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
+    let tools = serve::profiled(tools, command);
+    let (Some(issuer), Some(addr)) = (issuer, addr) else {
+        return Ok((tools, None));
     };
+    let resource = resource.unwrap_or_else(|| format!("http://{addr}/mcp"));
+    // The scopes are those each tool's type declares: nothing here names them again.
+    let auth = mcp_tool::http::auth::Authorization::jwt(issuer, resource)
+        .challenge_scopes(["orders:read"]);
+    Ok((tools.unverified_calls(Unverified::Refused), Some(auth)))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let command = serve::command_line("orders", FLAGS);
     match command.mode {
-        serve::Mode::Stdio => return serve::stdio(serve_desk()?).await,
+        serve::Mode::Stdio => return serve::stdio(desk_for(&command, None)?.0).await,
         serve::Mode::Http(addr) => {
-            let Some(issuer) = issuer else {
-                return serve::http(serve_desk()?, addr).await;
+            return match desk_for(&command, Some(addr))? {
+                (tools, None) => serve::http(tools, addr).await,
+                (tools, Some(auth)) => serve::http_authorized(tools, addr, auth).await,
             };
-            // The verifier's built-in reader of the issuer's keys speaks plain HTTP; a
-            // server that trusts an https:// issuer gives it its own client
-            // (`JwtVerifier::with_fetch`), which this example does not carry.
-            if !issuer.starts_with("http://") {
-                return Err(format!(
-                    "--issuer {issuer}: this example reads the issuer's keys over plain http:// \
-                     (an issuer on this host, or behind a proxy that terminates TLS); for an \
-                     https:// issuer, a server gives JwtVerifier::with_fetch its own HTTP client"
-                )
-                .into());
-            }
-            // With an authorization server, the caller is the token's subject: a
-            // customer ID, as the database knows them.
-            let resource = resource.unwrap_or_else(|| format!("http://{addr}/mcp"));
-            let tools = serve_desk()?.unverified_calls(Unverified::Refused);
-            return serve::http_authorized(tools, addr, &issuer, &resource).await;
         }
         serve::Mode::Demo => {}
     }
 
     // The printed demo works on a fresh database in memory, with a user who says yes.
+    let customer = command.values[1].clone().unwrap_or_else(|| "C-1001".into());
     let tools = serve::profiled(toolbox(Desk::open(":memory:", &customer)?), &command);
     for (name, arguments) in demo_calls() {
         println!("== {name} {arguments}");

@@ -174,17 +174,13 @@ pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), 
 }
 
 /// Serves `tools` over MCP Streamable HTTP at `http://addr/mcp` as an OAuth resource
-/// server: JWT access tokens of `issuer` for `resource`, each tool's scopes checked.
+/// server under `auth`, each tool's scopes (as its type declares them) checked.
 #[allow(dead_code)] // only orders serves with authorization
 pub async fn http_authorized<S: Send + Sync + 'static>(
     tools: Toolbox<S>,
     addr: SocketAddr,
-    issuer: &str,
-    resource: &str,
+    auth: mcp_tool::http::auth::Authorization,
 ) -> Result<(), Box<dyn Error>> {
-    // The scopes are those each tool's type declares: nothing here names them again.
-    let auth = mcp_tool::http::auth::Authorization::jwt(issuer, resource)
-        .challenge_scopes(["orders:read"]);
     mcp_tool::http::HttpServer::new()
         .authorization(auth)
         .serve(tools, addr)
