@@ -20,8 +20,11 @@
 //! cost: the `orders` example at 64 clients with JWT access tokens, beside itself
 //! without.
 //!
-//! `cargo bench --bench load` (about 5 minutes; `-- http` or `-- stdio`, `-- valid` or
-//! `-- mixed`, `-- replicas`, `-- auth` narrow it). Linux only (peak memory is read from
+//! And the endpoint mounted in an axum application (`examples/axum_app.rs`) beside the
+//! same endpoint under `HttpServer`.
+//!
+//! `cargo bench --bench load` (about 6 minutes; `-- http` or `-- stdio`, `-- valid` or
+//! `-- mixed`, `-- replicas`, `-- auth`, `-- mounted` narrow it). Linux only (peak memory is read from
 //! `/proc`).
 
 use std::collections::HashMap;
@@ -85,6 +88,12 @@ fn main() {
         .unwrap();
     if filter.is_empty() || wanted(&["auth"]) {
         runtime.block_on(authorized_rows());
+        if !filter.is_empty() {
+            return;
+        }
+    }
+    if filter.is_empty() || wanted(&["mounted"]) {
+        runtime.block_on(mounted_rows());
         if !filter.is_empty() {
             return;
         }
@@ -166,6 +175,8 @@ fn build_examples() {
             "plain_book_flight",
             "--example",
             "orders",
+            "--example",
+            "axum_app",
         ])
         .status()
         .expect("cargo runs");
@@ -532,6 +543,37 @@ async fn authorized_rows() {
     }
     let [ours, plain] = rounds.map(|r| median_round(&r));
     print_row("http", "find_orders, orders:read", clients, &ours, &plain);
+}
+
+/// The endpoint mounted in an application (`-- mounted`): the `axum_app` example (the
+/// orders desk's `mcp_tool::http::Endpoint` under an axum `Router`, served by axum)
+/// beside `orders --http` (the same endpoint under `HttpServer`'s own connection loop),
+/// `find_orders` at 1, 64 and 256 clients.
+async fn mounted_rows() {
+    println!(
+        "| transport | workload | clients | axum_app calls/s | HttpServer calls/s | calls/s ratio | p50 µs (ratio) | p99 µs (ratio) | peak RSS MB (ratio) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let calls = vec![("find_orders", json!({}))];
+    for clients in CLIENTS {
+        let mut rounds: [Vec<Round>; 2] = [Vec::new(), Vec::new()];
+        for round in 0..ROUNDS {
+            let order: [usize; 2] = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+            for i in order {
+                let served = Served {
+                    flags: vec!["--db".into(), ":memory:".into()],
+                    bearer: None,
+                };
+                let example = ["axum_app", "orders"][i];
+                let measured =
+                    http_round_on(free_port(), example, served, calls.clone(), clients).await;
+                assert_eq!(measured.failures, 0, "{example}: failed calls");
+                rounds[i].push(measured);
+            }
+        }
+        let [mounted, server] = rounds.map(|r| median_round(&r));
+        print_row("http", "find_orders, mounted", clients, &mounted, &server);
+    }
 }
 
 /// A round of `served`, with a token for its port when it has `--issuer`.

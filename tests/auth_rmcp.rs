@@ -400,3 +400,22 @@ async fn a_table_that_contradicts_a_declaration_stops_the_server_naming_the_tool
             .is_ok()
     );
 }
+
+/// An unknown tool's error under `structured` names only the tools the caller is
+/// listed: no "did you mean" towards a tool its token does not open.
+#[tokio::test]
+async fn an_unknown_tools_error_names_only_what_the_token_may_call() {
+    let issuer = issuer().await;
+    let (serving, resource) = serve(&issuer, Shop::new(Unverified::Refused), false).await;
+    let call = json!({"name": "refnd", "arguments": {}});
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let (_, _, body) = request(serving.port, &bearer(&reader), "tools/call", call.clone()).await;
+    let error = &message(&body)["error"];
+    assert_eq!(error["code"], -32602, "{body}");
+    assert!(!error.to_string().contains("refund"), "{error}");
+    let writer = mint(&claims(&issuer.url(), &resource, "orders:write"), "k1");
+    let (_, _, body) = request(serving.port, &bearer(&writer), "tools/call", call).await;
+    let error = message(&body)["error"]["message"].as_str().unwrap().to_owned();
+    assert!(error.contains("Did you mean \"refund\"?"), "{error}");
+    serving.stop().await;
+}

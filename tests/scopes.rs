@@ -280,3 +280,32 @@ async fn a_sealed_state_is_bound_to_the_caller_who_began_the_call() {
     // And after it ran, Bob's resend is still refused, not given Alice's answer.
     assert!(call(bob, Some(state)).await.is_err());
 }
+
+/// An unknown tool's error tells a caller no more than its `tools/list` does: its "did
+/// you mean" and its list of tools name only the tools this caller may call.
+#[tokio::test]
+async fn an_unknown_tools_error_names_only_the_tools_the_caller_is_listed() {
+    let message = |caller: Caller| async move {
+        let error = shop()
+            .call_as(&caller, "cancel_ordr", json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), -32602);
+        error.message().to_owned()
+    };
+    let nobody = message(Caller::new("eve")).await;
+    assert!(!nobody.contains("cancel_order"), "{nobody}");
+    assert!(!nobody.contains("find_order"), "{nobody}");
+    assert!(nobody.contains("ping"), "{nobody}");
+    let reader = message(Caller::new("bob").with_scopes(["orders:read"])).await;
+    assert!(!reader.contains("cancel_order"), "{reader}");
+    assert!(reader.contains("find_order"), "{reader}");
+    let writer = message(Caller::new("ada").with_scopes(["orders:read", "orders:write"])).await;
+    assert!(writer.contains("Did you mean cancel_order"), "{writer}");
+    // Without a verified caller, as the operator serves such calls.
+    let unverified = shop().call("cancel_ordr", json!({})).await.unwrap_err();
+    assert!(
+        !unverified.message().contains("cancel_order"),
+        "{unverified:?}"
+    );
+}

@@ -236,7 +236,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let caller = super::peer::caller_of(&context.request_context);
         let started = Started::now(context.name(), caller.as_ref().map(Caller::subject));
         let Some(route) = route else {
-            let error = self.unknown_tool(context.name());
+            let error = self.unknown_tool(context.name(), caller.as_ref());
             started.rejected("unknown_tool", &error.message);
             return Err(error);
         };
@@ -349,9 +349,12 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         }
     }
 
-    fn unknown_tool(&self, name: &str) -> ErrorData {
+    /// The error of a call of `name`, which no tool has, by `caller`: it suggests and
+    /// lists only the tools this caller is listed.
+    fn unknown_tool(&self, name: &str, caller: Option<&Caller>) -> ErrorData {
         // (list_all sorts by name.)
-        let tools = self.router.list_all();
+        let mut tools = self.router.list_all();
+        self.keep_permitted(&mut tools, caller);
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         ErrorData::invalid_params(
             crate::serve::toolbox::unknown_tool_message(name, &names),

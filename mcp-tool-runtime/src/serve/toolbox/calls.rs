@@ -73,7 +73,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ) -> Result<Answer, CallError> {
         let started = Started::now(name, caller.map(Caller::subject));
         let Some(&i) = self.index.get(name) else {
-            let error = self.unknown_tool(name);
+            let error = self.unknown_tool(name, caller);
             started.rejected("unknown_tool", error.message());
             return Err(error);
         };
@@ -119,9 +119,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self.call(name, arguments).await
     }
 
-    fn unknown_tool(&self, name: &str) -> CallError {
+    /// The error of a call of `name`, which no tool has, by `caller`: the names it
+    /// suggests and lists are only those of the tools this caller is listed, so that
+    /// the error tells no more than `tools/list` does.
+    fn unknown_tool(&self, name: &str, caller: Option<&Caller>) -> CallError {
         // In registration order, so that a tie always suggests the same tool.
-        let names: Vec<&str> = self.list().iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = (self.list().iter().enumerate())
+            .filter(|(i, _)| self.permits(*i, caller))
+            .map(|(_, t)| t.name.as_str())
+            .collect();
         CallError::UnknownTool {
             name: name.chars().take(200).collect(),
             message: unknown_tool_message(name, &names),
