@@ -56,6 +56,9 @@ const CANCELLABLE: &[&str] = &["PENDING", "PAID"];
     destructive,
     idempotent = false,
     confirm = "Cancel order {order_id}? Reason: {reason}",
+    // An agent the issuer grants this scope (one with no human to confirm) cancels
+    // unconfirmed; every other caller's user confirms.
+    unconfirmed_scope = "orders:unattended",
     scopes("orders:write")
 )]
 struct CancelOrder {

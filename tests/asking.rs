@@ -855,3 +855,75 @@ async fn replicas_that_share_their_rounds_run_a_round_once_on_either() {
         "the second replica ran nothing"
     );
 }
+
+/// A tool a caller holding a named scope may run unconfirmed: an agent with no human
+/// (a client-credentials grant, no elicitation capability) passes `confirm` only with
+/// that scope; any other caller of a client that cannot ask is refused, and a client
+/// that can ask still asks its user.
+#[tokio::test]
+async fn a_caller_holding_the_trusted_scope_runs_a_confirmed_tool_unconfirmed() {
+    use mcp_tool::{Caller, Unverified};
+
+    /// Ship an order.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(confirm = "Ship {id}?", unconfirmed_scope = "orders:unattended")]
+    struct Ship {
+        id: String,
+    }
+    let shipped = Arc::new(AtomicUsize::new(0));
+    let tools = |unverified: Unverified| {
+        let shipped = Arc::clone(&shipped);
+        Toolbox::new()
+            .unverified_calls(unverified)
+            .tool(move |a: Ship| {
+                let shipped = Arc::clone(&shipped);
+                async move {
+                    shipped.fetch_add(1, Ordering::SeqCst);
+                    Ok(format!("shipped {}", a.id))
+                }
+            })
+    };
+    let agent = Caller::new("robot").with_scopes(["orders:unattended"]);
+    let served = tools(Unverified::Refused);
+    let result = served
+        .call_as(&agent, "ship", json!({"id": "o1"}))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "shipped o1");
+    // Another caller, whose client cannot ask either: refused, nothing done.
+    let other = Caller::new("bob").with_scopes(["orders:write"]);
+    let result = served
+        .call_as(&other, "ship", json!({"id": "o2"}))
+        .await
+        .unwrap();
+    assert!(result.is_error);
+    assert!(
+        result.text().contains("cannot ask its user"),
+        "{}",
+        result.text()
+    );
+    // No caller at all.
+    let result = served.call("ship", json!({"id": "o3"})).await.unwrap();
+    assert!(result.is_error);
+    assert_eq!(shipped.load(Ordering::SeqCst), 1);
+    // Over stdio, the operator's named caller holds the scope: trusted as a token's.
+    let stdio = tools(Unverified::As(agent.clone()));
+    let result = stdio.call("ship", json!({"id": "o4"})).await.unwrap();
+    assert_eq!(result.text(), "shipped o4");
+    // A client that can ask: its user is asked, whoever calls.
+    let asked = served
+        .call_reaching_as(
+            Some(&agent),
+            SchemaProfile::Portable,
+            "ship",
+            json!({"id": "o5"}),
+            rounds(None, None),
+        )
+        .await
+        .unwrap();
+    assert!(
+        matches!(asked, Answer::InputRequired(_)),
+        "the user is asked"
+    );
+    assert_eq!(shipped.load(Ordering::SeqCst), 2);
+}

@@ -415,7 +415,10 @@ async fn an_unknown_tools_error_names_only_what_the_token_may_call() {
     assert!(!error.to_string().contains("refund"), "{error}");
     let writer = mint(&claims(&issuer.url(), &resource, "orders:write"), "k1");
     let (_, _, body) = request(serving.port, &bearer(&writer), "tools/call", call).await;
-    let error = message(&body)["error"]["message"].as_str().unwrap().to_owned();
+    let error = message(&body)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(error.contains("Did you mean \"refund\"?"), "{error}");
     serving.stop().await;
 }

@@ -6,16 +6,23 @@
 use syn::LitStr;
 
 use crate::ctxt::{Errors, did_you_mean, needs_feature};
-use crate::model::{Body, Confirm, Derive, Field, Piece, VariantShape};
+use crate::model::{self, Body, Confirm, Derive, Field, Piece, VariantShape};
 
 /// What mcp-tool's `ask` feature brings, for the error where it is off.
 const ASK_BRINGS: &str = "asking the user: the sealed requestState of input-required rounds, and elicitation within the call";
+
+/// What a client that cannot ask its user gets, as written: `unconfirmed = "..."` and
+/// `unconfirmed_scope = "..."`.
+pub struct Unconfirmed<'a> {
+    pub said: Option<&'a LitStr>,
+    pub scope: Option<&'a LitStr>,
+}
 
 /// The confirmation `confirm = "..."` asks for, its fields looked up in `body`, and
 /// `unconfirmed` what a client that cannot ask gets.
 pub fn confirm<R>(
     confirm: Option<&LitStr>,
-    unconfirmed: Option<&LitStr>,
+    unconfirmed: Unconfirmed<'_>,
     body: &Body<'_, R>,
     errors: &mut Errors,
 ) -> Option<Confirm> {
@@ -23,20 +30,39 @@ pub fn confirm<R>(
     if !cfg!(feature = "ask") {
         if let Some((lit, key)) = confirm
             .map(|lit| (lit, "confirm"))
-            .or(unconfirmed.map(|lit| (lit, "unconfirmed")))
+            .or(unconfirmed.said.map(|lit| (lit, "unconfirmed")))
+            .or(unconfirmed.scope.map(|lit| (lit, "unconfirmed_scope")))
         {
             errors.spanned(lit, needs_feature(key, "ask", ASK_BRINGS));
         }
         return None;
     }
     let Some(lit) = confirm else {
-        if let Some(unconfirmed) = unconfirmed {
-            errors.spanned(
-                unconfirmed,
-                "`unconfirmed` says what a client that cannot ask its user gets, and there is no `confirm` to ask",
-            );
+        for (key, given) in [
+            ("unconfirmed", unconfirmed.said),
+            ("unconfirmed_scope", unconfirmed.scope),
+        ] {
+            if let Some(given) = given {
+                errors.spanned(
+                    given,
+                    format!("`{key}` says what a client that cannot ask its user gets, and there is no `confirm` to ask"),
+                );
+            }
         }
         return None;
+    };
+    let run = unconfirmed.said.is_some_and(|u| u.value() == "run");
+    let unconfirmed = match (unconfirmed.scope, run) {
+        (Some(scope), true) => {
+            errors.spanned(
+                scope,
+                "`unconfirmed = \"run\"` runs every call a client cannot confirm; `unconfirmed_scope` runs only those of a caller holding the scope: keep one",
+            );
+            return None;
+        }
+        (Some(scope), false) => model::Unconfirmed::RunWithScope(scope.value()),
+        (None, true) => model::Unconfirmed::Run,
+        (None, false) => model::Unconfirmed::Refuse,
     };
     if lit.value().trim().is_empty() {
         errors.spanned(
@@ -55,7 +81,7 @@ pub fn confirm<R>(
     let pieces = pieces(lit, fields, errors)?;
     Some(Confirm {
         pieces,
-        run_unconfirmed: unconfirmed.is_some_and(|u| u.value() == "run"),
+        unconfirmed,
     })
 }
 

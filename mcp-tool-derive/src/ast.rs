@@ -136,6 +136,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         deny_unknown_fields: container.attrs.deny_unknown_fields(),
         confirm: attrs.confirm,
         unconfirmed: attrs.unconfirmed,
+        unconfirmed_scope: attrs.unconfirmed_scope,
         require: attrs.require,
     })
 }

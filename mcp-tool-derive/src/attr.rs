@@ -27,6 +27,9 @@ pub struct ContainerAttrs {
     pub confirm: Option<LitStr>,
     /// `unconfirmed = "run"` or `"refuse"`: what a client that cannot ask gets.
     pub unconfirmed: Option<LitStr>,
+    /// `unconfirmed_scope = "orders:unattended"`: a caller holding it runs the tool
+    /// unconfirmed when its client cannot ask.
+    pub unconfirmed_scope: Option<LitStr>,
     /// `require(field, when(other = value))`: the rules across fields.
     pub require: Vec<crate::model::AcrossParsed>,
     /// `scopes("orders:read", ...)`: the OAuth scopes a caller needs, all of them.
@@ -122,6 +125,17 @@ const CONTAINER_KEYS: &[ContainerKey] = &[
                 ));
             }
             set(&mut a.unconfirmed, meta, lit)
+        },
+    },
+    ContainerKey {
+        name: "unconfirmed_scope",
+        takes: TOOL,
+        read: |a, meta| {
+            let lit: LitStr = meta.value()?.parse()?;
+            if let Some(problem) = crate::scopes::problem(&lit.value()) {
+                return Err(syn::Error::new(lit.span(), problem));
+            }
+            set(&mut a.unconfirmed_scope, meta, lit)
         },
     },
     ContainerKey {

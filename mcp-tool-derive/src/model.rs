@@ -48,8 +48,18 @@ pub struct Tool<'a, R = Rule> {
 /// The confirmation a tool asks of its user before each call.
 pub struct Confirm {
     pub pieces: Vec<Piece>,
-    /// `unconfirmed = "run"`: a client that cannot ask gets the call run.
-    pub run_unconfirmed: bool,
+    /// What a client that cannot ask gets.
+    pub unconfirmed: Unconfirmed,
+}
+
+/// `unconfirmed = "..."` and `unconfirmed_scope = "..."`, read together.
+pub enum Unconfirmed {
+    /// The call is refused (the default).
+    Refuse,
+    /// `unconfirmed = "run"`: the call runs.
+    Run,
+    /// `unconfirmed_scope = "..."`: the call runs for a caller holding this scope.
+    RunWithScope(String),
 }
 
 pub enum Piece {
@@ -173,6 +183,8 @@ pub struct Read<'a> {
     /// `#[mcp_tool(confirm = "...")]` and `unconfirmed = "..."`.
     pub confirm: Option<syn::LitStr>,
     pub unconfirmed: Option<syn::LitStr>,
+    /// `unconfirmed_scope = "..."`.
+    pub unconfirmed_scope: Option<syn::LitStr>,
     /// `#[mcp_tool(require(...))]`, as written.
     pub require: Vec<AcrossParsed>,
 }

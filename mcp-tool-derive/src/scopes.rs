@@ -42,7 +42,7 @@ pub fn read(meta: &ParseNestedMeta) -> syn::Result<Vec<String>> {
 }
 
 /// What is wrong with `scope` as a tool's scope, if anything.
-fn problem(scope: &str) -> Option<String> {
+pub fn problem(scope: &str) -> Option<String> {
     if scope.is_empty() {
         return Some("a scope is one or more characters (RFC 6749 scope-token)".into());
     }

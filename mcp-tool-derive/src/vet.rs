@@ -18,6 +18,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         deny_unknown_fields,
         confirm,
         unconfirmed,
+        unconfirmed_scope,
         require,
     } = read;
     match &name {
@@ -38,8 +39,11 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         );
     }
     crate::asking::vet_asks(&tool.body, derive, errors);
-    let confirm =
-        crate::asking::confirm(confirm.as_ref(), unconfirmed.as_ref(), &tool.body, errors);
+    let unconfirmed = crate::asking::Unconfirmed {
+        said: unconfirmed.as_ref(),
+        scope: unconfirmed_scope.as_ref(),
+    };
+    let confirm = crate::asking::confirm(confirm.as_ref(), unconfirmed, &tool.body, errors);
     let across = crate::across::vet(require, &tool.body, errors);
     Tool {
         ident: tool.ident,

@@ -1,4 +1,6 @@
-// `confirm` names fields that exist and may be shown; `unconfirmed` needs a `confirm`.
+// `confirm` names fields that exist and may be shown; `unconfirmed` and
+// `unconfirmed_scope` need a `confirm`, and contradict each other; a trusted scope is a
+// scope-token.
 use mcp_tool::McpTool;
 use serde::Deserialize;
 
@@ -43,6 +45,27 @@ struct BadChoice {
 #[derive(McpTool, Deserialize)]
 #[mcp_tool(confirm = " ")]
 struct Empty {
+    id: String,
+}
+
+/// Trusted with nothing to confirm.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(unconfirmed_scope = "orders:unattended")]
+struct TrustedNoConfirm {
+    id: String,
+}
+
+/// Both ways at once.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(confirm = "Go?", unconfirmed = "run", unconfirmed_scope = "orders:unattended")]
+struct RunAndScope {
+    id: String,
+}
+
+/// No scope-token.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(confirm = "Go?", unconfirmed_scope = "orders unattended")]
+struct BadScope {
     id: String,
 }
 

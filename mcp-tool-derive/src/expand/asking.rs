@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 
-use crate::model::{Field, Piece, Tool};
+use crate::model::{Field, Piece, Tool, Unconfirmed};
 use crate::tokens::respan;
 
 /// What the tool asks of its user, if anything: `Some(&Asking { .. })`.
@@ -26,10 +26,10 @@ pub(super) fn asking(tool: &Tool, fields: &[Field], p: &TokenStream) -> TokenStr
                 Piece::Text(text) => quote!(#p::Piece::Text(#text)),
                 Piece::Field(name) => quote!(#p::Piece::Field(#name)),
             });
-            let unconfirmed = if confirm.run_unconfirmed {
-                quote!(#p::Unconfirmed::Run)
-            } else {
-                quote!(#p::Unconfirmed::Refuse)
+            let unconfirmed = match &confirm.unconfirmed {
+                Unconfirmed::Refuse => quote!(#p::Unconfirmed::Refuse),
+                Unconfirmed::Run => quote!(#p::Unconfirmed::Run),
+                Unconfirmed::RunWithScope(scope) => quote!(#p::Unconfirmed::RunWithScope(#scope)),
             };
             quote!(::core::option::Option::Some(#p::Confirm {
                 message: &[#(#pieces),*],

@@ -40,6 +40,22 @@ pub enum Unconfirmed {
     Refuse,
     /// Run it unconfirmed (`#[mcp_tool(unconfirmed = "run")]`).
     Run,
+    /// Run it unconfirmed for a caller trusted to act without a user, who holds this
+    /// scope (`#[mcp_tool(unconfirmed_scope = "orders:unattended")]`: an agent of the
+    /// client-credentials grant, with no human to ask); refuse it to any other.
+    RunWithScope(&'static str),
+}
+
+impl Unconfirmed {
+    /// Whether a call by `caller` (`None`: no caller known) whose client cannot ask
+    /// its user is refused.
+    pub fn refuses(self, caller: Option<&crate::caller::Caller>) -> bool {
+        match self {
+            Unconfirmed::Refuse => true,
+            Unconfirmed::Run => false,
+            Unconfirmed::RunWithScope(scope) => !caller.is_some_and(|c| c.has_scope(scope)),
+        }
+    }
 }
 
 /// A field asked of the user.

@@ -16,7 +16,7 @@ use crate::ask::{Answer, Ask, Begun, Reach, Sealing, Session, Step};
 use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::McpTool;
-use crate::describe::asking::{AskField, Asking, Unconfirmed};
+use crate::describe::asking::{AskField, Asking};
 use crate::describe::profile::SchemaProfile;
 use crate::describe::read::Passed;
 use crate::result::echo::Echoed;
@@ -98,6 +98,7 @@ where
                     context: setup.context,
                     profile: setup.profile,
                     repair: setup.repair,
+                    caller: caller.clone(),
                 };
                 let outcome =
                     run::<S, T, M, H>(handler, state, arguments, session, setup, shape, caller)
@@ -124,6 +125,8 @@ pub(crate) struct Ready {
     pub context: Context,
     pub profile: SchemaProfile,
     pub repair: bool,
+    /// Who calls, if known: a caller may be trusted to run a tool unconfirmed.
+    pub caller: Option<Caller>,
 }
 
 /// The arguments of a call once its user has answered what the tool asks, or the
@@ -166,7 +169,8 @@ pub(crate) async fn prepare(
         // Written only when it will be shown: to the user, or in a refusal.
         let confirmation = confirm
             .filter(|c| {
-                !session.confirmed() && (session.can_ask() || c.unconfirmed == Unconfirmed::Refuse)
+                !session.confirmed()
+                    && (session.can_ask() || c.unconfirmed.refuses(setup.caller.as_ref()))
             })
             .map(|c| crate::ask::form::confirmation(c, &arguments));
         let kept = asking

@@ -130,7 +130,12 @@ fn check(
         .filter(|_| cfg!(feature = "ask"))
         .and_then(|a| a.confirm.as_ref())
         .filter(|_| gate != Some(Gate::Asked))
-        .filter(|c| c.unconfirmed == crate::describe::asking::Unconfirmed::Refuse)
+        .filter(|c| {
+            let caller = super::peer::admitted(tool, spec.scopes, extensions)
+                .ok()
+                .flatten();
+            c.unconfirmed.refuses(caller.as_ref())
+        })
         .map(|c| crate::ask::form::confirmation(c, &arguments));
     // Under `structured`, what `attempted_query` shows if the method fails: after
     // asking, what the model sent (taken before the user's answers went in).

@@ -151,10 +151,15 @@ fn replay(json: &str) -> Result<CallToolResponse, ErrorData> {
 }
 
 /// The context of a call now, for the checks of its answers.
-pub(super) fn ready(profile: crate::describe::profile::SchemaProfile, repair: bool) -> Ready {
+pub(super) fn ready(
+    profile: crate::describe::profile::SchemaProfile,
+    repair: bool,
+    caller: Option<crate::caller::Caller>,
+) -> Ready {
     Ready {
         context: Context::now(),
         profile,
         repair,
+        caller,
     }
 }

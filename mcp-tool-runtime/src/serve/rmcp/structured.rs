@@ -289,7 +289,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
         if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
-            let ready = super::rounds::ready(profile, self.settings.repair);
+            let ready = super::rounds::ready(profile, self.settings.repair, caller.clone());
             let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
