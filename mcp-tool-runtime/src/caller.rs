@@ -322,6 +322,7 @@ impl ToolScopes {
     }
 
     /// Each tool the table names, and its scopes.
+    #[cfg(feature = "auth")]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &[&'static str])> {
         self.tools.iter().map(|(n, s)| (n.as_str(), s.as_slice()))
     }
@@ -343,6 +344,7 @@ impl ToolScopes {
 /// argument type to the transport, on routes where nothing else carries them: rmcp's
 /// `#[tool]` macro builds a method's tool from its `Parameters` type's schema alone.
 /// Written by this crate only, read and taken out again before any list is sent.
+#[cfg(feature = "rmcp")]
 pub(crate) const SCOPES_KEY: &str = "x-mcp-tool-scopes";
 
 /// Every scope declared by a tool this process registered (a [`Toolbox`]'s tools, an
@@ -368,6 +370,7 @@ pub(crate) fn declare(scopes: &'static [&'static str]) {
 }
 
 /// Every scope a tool of this process declares, sorted, once each.
+#[cfg(feature = "auth")]
 pub(crate) fn declared_scopes() -> Vec<&'static str> {
     let mut all = DECLARED
         .lock()
@@ -379,6 +382,7 @@ pub(crate) fn declared_scopes() -> Vec<&'static str> {
 
 /// The scopes a tool's input schema carries under [`SCOPES_KEY`] (none: it declares
 /// none, or was not built by this crate).
+#[cfg(feature = "rmcp")]
 pub(crate) fn scopes_in_schema(schema: &Map<String, Value>) -> Vec<String> {
     match schema.get(SCOPES_KEY) {
         Some(Value::Array(scopes)) => scopes
@@ -391,6 +395,7 @@ pub(crate) fn scopes_in_schema(schema: &Map<String, Value>) -> Vec<String> {
 }
 
 /// `schema` with `scopes` under [`SCOPES_KEY`] (unchanged for none).
+#[cfg(feature = "rmcp")]
 pub(crate) fn with_scopes_in_schema(schema: &mut Map<String, Value>, scopes: &[&str]) {
     if !scopes.is_empty() {
         schema.insert(SCOPES_KEY.to_owned(), Value::from(scopes.to_vec()));

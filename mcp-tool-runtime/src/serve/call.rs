@@ -343,6 +343,7 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
 pub struct CallParts<S> {
     pub(crate) tool: &'static str,
     pub(crate) state: Arc<S>,
+    #[cfg_attr(not(feature = "ask"), allow(dead_code))]
     pub(crate) ask: Ask,
     pub(crate) caller: Option<Caller>,
     pub(crate) context: Context,

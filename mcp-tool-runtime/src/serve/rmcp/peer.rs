@@ -47,6 +47,8 @@ pub(crate) fn reach(
         return Reach::Live(Arc::new(PeerElicit {
             peer: context.peer.clone(),
             within,
+            #[cfg(feature = "http")]
+            session: session_of(context),
         }));
     }
     Reach::Nobody
@@ -57,6 +59,31 @@ pub(crate) fn reach(
 struct PeerElicit {
     peer: rmcp::Peer<RoleServer>,
     within: Duration,
+    /// The session asked in, over HTTP, and its endpoint's questions: while the answer
+    /// is awaited, the endpoint is known to wait for it, so that a replica the answer
+    /// reaches can hand it over.
+    #[cfg(feature = "http")]
+    session: Option<(
+        String,
+        Arc<crate::serve::transport::http::sessions::Waiters>,
+    )>,
+}
+
+/// The session of the HTTP request of `context` (`Mcp-Session-Id`) and its endpoint's
+/// questions, if any.
+#[cfg(all(feature = "ask", feature = "http"))]
+fn session_of(
+    context: &RequestContext<RoleServer>,
+) -> Option<(
+    String,
+    Arc<crate::serve::transport::http::sessions::Waiters>,
+)> {
+    let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+    let session = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    let waiters = parts
+        .extensions
+        .get::<Arc<crate::serve::transport::http::sessions::Waiters>>()?;
+    Some((session.to_owned(), Arc::clone(waiters)))
 }
 
 #[cfg(feature = "ask")]
@@ -67,14 +94,32 @@ impl Elicit for PeerElicit {
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, String>> + Send>> {
         let peer = self.peer.clone();
         let within = self.within;
+        #[cfg(feature = "http")]
+        let session = self.session.clone();
         Box::pin(async move {
             let params: rmcp::model::ElicitRequestParams = serde_json::from_value(params)
                 .map_err(|e| format!("the question could not be written: {e}"))?;
-            let result = peer
-                .create_elicitation_with_timeout(params, Some(within))
+            let request =
+                rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+            let options = rmcp::service::PeerRequestOptions::with_timeout(within);
+            let asked = peer
+                .send_request_with_option(request, options)
                 .await
                 .map_err(|e| e.to_string())?;
-            serde_json::to_value(result).map_err(|e| e.to_string())
+            // Known to wait for this answer while it is awaited (see the HTTP sessions).
+            #[cfg(feature = "http")]
+            let _waiting = session.map(|(session, waiters)| {
+                let id = serde_json::to_value(&asked.id)
+                    .unwrap_or_default()
+                    .to_string();
+                waiters.wait(&session, id)
+            });
+            match asked.await_response().await.map_err(|e| e.to_string())? {
+                rmcp::model::ClientResult::ElicitResult(result) => {
+                    serde_json::to_value(result).map_err(|e| e.to_string())
+                }
+                _ => Err("the client answered with something else than its user's answer".into()),
+            }
         })
     }
 }

@@ -17,6 +17,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 
 use super::Limits;
+use super::sessions::{self, Sessions};
 use crate::serve::transport::jsonrpc;
 
 /// The service behind rmcp's transport, type-erased: the exchange does not depend on
@@ -32,6 +33,17 @@ pub(super) struct Exchange {
     handle: Box<Handle>,
     path: String,
     limits: Limits,
+    /// The sessions of protocol 2025-11-25: who opened each, and where they are kept.
+    sessions: Sessions,
+    /// rmcp's sessions in this process, for an answer handed over by another replica.
+    #[cfg_attr(not(feature = "redis"), expect(dead_code))]
+    manager: Arc<LocalSessionManager>,
+    /// Whether this process listens for answers handed over (started with the first
+    /// request, in the runtime that serves).
+    #[cfg_attr(not(feature = "redis"), expect(dead_code))]
+    listening: std::sync::Once,
+    /// The questions asked in this endpoint's sessions, awaiting answers.
+    waiters: Arc<sessions::Waiters>,
     /// Who may call what, when the server authorizes (feature `auth`).
     #[cfg(feature = "auth")]
     pub gate: Option<super::auth::gate::Gate>,
@@ -42,6 +54,8 @@ impl Exchange {
         service: StreamableHttpService<Arc<H>, LocalSessionManager>,
         path: String,
         limits: Limits,
+        sessions: Sessions,
+        manager: Arc<LocalSessionManager>,
     ) -> Self {
         let service = Arc::new(service);
         Exchange {
@@ -51,6 +65,10 @@ impl Exchange {
             }),
             path,
             limits,
+            sessions,
+            manager,
+            listening: std::sync::Once::new(),
+            waiters: Arc::default(),
             #[cfg(feature = "auth")]
             gate: None,
         }
@@ -85,7 +103,6 @@ impl Exchange {
                 format!("Not Found: MCP is served at {}", self.path),
             );
         }
-        #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
         let (mut parts, body) = request.into_parts();
         #[cfg(feature = "auth")]
         let caller = match &self.gate {
@@ -125,16 +142,36 @@ impl Exchange {
                 );
             }
         };
+        #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
+        let mut subject = None;
         #[cfg(feature = "auth")]
         if let (Some(gate), Some(caller)) = (&self.gate, caller) {
             if let Some(refused) = gate.refusal(&parts, &body, &caller) {
                 return refused;
             }
+            subject = Some(caller.subject().to_owned());
             parts.extensions.insert(caller);
         }
+        let session = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let Some(session) = &session {
+            if let Some(refused) = self.foreign_session(session, subject.as_deref()).await {
+                return refused;
+            }
+            #[cfg(feature = "redis")]
+            if let Some(handed) = self.hand_over(&parts, session, &body).await {
+                return handed;
+            }
+        }
+        // For a call that asks its user within it: it says here that it waits.
+        parts.extensions.insert(Arc::clone(&self.waiters));
         let kept = body.clone();
         let is_json = is_json(&parts.headers);
-        let response = (self.handle)(Request::from_parts(parts, Full::new(body))).await;
+        let request = Request::from_parts(parts, Full::new(body));
+        let response = sessions::answering(subject, (self.handle)(request)).await;
         // rmcp answers 415 to a body of the right Content-Type that it cannot read as a
         // message (and to a wrong Content-Type, which is a 415 indeed).
         if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
@@ -147,6 +184,90 @@ impl Exchange {
             );
         }
         response
+    }
+}
+
+impl Exchange {
+    /// The refusal of a request in the session `id` by `subject` (`None`: no verified
+    /// caller), if another subject opened it: 404, as rmcp answers a session it does
+    /// not know, so that a session's id opens nothing to anyone else. Without
+    /// authorization there is no subject to bind.
+    async fn foreign_session(
+        &self,
+        id: &str,
+        subject: Option<&str>,
+    ) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+        let subject = subject?;
+        match self.sessions.opener(id).await {
+            Ok(Some(Some(opener))) if opener == subject => None,
+            // Unknown to the book, opened by another, or by nobody verified.
+            Ok(_) => Some(plain(
+                StatusCode::NOT_FOUND,
+                "Not Found: Session not found".into(),
+            )),
+            Err(_why) => {
+                #[cfg(feature = "tracing")]
+                tracing::error!(target: "mcp_tool", error = %_why, "the book of sessions could not be read: requests in a session are refused (503) until it can");
+                let mut response = plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service Unavailable: the server's sessions cannot be read now; try again shortly.".into(),
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+                Some(response)
+            }
+        }
+    }
+
+    /// A client's answer in the session `id` to a question this process did not ask
+    /// (another replica did, and waits for it), handed over through the shared book:
+    /// 202, as rmcp answers an answer. `None` for any other request.
+    #[cfg(feature = "redis")]
+    async fn hand_over(
+        &self,
+        parts: &hyper::http::request::Parts,
+        id: &str,
+        body: &Bytes,
+    ) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+        if parts.method != hyper::Method::POST || !self.sessions.shared() {
+            return None;
+        }
+        self.listen();
+        let message: Value = serde_json::from_slice(body).ok()?;
+        let is_answer = message.get("method").is_none()
+            && (message.get("result").is_some() || message.get("error").is_some());
+        let request = message.get("id")?.to_string();
+        if !is_answer || self.waiters.waits_for(id, &request) {
+            return None;
+        }
+        if self.sessions.hand_over(id, &message).await.is_err() {
+            return Some(plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: the answer could not be handed to the server that asked; send it again shortly.".into(),
+            ));
+        }
+        let mut response = plain(StatusCode::ACCEPTED, String::new());
+        *response.status_mut() = StatusCode::ACCEPTED;
+        Some(response)
+    }
+
+    /// Starts listening for answers other replicas hand over, once.
+    #[cfg(feature = "redis")]
+    fn listen(&self) {
+        self.listening.call_once(|| {
+            let manager = Arc::clone(&self.manager);
+            let waiters = Arc::clone(&self.waiters);
+            sessions::listen(&self.sessions, waiters, move |session, answer| {
+                let manager = Arc::clone(&manager);
+                Box::pin(async move {
+                    use rmcp::transport::streamable_http_server::session::SessionManager as _;
+                    if let Ok(message) = serde_json::from_value::<ClientJsonRpcMessage>(answer) {
+                        let _ = manager.accept_message(&session.into(), message).await;
+                    }
+                })
+            });
+        });
     }
 }
 

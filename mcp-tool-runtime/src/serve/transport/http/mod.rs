@@ -11,6 +11,10 @@
 pub mod auth;
 mod conn;
 mod exchange;
+mod per_caller;
+pub(crate) mod sessions;
+
+pub use sessions::Sessions;
 
 use std::future::Future;
 use std::io;
@@ -28,8 +32,8 @@ use tokio_util::sync::CancellationToken;
 use conn::Connections;
 use http_body_util::combinators::BoxBody;
 
-use crate::serve::rmcp::per_caller::PerCaller;
 use exchange::Exchange;
+use per_caller::PerCaller;
 
 /// The hosts a loopback server answers to (with or without a port).
 const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "::1", "[::1]"];
@@ -98,6 +102,7 @@ pub struct HttpServer {
     origins: Vec<String>,
     path: String,
     limits: Limits,
+    sessions: Sessions,
     #[cfg(feature = "auth")]
     authorization: Option<auth::Authorization>,
 }
@@ -133,6 +138,7 @@ impl HttpServer {
                 max_connections: 512,
                 max_body: 4 * 1024 * 1024,
             },
+            sessions: Sessions::in_process(),
             #[cfg(feature = "auth")]
             authorization: None,
         }
@@ -159,6 +165,15 @@ impl HttpServer {
     /// (`https://app.example.com`, `http://localhost:*` for any port).
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         self.origins.push(origin.into());
+        self
+    }
+
+    /// Where the sessions of protocol 2025-11-25 are kept (in this process unless
+    /// set): [`Sessions::redis`] for replicas behind a balancer that does not pin a
+    /// session to one of them. Whatever the book, with authorization each session is
+    /// bound to the subject that opened it.
+    pub fn sessions(mut self, sessions: Sessions) -> Self {
+        self.sessions = sessions;
         self
     }
 
@@ -228,11 +243,15 @@ impl HttpServer {
     /// error.
     pub fn endpoint<H: ServerHandler>(&self, handler: H) -> io::Result<Endpoint> {
         let stop = CancellationToken::new();
-        let config = StreamableHttpServerConfig::default()
+        let mut config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(self.hosts.clone())
             .with_allowed_origins(self.origins.clone())
             .with_max_request_body_bytes(self.limits.max_body)
             .with_cancellation_token(stop.child_token());
+        // Each session's `initialize` is kept in the book with its opener: to bind it
+        // to its subject, and (in Redis) to open it on another replica.
+        config.session_store = Some(self.sessions.store());
+        let manager = Arc::new(LocalSessionManager::default());
         // Each caller's `tools/list` is made knowing the caller (see `PerCaller`).
         let handler = Arc::new(PerCaller(handler));
         #[cfg(feature = "auth")]
@@ -245,11 +264,17 @@ impl HttpServer {
         };
         let service = StreamableHttpService::new(
             move || Ok(Arc::clone(&handler)),
-            Arc::new(LocalSessionManager::default()),
+            Arc::clone(&manager),
             config,
         );
         #[cfg_attr(not(feature = "auth"), expect(unused_mut))]
-        let mut exchange = Exchange::new(service, self.path.clone(), self.limits);
+        let mut exchange = Exchange::new(
+            service,
+            self.path.clone(),
+            self.limits,
+            self.sessions.clone(),
+            manager,
+        );
         #[cfg(feature = "auth")]
         if let Some(authorization) = self.authorization.clone() {
             let gate = auth::gate::Gate::new(authorization, &self.path, Box::new(declared));
