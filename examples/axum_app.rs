@@ -44,11 +44,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
             "axum_app serves over HTTP only: give --http ADDR (orders serves stdio)".into(),
         );
     };
-    let (tools, authorization) = orders::desk_for(&command, Some(addr))?;
-    let mut server = mcp_tool::http::HttpServer::new();
-    if let Some(authorization) = authorization {
-        server = server.authorization(authorization);
-    }
+    let (tools, server) = orders::desk_for(&command, Some(addr))?;
     let endpoint = server.endpoint(tools)?;
     let mut app = Router::new().route("/health", get(health));
     for path in endpoint.paths() {

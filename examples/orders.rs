@@ -664,13 +664,14 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("--resource", "URI"),
 ];
 
-/// The desk as the command line asks for it: its tools, and with `--issuer` (served
-/// over HTTP at `addr`) the authorization they are served under, its caller the
-/// token's subject (a customer ID, as the database knows them).
+/// The desk as the command line asks for it: its tools, and the HTTP server they are
+/// served by at `addr`: with `--issuer`, under authorization (the caller the token's
+/// subject, a customer ID as the database knows them); with `--redis`, its sessions
+/// in Redis, where every replica finds them.
 pub(crate) fn desk_for(
     command: &serve::CommandLine,
     addr: Option<std::net::SocketAddr>,
-) -> Result<(Toolbox<Desk>, Option<mcp_tool::http::auth::Authorization>), Box<dyn Error>> {
+) -> Result<(Toolbox<Desk>, mcp_tool::http::HttpServer), Box<dyn Error>> {
     let [db, customer, redis, state_key, issuer, resource] =
         <[Option<String>; 6]>::try_from(command.values.clone()).expect("six flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
@@ -693,14 +694,21 @@ pub(crate) fn desk_for(
     eprintln!("orders: serving customer {customer} from {path}");
     let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
     let tools = serve::profiled(tools, command);
+    let mut server = mcp_tool::http::HttpServer::new();
+    if let Some(redis) = &redis {
+        // Sessions of 2025-11-25 open on every replica, answers handed to the one
+        // that asked.
+        server = server.sessions(mcp_tool::http::Sessions::redis(redis)?);
+    }
     let (Some(issuer), Some(addr)) = (issuer, addr) else {
-        return Ok((tools, None));
+        return Ok((tools, server));
     };
     let resource = resource.unwrap_or_else(|| format!("http://{addr}/mcp"));
     // The scopes are those each tool's type declares: nothing here names them again.
     let auth = mcp_tool::http::auth::Authorization::jwt(issuer, resource)
         .challenge_scopes(["orders:read"]);
-    Ok((tools.unverified_calls(Unverified::Refused), Some(auth)))
+    let tools = tools.unverified_calls(Unverified::Refused);
+    Ok((tools, server.authorization(auth)))
 }
 
 #[tokio::main]
@@ -709,10 +717,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     match command.mode {
         serve::Mode::Stdio => return serve::stdio(desk_for(&command, None)?.0).await,
         serve::Mode::Http(addr) => {
-            return match desk_for(&command, Some(addr))? {
-                (tools, None) => serve::http(tools, addr).await,
-                (tools, Some(auth)) => serve::http_authorized(tools, addr, auth).await,
-            };
+            let (tools, server) = desk_for(&command, Some(addr))?;
+            return serve::http_with(server, tools, addr).await;
         }
         serve::Mode::Demo => {}
     }

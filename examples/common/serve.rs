@@ -166,6 +166,7 @@ pub async fn stdio<H: ServerHandler>(handler: H) -> Result<(), Box<dyn Error>> {
 
 /// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` until Ctrl-C, with
 /// `Host` and `Origin` limited to loopback (`mcp_tool::http`).
+#[allow(dead_code)] // orders serves with settings of its own (`http_with`)
 pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), Box<dyn Error>> {
     // The library prints nothing; the program says where it serves.
     eprintln!("serving MCP over Streamable HTTP at http://{addr}/mcp (loopback hosts and origins)");
@@ -173,17 +174,15 @@ pub async fn http<H: ServerHandler>(handler: H, addr: SocketAddr) -> Result<(), 
     Ok(())
 }
 
-/// Serves `tools` over MCP Streamable HTTP at `http://addr/mcp` as an OAuth resource
-/// server under `auth`, each tool's scopes (as its type declares them) checked.
-#[allow(dead_code)] // only orders serves with authorization
-pub async fn http_authorized<S: Send + Sync + 'static>(
-    tools: Toolbox<S>,
+/// Serves `handler` over MCP Streamable HTTP at `http://addr/mcp` with `server`'s
+/// settings (authorization, sessions shared by replicas) until Ctrl-C.
+#[allow(dead_code)] // only orders serves with settings of its own
+pub async fn http_with<H: ServerHandler>(
+    server: mcp_tool::http::HttpServer,
+    handler: H,
     addr: SocketAddr,
-    auth: mcp_tool::http::auth::Authorization,
 ) -> Result<(), Box<dyn Error>> {
-    mcp_tool::http::HttpServer::new()
-        .authorization(auth)
-        .serve(tools, addr)
-        .await?;
+    eprintln!("serving MCP over Streamable HTTP at http://{addr}/mcp (loopback hosts and origins)");
+    server.serve(handler, addr).await?;
     Ok(())
 }
