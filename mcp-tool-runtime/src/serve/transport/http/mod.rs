@@ -237,7 +237,7 @@ impl HttpServer {
         let mut exchange = Exchange::new(service, self.path.clone(), self.limits);
         #[cfg(feature = "auth")]
         if let Some(authorization) = self.authorization.clone() {
-            exchange.gate = Some(auth::gate::Gate::new(authorization, &self.path));
+            exchange.gate = Some(auth::gate::Gate::new(authorization, &self.path)?);
         }
         let exchange = Arc::new(exchange);
         let connections = Connections::new(self.limits);

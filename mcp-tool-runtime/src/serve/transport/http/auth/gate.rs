@@ -52,7 +52,12 @@ pub(in crate::serve::transport::http) struct Gate {
 }
 
 impl Gate {
-    pub fn new(auth: Authorization, endpoint: &str) -> Self {
+    /// The gate of `auth` for the endpoint at `endpoint`, or why its verifier cannot
+    /// work (the server does not start).
+    pub fn new(auth: Authorization, endpoint: &str) -> std::io::Result<Self> {
+        auth.verifier
+            .check()
+            .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
         let (origin, resource_path) = split_origin(&auth.resource);
         let metadata_url = format!("{origin}{WELL_KNOWN}{resource_path}");
         let document = json!({
@@ -61,13 +66,13 @@ impl Gate {
             "scopes_supported": auth.scopes.supported(),
             "bearer_methods_supported": ["header"],
         });
-        Gate {
+        Ok(Gate {
             metadata_url,
             metadata_paths: [format!("{WELL_KNOWN}{endpoint}"), WELL_KNOWN.to_owned()],
             document: Bytes::from(document.to_string()),
             verified: Tokens::default(),
             auth,
-        }
+        })
     }
 
     /// The metadata, if `request` asks for it.
@@ -346,11 +351,14 @@ fn decode_header(value: &str) -> Option<String> {
     }
 }
 
-/// A quoted-string's content: no `"` or `\` to end it early.
+/// A quoted-string's content: no `"` or `\` to end it early, and ASCII only (a header
+/// value of other bytes would be refused, and the challenge lost with it).
 fn quoted(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c == '"' || c == '\\' || c.is_control() {
+            if !c.is_ascii() {
+                '?'
+            } else if c == '"' || c == '\\' || c.is_control() {
                 '\''
             } else {
                 c

@@ -29,6 +29,10 @@
 //! arguments are read), and `tools/list` shows each token only its tools. A handler
 //! gets the verified [`Caller`], never the token.
 //!
+//! An `https://` issuer is read over TLS with the feature `https` (or through a
+//! [`Fetch`] of your own); without it, or with a plain `http://` issuer off loopback,
+//! the server refuses to start ([`TokenVerifier::check`]).
+//!
 //! The whole of it, with the 401, the 403 and the metadata as they are on the wire,
 //! rmcp's `#[tool]` methods and what declared scopes mean over stdio, is the manual's
 //! page "Who may call what" (`mcp_tool::manual::authorization`).
@@ -43,7 +47,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-pub use fetch::{BoxFuture, Fetch, PlainHttp};
+pub use fetch::{BoxFuture, Document, Fetch, PlainHttp};
 pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
 
@@ -76,6 +80,14 @@ pub trait TokenVerifier: Send + Sync + 'static {
     /// The caller `token` stands for, or why it is refused. Never put the token in the
     /// refusal: it is shown to the client and logged.
     fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Verified, Rejected>>;
+
+    /// Whether the verifier can work as it was set up, asked once when the HTTP server
+    /// starts: an error stops [`HttpServer::serve`](super::HttpServer::serve) before it
+    /// serves, with this text (the built-in [`JwtVerifier`] refuses an issuer it cannot
+    /// read safely). By default, yes.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A verified token: who it stands for, and until when (it is kept until then, so that
