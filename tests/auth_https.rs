@@ -10,9 +10,12 @@ use tokio_rustls::rustls;
 
 #[path = "support/issuer.rs"]
 mod issuer;
+#[path = "support/orders_example.rs"]
+mod orders_example;
 #[path = "support/raw_http.rs"]
 mod raw_http;
 use issuer::*;
+use orders_example::{free_port, orders_binary};
 
 /// A CA, and a certificate it signs for 127.0.0.1 and localhost with its key.
 fn ca_and_certificate() -> (String, rustls::ServerConfig) {
@@ -94,6 +97,19 @@ async fn https_issuer(tls: rustls::ServerConfig) -> issuer::Issuer {
     issuer
 }
 
+/// The `orders` example serving at `port` with `args`, its database in memory, its
+/// stderr kept.
+fn orders(args: &[&str], port: u16) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(orders_binary())
+        .args(["--http", &format!("127.0.0.1:{port}"), "--db", ":memory:"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the orders example starts")
+}
+
 #[test]
 fn an_https_issuer_is_read_over_tls_with_the_roots_the_operator_trusts() {
     let (ca, trusted) = ca_and_certificate();
@@ -132,6 +148,37 @@ fn an_https_issuer_is_read_over_tls_with_the_roots_the_operator_trusts() {
             0
         );
         serving.stop().await;
+
+        // The orders example serves with the https:// issuer as it is.
+        let port = free_port();
+        let resource = format!("http://127.0.0.1:{port}/mcp");
+        let mut serving_orders =
+            orders(&["--issuer", &issuer.url(), "--resource", &resource], port);
+        let token = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+        let mut answer = None;
+        for _ in 0..600 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                answer = Some(request(port, &bearer(&token), "tools/list", json!({})).await);
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let _ = serving_orders.kill();
+        let _ = serving_orders.wait();
+        let (code, _, body) = answer.expect("the orders example serves");
+        assert_eq!(code, 200, "{body}");
+        assert!(listed(&body).contains(&"find_orders".to_owned()), "{body}");
+
+        // And refuses, at its start, an issuer over plain http:// to another host.
+        let refused = orders(&["--issuer", "http://auth.example.com"], free_port())
+            .wait_with_output()
+            .unwrap();
+        assert!(!refused.status.success());
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(said.contains("allow_plain_http"), "{said}");
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
