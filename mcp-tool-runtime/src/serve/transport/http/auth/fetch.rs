@@ -17,7 +17,7 @@ use hyper_util::rt::TokioIo;
 const MAX_DOCUMENT: usize = 512 * 1024;
 
 /// How long a document may take to arrive, connection and TLS handshake included.
-pub(super) const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
+const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A boxed future, as [`Fetch`] returns.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -91,12 +91,14 @@ pub trait TokenVerifier: Send + Sync + 'static {
 }
 
 /// A verified token: who it stands for, and until when (it is kept until then, so that
-/// its next use costs no verification).
+/// its next use costs no verification): its expiry, or sooner where the verifier
+/// wants to verify it again (the built-in [`JwtVerifier`] does when the keys that
+/// verified it are to be read again).
 #[derive(Debug, Clone)]
 pub struct Verified {
     /// Who calls.
     pub caller: Caller,
-    /// When the token expires.
+    /// When the token expires, or is to be verified again.
     pub expires: SystemTime,
 }
 
