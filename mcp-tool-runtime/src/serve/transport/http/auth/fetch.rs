@@ -34,7 +34,35 @@ pub struct Document {
 
 /// How the JWT verifier reads a document of the authorization server (its metadata,
 /// its JWK set) at `url`: the body of a 200, or why not. Implement it to read the
-/// issuer with an HTTP client of your own (a proxy, client certificates).
+/// issuer with an HTTP client of your own (a proxy, client certificates), or, as here,
+/// to give the keys without reading anything:
+///
+/// ```
+/// use mcp_tool::http::auth::{BoxFuture, Document, Fetch, JwtVerifier, TokenVerifier};
+/// use std::time::Duration;
+///
+/// /// A JWK set shipped with the server, said to hold for an hour.
+/// struct Shipped(&'static str);
+///
+/// impl Fetch for Shipped {
+///     fn get<'a>(&'a self, _url: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>> {
+///         Box::pin(async move { Ok(self.0.as_bytes().to_vec()) })
+///     }
+///
+///     fn get_document<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Document, String>> {
+///         Box::pin(async move {
+///             let body = self.get(url).await?;
+///             Ok(Document { body, max_age: Some(Duration::from_secs(3600)) })
+///         })
+///     }
+/// }
+///
+/// let verifier = JwtVerifier::new("https://auth.example.com", "https://mcp.example.com/mcp")
+///     .jwks_uri("https://auth.example.com/jwks")
+///     .with_fetch(Shipped(r#"{"keys": []}"#));
+/// // An https:// issuer is read by the server's own reader, with or without `https`.
+/// assert_eq!(verifier.check(), Ok(()));
+/// ```
 pub trait Fetch: Send + Sync + 'static {
     /// The body of `url`, or what went wrong.
     fn get<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>>;

@@ -62,7 +62,8 @@ const MIN_RSA_BITS: usize = 2048;
 ///   again when it is older than its `Cache-Control: max-age` allows (at most 10
 ///   minutes, at least 30 seconds), in the background while its keys go on verifying,
 ///   and when a token names an unknown `kid` (at most every 30 seconds): keys rotate
-///   without a restart, and a removed key stops verifying within 10 minutes. A key is
+///   without a restart, and a removed key stops verifying within 10 minutes (and one
+///   read of the set). A key is
 ///   taken only for signatures (`use`, `key_ops`), only for its own `alg`, and an RSA
 ///   key only of 2048 bits or more; members of the set this crate does not use are
 ///   passed over;
@@ -82,10 +83,22 @@ const MIN_RSA_BITS: usize = 2048;
 /// The caller it gives: `sub`, `client_id` (else `azp`), the scopes of `scope` (or
 /// `scp`), and every claim.
 ///
-/// ```no_run
-/// use mcp_tool::http::auth::JwtVerifier;
+/// ```
+/// use std::time::Duration;
+/// use mcp_tool::http::auth::{JwtVerifier, TokenVerifier};
 ///
-/// let verifier = JwtVerifier::new("https://auth.example.com", "https://mcp.example.com/mcp");
+/// let resource = "https://mcp.example.com/mcp";
+/// // An issuer that publishes its keys on another host, and writes `typ: at+jwt`.
+/// let verifier = JwtVerifier::new("https://login.example.com", resource)
+///     .allow_jwks_host("keys.example.com")
+///     .require_at_jwt()
+///     .max_key_age(Duration::from_secs(5 * 60));
+/// # let _ = verifier;
+///
+/// // Plain HTTP to another host is refused when the server starts, unless allowed.
+/// let internal = JwtVerifier::new("http://auth.internal", resource);
+/// assert!(internal.check().unwrap_err().contains("allow_plain_http"));
+/// assert!(internal.allow_plain_http().check().is_ok());
 /// ```
 pub struct JwtVerifier {
     config: Arc<Config>,
