@@ -71,6 +71,8 @@
     not(feature = "auth"),
     doc = "- `auth`: `http::auth`, the HTTP server as an OAuth 2.1 resource server: bearer tokens verified (JWT and JWKS built in), Protected Resource Metadata, each tool's scopes answered with 401 and 403 (implies `http`)."
 )]
+//! - `https`: the JWT verifier reads an `https://` issuer itself, over TLS (rustls, the
+//!   system's roots or `SSL_CERT_FILE`; implies `auth`).
 #![cfg_attr(
     feature = "agent",
     doc = "- `agent`: the [`agent`] module, for the client side of a tool call."

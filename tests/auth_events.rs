@@ -81,6 +81,49 @@ fn when_the_issuer_cannot_be_read_the_operator_is_told_why() {
     holds_no_token(&seen, &[token.as_str()]);
 }
 
+/// While the issuer is down, a token whose key was never read is refused with the
+/// same status on the wire and in the event, each time: 503, never 401.
+#[test]
+fn while_the_issuer_is_down_the_wire_and_the_event_say_503() {
+    let (codes, seen) = capturing(async {
+        let issuer = issuer().await;
+        let refetch = std::time::Duration::from_secs(1);
+        let (serving, resource, _) = resource_refetching(&issuer, refetch).await;
+        let good = claims(&issuer.url(), &resource, "orders:read");
+        let (code, _, _) = request(
+            serving.port,
+            &bearer(&mint(&good, "k1")),
+            "tools/list",
+            json!({}),
+        )
+        .await;
+        assert_eq!(code, 200);
+        issuer.down.store(true, std::sync::atomic::Ordering::SeqCst);
+        tokio::time::sleep(refetch).await;
+        let mut codes = Vec::new();
+        for kid in ["k2", "k3"] {
+            let token = mint(&good, kid);
+            codes.push(
+                request(serving.port, &bearer(&token), "tools/list", json!({}))
+                    .await
+                    .0,
+            );
+        }
+        serving.stop().await;
+        codes
+    });
+    assert_eq!(codes, [503, 503]);
+    let refusals: Vec<&str> = seen
+        .lines()
+        .filter(|l| l.contains("http.status="))
+        .collect();
+    assert_eq!(refusals.len(), 2, "{seen}");
+    assert!(
+        refusals.iter().all(|l| l.contains("http.status=503")),
+        "{seen}"
+    );
+}
+
 /// Every event's fields, as text.
 struct Capture(Arc<Mutex<String>>);
 

@@ -23,8 +23,11 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
+#[path = "support/orders_example.rs"]
+mod orders_example;
 #[path = "support/raw_http.rs"]
 mod raw_http;
+use orders_example::{free_port, orders_binary};
 use raw_http::{header, post_text, read_head};
 
 const STATE_KEY: &str = "5f3a9c0e7d2b4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a";
@@ -49,15 +52,6 @@ fn redis_server() -> Option<PathBuf> {
         );
     }
     found
-}
-
-/// A free loopback port (free when asked; the parts bind it right after).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A process ended when dropped.
@@ -119,25 +113,6 @@ async fn wait_for_port(port: u16) {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-}
-
-/// The `orders` example, built once for all the tests of this file (the test harness
-/// builds examples only as tests of their own).
-fn orders_binary() -> &'static Path {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "mcp-tool", "--example", "orders"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "the orders example builds");
-        // This test is target/<profile>/deps/replicas-<hash>.
-        let exe = std::env::current_exe().unwrap();
-        let profile = exe.parent().unwrap().parent().unwrap();
-        profile.join("examples").join("orders")
-    })
 }
 
 /// A replica of the orders example, serving over HTTP.

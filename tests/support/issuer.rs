@@ -4,8 +4,8 @@
 
 #![allow(dead_code)] // each test file uses its share
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
@@ -52,61 +52,109 @@ pub async fn cancel_order(args: CancelOrder) -> Result<String, ToolError> {
     Ok(format!("cancelled {}", args.order_id))
 }
 
-/// The issuer this test serves: its metadata and JWK set, which can go down, and how
-/// often the set was read.
+/// The issuer this test serves: its metadata and JWK set (which a test may change),
+/// which can go down, be held, or say how long the set may be kept; and how often the
+/// set was read.
 pub struct Issuer {
+    /// `http`, or `https` for one served over TLS.
+    pub scheme: &'static str,
     pub port: u16,
     pub down: Arc<AtomicBool>,
     pub fetches: Arc<AtomicU64>,
+    /// The JWK set served.
+    pub jwks: Arc<Mutex<Value>>,
+    /// The metadata served.
+    pub metadata: Arc<Mutex<Value>>,
+    /// The JWK set's `Cache-Control`, if any.
+    pub cache_control: Arc<Mutex<Option<String>>>,
+    /// A read of the JWK set waits while a test holds this for writing.
+    pub hold: Arc<tokio::sync::RwLock<()>>,
+    /// How many reads of the JWK set were answered at once, at most.
+    pub most_at_once: Arc<AtomicU64>,
 }
 
 impl Issuer {
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        format!("{}://127.0.0.1:{}", self.scheme, self.port)
     }
 }
 
-pub async fn issuer() -> Issuer {
-    use axum::routing::get;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let down = Arc::new(AtomicBool::new(false));
-    let fetches = Arc::new(AtomicU64::new(0));
-    let base = format!("http://127.0.0.1:{port}");
-    let metadata = json!({"issuer": base, "jwks_uri": format!("{base}/jwks")}).to_string();
-    let jwks = json!({"keys": [
+/// The issuer's JWK set: its Ed25519 key as `k1`.
+pub fn jwks() -> Value {
+    json!({"keys": [
         {"kty": "OKP", "crv": "Ed25519", "x": PUBLIC_X, "kid": "k1", "alg": "EdDSA", "use": "sig"}
     ]})
-    .to_string();
-    let (d, f) = (Arc::clone(&down), Arc::clone(&fetches));
-    let app = axum::Router::new()
+}
+
+pub async fn issuer() -> Issuer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let issuer = Issuer {
+        scheme: "http",
+        port,
+        down: Arc::default(),
+        fetches: Arc::default(),
+        jwks: Arc::new(Mutex::new(jwks())),
+        metadata: Arc::new(Mutex::new(
+            json!({"issuer": base, "jwks_uri": format!("{base}/jwks")}),
+        )),
+        cache_control: Arc::default(),
+        hold: Arc::default(),
+        most_at_once: Arc::default(),
+    };
+    let app = issuer_app(&issuer);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    issuer
+}
+
+/// The issuer's documents, as a router.
+pub fn issuer_app(issuer: &Issuer) -> axum::Router {
+    use axum::http::StatusCode;
+    use axum::routing::get;
+    let metadata = Arc::clone(&issuer.metadata);
+    let (down, fetches, jwks) = (
+        Arc::clone(&issuer.down),
+        Arc::clone(&issuer.fetches),
+        Arc::clone(&issuer.jwks),
+    );
+    let (cache_control, hold, most) = (
+        Arc::clone(&issuer.cache_control),
+        Arc::clone(&issuer.hold),
+        Arc::clone(&issuer.most_at_once),
+    );
+    let at_once = Arc::new(AtomicU64::new(0));
+    axum::Router::new()
         .route(
             "/.well-known/oauth-authorization-server",
             get(move || {
-                let metadata = metadata.clone();
+                let metadata = metadata.lock().unwrap().to_string();
                 async move { ([("content-type", "application/json")], metadata) }
             }),
         )
         .route(
             "/jwks",
             get(move || {
-                let (d, f, jwks) = (Arc::clone(&d), Arc::clone(&f), jwks.clone());
+                let (down, fetches, jwks) =
+                    (Arc::clone(&down), Arc::clone(&fetches), Arc::clone(&jwks));
+                let (cache_control, hold) = (Arc::clone(&cache_control), Arc::clone(&hold));
+                let (most, at_once) = (Arc::clone(&most), Arc::clone(&at_once));
                 async move {
-                    f.fetch_add(1, Ordering::SeqCst);
-                    if d.load(Ordering::SeqCst) {
-                        (axum::http::StatusCode::INTERNAL_SERVER_ERROR, String::new())
+                    fetches.fetch_add(1, Ordering::SeqCst);
+                    let now = at_once.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    drop(hold.read().await);
+                    at_once.fetch_sub(1, Ordering::SeqCst);
+                    let cache = cache_control.lock().unwrap().clone().unwrap_or_default();
+                    let headers = [("cache-control", cache)];
+                    if down.load(Ordering::SeqCst) {
+                        (StatusCode::INTERNAL_SERVER_ERROR, headers, String::new())
                     } else {
-                        (axum::http::StatusCode::OK, jwks)
+                        (StatusCode::OK, headers, jwks.lock().unwrap().to_string())
                     }
                 }
             }),
-        );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    Issuer {
-        port,
-        down,
-        fetches,
-    }
+        )
 }
 
 pub fn now() -> u64 {
@@ -122,9 +170,17 @@ pub fn claims(issuer: &str, resource: &str, scope: &str) -> Value {
            "scope": scope, "iat": now(), "exp": now() + 600})
 }
 
+/// A token of `claims` signed with the issuer's key, named `kid`, of `typ` `at+jwt`
+/// as RFC 9068 has an issuer write an access token.
 pub fn mint(claims: &Value, kid: &str) -> String {
+    mint_typed(claims, kid, Some("at+jwt"))
+}
+
+/// [`mint`], of `typ` `typ` (or none).
+pub fn mint_typed(claims: &Value, kid: &str, typ: Option<&str>) -> String {
     let mut header = Header::new(Algorithm::EdDSA);
     header.kid = Some(kid.to_owned());
+    header.typ = typ.map(str::to_owned);
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(PRIVATE)).unwrap()
 }
 
@@ -138,11 +194,19 @@ pub async fn resource_refetching(
     issuer: &Issuer,
     refetch: Duration,
 ) -> (Serving, String, Arc<JwtVerifier>) {
+    resource_with(issuer, |v| v.refetch_every(refetch)).await
+}
+
+/// [`resource`], its verifier as `configure` makes it.
+pub async fn resource_with(
+    issuer: &Issuer,
+    configure: impl FnOnce(JwtVerifier) -> JwtVerifier,
+) -> (Serving, String, Arc<JwtVerifier>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let resource = format!("http://127.0.0.1:{port}/mcp");
     let tools = Toolbox::new().tool(find_orders).tool(cancel_order);
-    let verifier = Arc::new(JwtVerifier::new(issuer.url(), &resource).refetch_every(refetch));
+    let verifier = Arc::new(configure(JwtVerifier::new(issuer.url(), &resource)));
     // No table of scopes: the server reads them from the tools' types.
     let auth = Authorization::new(Shared(Arc::clone(&verifier)), &resource, issuer.url())
         .challenge_scopes(["orders:read"]);
@@ -163,6 +227,10 @@ impl mcp_tool::http::auth::TokenVerifier for Shared {
         Result<mcp_tool::http::auth::Verified, mcp_tool::http::auth::Rejected>,
     > {
         self.0.verify(token)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.0.check()
     }
 }
 

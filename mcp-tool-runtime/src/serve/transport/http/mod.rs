@@ -277,7 +277,7 @@ impl HttpServer {
         );
         #[cfg(feature = "auth")]
         if let Some(authorization) = self.authorization.clone() {
-            let gate = auth::gate::Gate::new(authorization, &self.path, Box::new(declared));
+            let gate = auth::gate::Gate::new(authorization, &self.path, Box::new(declared))?;
             if let Some(why) = gate.contradiction() {
                 return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
             }

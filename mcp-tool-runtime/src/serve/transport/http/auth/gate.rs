@@ -64,8 +64,12 @@ pub(in crate::serve::transport::http) struct Gate {
 impl Gate {
     /// The gate of `auth` for the endpoint at `endpoint`, the scopes of each tool read
     /// through `declared` (and the table of `auth`, which must agree with it: see
-    /// [`Gate::contradiction`]).
-    pub fn new(auth: Authorization, endpoint: &str, declared: Declared) -> Self {
+    /// [`Gate::contradiction`]); or why its verifier cannot work (the server does not
+    /// start).
+    pub fn new(auth: Authorization, endpoint: &str, declared: Declared) -> std::io::Result<Self> {
+        auth.verifier
+            .check()
+            .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
         let (origin, resource_path) = split_origin(&auth.resource);
         let metadata_url = format!("{origin}{WELL_KNOWN}{resource_path}");
         let mut supported: Vec<String> = (crate::caller::declared_scopes().into_iter())
@@ -80,7 +84,7 @@ impl Gate {
             "scopes_supported": supported,
             "bearer_methods_supported": ["header"],
         });
-        Gate {
+        Ok(Gate {
             declared,
             known: Mutex::default(),
             supported,
@@ -89,7 +93,7 @@ impl Gate {
             document: Bytes::from(document.to_string()),
             verified: Tokens::default(),
             auth,
-        }
+        })
     }
 
     /// A tool of the table given to [`Authorization::tool_scopes`] whose scopes are not
@@ -415,11 +419,14 @@ fn decode_header(value: &str) -> Option<String> {
     }
 }
 
-/// A quoted-string's content: no `"` or `\` to end it early.
+/// A quoted-string's content: no `"` or `\` to end it early, and ASCII only (a header
+/// value of other bytes would be refused, and the challenge lost with it).
 fn quoted(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c == '"' || c == '\\' || c.is_control() {
+            if !c.is_ascii() {
+                '?'
+            } else if c == '"' || c == '\\' || c.is_control() {
                 '\''
             } else {
                 c

@@ -1,16 +1,24 @@
 //! The built-in verifier of JWT access tokens (RFC 9068): signed by a key of the
 //! issuer's JWK set, found through the issuer's metadata (RFC 8414, else OpenID
 //! discovery); issued by the issuer, for this server (`aud`), and within its time.
+//!
+//! The keys are shared by every request and read by one task at a time: a request
+//! whose key is known never waits on the issuer; one whose `kid` is unknown waits for
+//! the read in flight (or starts one, at most every `refetch`); a set older than its
+//! age is read again in the background while its keys go on verifying.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use jsonwebtoken::jwk::{AlgorithmParameters, JwkSet, KeyAlgorithm};
+use base64::Engine as _;
+use hyper::Uri;
+use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, KeyAlgorithm, KeyOperations, PublicKeyUse};
 use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, Validation};
 use serde_json::{Map, Value};
+use tokio::sync::watch;
 
-use super::fetch::{BoxFuture, Fetch, PlainHttp};
+use super::fetch::{BoxFuture, Builtin, Fetch};
 use super::{Rejected, TokenVerifier, Verified};
 use crate::caller::Caller;
 
@@ -32,61 +40,128 @@ const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 /// How far `exp` and `nbf` may be off, for clocks not quite together.
 const LEEWAY: Duration = Duration::from_secs(30);
 
-/// The least time between two reads of the JWK set: an unknown `kid` refetches it at
+/// The least time between two reads of the JWK set: an unknown `kid` reads it again at
 /// most this often, so a flood of made-up `kid`s costs the issuer one request.
 const REFETCH_EVERY: Duration = Duration::from_secs(30);
 
+/// The longest a JWK set is trusted before it is read again, unless the issuer's
+/// `Cache-Control` says less: a key removed from the set stops verifying within it.
+const MAX_KEY_AGE: Duration = Duration::from_secs(10 * 60);
+
 /// The longest token read: a JWT access token is a few hundred bytes to a few KB.
 const MAX_TOKEN: usize = 16 * 1024;
+
+/// The shortest RSA modulus taken (RFC 7518 section 3.3: 2048 bits or more).
+const MIN_RSA_BITS: usize = 2048;
 
 /// Verifies JWT access tokens of one issuer for one resource:
 ///
 /// - the signature, by a key of the issuer's JWK set, read from the `jwks_uri` of its
 ///   metadata (`/.well-known/oauth-authorization-server`, RFC 8414, else
-///   `/.well-known/openid-configuration`), cached, and read again when a token names an
-///   unknown `kid` (at most every 30 seconds): keys rotate without a restart;
+///   `/.well-known/openid-configuration`) on the issuer's own host. The set is read
+///   again when it is older than its `Cache-Control: max-age` allows (at most 10
+///   minutes, at least 30 seconds), in the background while its keys go on verifying,
+///   and when a token names an unknown `kid` (at most every 30 seconds): keys rotate
+///   without a restart, and a removed key stops verifying within 10 minutes (and one
+///   read of the set). A key is
+///   taken only for signatures (`use`, `key_ops`), only for its own `alg`, and an RSA
+///   key only of 2048 bits or more; members of the set this crate does not use are
+///   passed over;
 /// - the algorithm, from an allow-list of public-key algorithms (RS*, PS*, ES256,
 ///   ES384, EdDSA by default): never `none`, never HMAC;
-/// - `iss` the issuer, `aud` the resource (this server's canonical URI, RFC 8707),
-///   `exp` and `nbf` with 30 seconds of leeway, `sub` present.
+/// - the `typ`: `at+jwt` (RFC 9068), or `JWT` or none, as issuers that predate RFC
+///   9068 write access tokens ([`require_at_jwt`](Self::require_at_jwt) takes only
+///   `at+jwt`); any other type (`id_token+jwt`, `logout+jwt`) is refused;
+/// - `iss` the issuer (one string), `aud` the resource (this server's canonical URI,
+///   RFC 8707), `exp` and `nbf` with 30 seconds of leeway, `sub` a non-empty string.
 ///
-/// While the issuer cannot be read, no token is taken (fail closed). The caller it
-/// gives: `sub`, `client_id` (else `azp`), the scopes of `scope` (or `scp`), and every
-/// claim.
+/// The issuer is read over `https://` with the feature `https`, or over plain
+/// `http://` on this host (loopback) unless [`allow_plain_http`](Self::allow_plain_http)
+/// says otherwise; any other issuer stops the server at its start
+/// ([`TokenVerifier::check`]). While the issuer cannot be read, a token whose key was
+/// not read before is refused with 503 (fail closed); keys read before still verify.
+/// The caller it gives: `sub`, `client_id` (else `azp`), the scopes of `scope` (or
+/// `scp`), and every claim.
 ///
-/// ```no_run
-/// use mcp_tool::http::auth::JwtVerifier;
+/// ```
+/// use std::time::Duration;
+/// use mcp_tool::http::auth::{JwtVerifier, TokenVerifier};
 ///
-/// let verifier = JwtVerifier::new("https://auth.example.com", "https://mcp.example.com/mcp");
+/// let resource = "https://mcp.example.com/mcp";
+/// // An issuer that publishes its keys on another host, and writes `typ: at+jwt`.
+/// let verifier = JwtVerifier::new("https://login.example.com", resource)
+///     .allow_jwks_host("keys.example.com")
+///     .require_at_jwt()
+///     .max_key_age(Duration::from_secs(5 * 60));
+/// # let _ = verifier;
+///
+/// // Plain HTTP to another host is refused when the server starts, unless allowed.
+/// let internal = JwtVerifier::new("http://auth.internal", resource);
+/// assert!(internal.check().unwrap_err().contains("allow_plain_http"));
+/// assert!(internal.allow_plain_http().check().is_ok());
 /// ```
 pub struct JwtVerifier {
+    config: Arc<Config>,
+    state: Arc<Mutex<State>>,
+}
+
+/// What the verifier was told.
+#[derive(Clone)]
+struct Config {
     issuer: String,
     audience: String,
     algorithms: Vec<Algorithm>,
     fetch: Arc<dyn Fetch>,
+    /// The built-in reader, while no other was given.
+    builtin: Option<Arc<Builtin>>,
     jwks_uri: Option<String>,
     refetch: Duration,
-    keys: tokio::sync::Mutex<Keys>,
+    max_key_age: Duration,
+    plain_http: bool,
+    jwks_hosts: Vec<String>,
+    at_jwt_only: bool,
 }
 
-/// The keys as last read, and when.
+/// The keys as last read, and the reads.
 #[derive(Default)]
-struct Keys {
-    by_id: HashMap<String, (DecodingKey, Option<Algorithm>)>,
-    /// Keys without a `kid`, tried for a token without one.
-    unnamed: Vec<(DecodingKey, Option<Algorithm>)>,
+struct State {
+    keys: Arc<Keys>,
+    /// When the keys were last read, and how long they hold.
     read_at: Option<Instant>,
+    fresh_for: Duration,
+    /// When a read last began, and whether it failed.
+    tried_at: Option<Instant>,
+    failed: bool,
     /// The JWK set's URL, once the metadata named it.
     jwks_uri: Option<String>,
+    /// The read in flight: its sender is dropped when it ends.
+    in_flight: Option<watch::Receiver<()>>,
     fetches: u64,
+}
+
+/// The keys of one read of the JWK set.
+#[derive(Default)]
+struct Keys {
+    by_id: HashMap<String, Usable>,
+    /// Keys without a `kid`, tried for a token without one.
+    unnamed: Vec<Usable>,
+    /// The `kid`s of members not taken, and why.
+    refused: HashMap<String, &'static str>,
+}
+
+/// A key taken, and the one algorithm it is for, if its `alg` says.
+#[derive(Clone)]
+struct Usable {
+    key: DecodingKey,
+    alg: Option<Algorithm>,
 }
 
 impl std::fmt::Debug for JwtVerifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JwtVerifier")
-            .field("issuer", &self.issuer)
-            .field("audience", &self.audience)
-            .field("algorithms", &self.algorithms)
+            .field("issuer", &self.config.issuer)
+            .field("audience", &self.config.audience)
+            .field("algorithms", &self.config.algorithms)
             .finish_non_exhaustive()
     }
 }
@@ -96,50 +171,107 @@ impl JwtVerifier {
     /// for `audience` (this server's canonical resource URI).
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>) -> Self {
         ensure_provider();
+        let builtin = Arc::new(Builtin::default());
         JwtVerifier {
-            issuer: issuer.into(),
-            audience: audience.into(),
-            algorithms: DEFAULT_ALGORITHMS.to_vec(),
-            fetch: Arc::new(PlainHttp),
-            jwks_uri: None,
-            refetch: REFETCH_EVERY,
-            keys: tokio::sync::Mutex::new(Keys::default()),
+            config: Arc::new(Config {
+                issuer: issuer.into(),
+                audience: audience.into(),
+                algorithms: DEFAULT_ALGORITHMS.to_vec(),
+                fetch: Arc::clone(&builtin) as Arc<dyn Fetch>,
+                builtin: Some(builtin),
+                jwks_uri: None,
+                refetch: REFETCH_EVERY,
+                max_key_age: MAX_KEY_AGE,
+                plain_http: false,
+                jwks_hosts: Vec::new(),
+                at_jwt_only: false,
+            }),
+            state: Arc::default(),
         }
+    }
+
+    fn config(&mut self) -> &mut Config {
+        Arc::make_mut(&mut self.config)
     }
 
     /// Takes only `algorithms` (public-key ones: an HMAC algorithm given is left out,
     /// since its key would be a secret no JWK set publishes).
     pub fn algorithms(mut self, algorithms: impl IntoIterator<Item = Algorithm>) -> Self {
-        self.algorithms = algorithms
+        self.config().algorithms = algorithms
             .into_iter()
             .filter(|a| a.family() != AlgorithmFamily::Hmac)
             .collect();
         self
     }
 
-    /// Reads the JWK set at `url` instead of the one the issuer's metadata names.
+    /// Reads the JWK set at `url` instead of the one the issuer's metadata names (on
+    /// any host: the operator names it).
     pub fn jwks_uri(mut self, url: impl Into<String>) -> Self {
-        self.jwks_uri = Some(url.into());
+        self.config().jwks_uri = Some(url.into());
         self
     }
 
-    /// Reads the issuer's documents with `fetch` (needed for an `https://` issuer: the
-    /// built-in reader speaks plain HTTP only).
+    /// Takes a `jwks_uri` of the issuer's metadata on `host` too (by default only one
+    /// on the issuer's own host is read: the metadata cannot send the verifier to
+    /// another server). Some issuers publish their keys elsewhere, such as
+    /// `https://accounts.google.com`, whose keys are on `www.googleapis.com`.
+    pub fn allow_jwks_host(mut self, host: impl Into<String>) -> Self {
+        self.config().jwks_hosts.push(host.into());
+        self
+    }
+
+    /// Reads an `http://` issuer on another host than this one (by default plain HTTP
+    /// is read only on loopback): where a proxy on a trusted network terminates TLS.
+    /// On any other network the keys could be replaced on the way, and with them every
+    /// token.
+    pub fn allow_plain_http(mut self) -> Self {
+        self.config().plain_http = true;
+        self
+    }
+
+    /// Takes only tokens of `typ` `at+jwt` (or `application/at+jwt`), as RFC 9068
+    /// section 4 says; by default `JWT` and no `typ` are taken too, as many issuers
+    /// still write access tokens, since `aud` must name this server anyway (an ID
+    /// token names its client).
+    pub fn require_at_jwt(mut self) -> Self {
+        self.config().at_jwt_only = true;
+        self
+    }
+
+    /// Reads the issuer's documents with `fetch` instead of the built-in reader (a
+    /// proxy, client certificates, or an `https://` issuer without the feature
+    /// `https`).
     pub fn with_fetch(mut self, fetch: impl Fetch) -> Self {
-        self.fetch = Arc::new(fetch);
+        let config = self.config();
+        config.fetch = Arc::new(fetch);
+        config.builtin = None;
         self
     }
 
     /// The least time between two reads of the JWK set (default 30 seconds): a token
-    /// with an unknown `kid` reads it again only this long after the last read.
+    /// with an unknown `kid` reads it again only this long after the last read began.
     pub fn refetch_every(mut self, interval: Duration) -> Self {
-        self.refetch = interval;
+        self.config().refetch = interval;
+        self
+    }
+
+    /// The longest the keys of a JWK set are trusted before it is read again (default
+    /// 10 minutes; the set's `Cache-Control: max-age` may shorten it, not below
+    /// [`refetch_every`](Self::refetch_every)). A verified token is kept for reuse no
+    /// longer than the keys that verified it, so a key removed from the set stops
+    /// opening the server within this time (and one read of the set).
+    pub fn max_key_age(mut self, age: Duration) -> Self {
+        self.config().max_key_age = age;
         self
     }
 
     /// How many times the JWK set has been read (for tests and metrics).
     pub async fn key_fetches(&self) -> u64 {
-        self.keys.lock().await.fetches
+        self.lock().fetches
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     async fn verify_jwt(&self, token: &str) -> Result<Verified, Rejected> {
@@ -148,99 +280,267 @@ impl JwtVerifier {
         }
         let header = jsonwebtoken::decode_header(token)
             .map_err(|_| Rejected::invalid("the token is no JWT this server takes"))?;
-        if !self.algorithms.contains(&header.alg) {
+        if !typ_taken(header.typ.as_deref(), self.config.at_jwt_only) {
+            return Err(Rejected::invalid(
+                "the token's typ is not that of an access token (at+jwt, RFC 9068)",
+            ));
+        }
+        if !self.config.algorithms.contains(&header.alg) {
             return Err(Rejected::invalid("the token's algorithm is not accepted"));
         }
-        let key = self.key(header.kid.as_deref(), header.alg).await?;
+        let (key, fresh_until) = self.key(header.kid.as_deref(), header.alg).await?;
         let mut validation = Validation::new(header.alg);
         validation.algorithms = vec![header.alg];
         validation.leeway = LEEWAY.as_secs();
         validation.validate_nbf = true;
-        validation.set_issuer(&[&self.issuer]);
-        validation.set_audience(&[&self.audience]);
+        validation.set_issuer(&[&self.config.issuer]);
+        validation.set_audience(&[&self.config.audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
             .map_err(|e| Rejected::invalid(reason(e.kind())))?;
-        Ok(verified(data.claims))
+        // jsonwebtoken takes an `iss` that is a list holding the issuer, and any `sub`
+        // that is a string: RFC 7519 makes `iss` one StringOrURI, and a caller needs a
+        // subject to be anyone.
+        if data.claims.get("iss").and_then(Value::as_str) != Some(self.config.issuer.as_str()) {
+            return Err(Rejected::invalid("the token's iss is not the issuer"));
+        }
+        if data
+            .claims
+            .get("sub")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
+            return Err(Rejected::invalid("the token's sub is empty"));
+        }
+        Ok(verified(data.claims, fresh_until))
     }
 
-    /// The key of `kid` (or, for a token without one, the only key fit for `alg`),
-    /// reading the JWK set again for an unknown one, at most every `self.refetch`.
-    async fn key(&self, kid: Option<&str>, alg: Algorithm) -> Result<DecodingKey, Rejected> {
-        let mut keys = self.keys.lock().await;
-        if let Some(key) = keys.find(kid, alg) {
-            return Ok(key);
-        }
-        let due = keys.read_at.is_none_or(|at| at.elapsed() >= self.refetch);
-        if !due {
-            return Err(match keys.read_at {
-                Some(_) if keys.by_id.is_empty() && keys.unnamed.is_empty() => {
-                    Rejected::Unavailable
+    /// The key of `kid` (or, for a token without one, the only key fit for `alg`), and
+    /// until when the set it is of holds. Never waits for a key it has; for an unknown
+    /// one, waits for the read in flight or begins one, at most every `refetch`.
+    async fn key(
+        &self,
+        kid: Option<&str>,
+        alg: Algorithm,
+    ) -> Result<(DecodingKey, SystemTime), Rejected> {
+        let mut read = {
+            let mut state = self.lock();
+            if let Some(found) = state.found(kid, alg)? {
+                if state.stale() && state.due(self.config.refetch) && state.in_flight.is_none() {
+                    // Read again in the background; meanwhile these keys verify.
+                    drop(self.begin_read(&mut state));
                 }
-                _ => Rejected::invalid("the token's key is not among the issuer's"),
-            });
+                return Ok(found);
+            }
+            match &state.in_flight {
+                Some(read) => read.clone(),
+                None if state.due(self.config.refetch) => self.begin_read(&mut state),
+                None => return Err(state.missing()),
+            }
+        };
+        // The read ends by dropping its sender, whatever its outcome.
+        let _ = read.changed().await;
+        let state = self.lock();
+        match state.found(kid, alg)? {
+            Some(found) => Ok(found),
+            None => Err(state.missing()),
         }
-        keys.read_at = Some(Instant::now());
-        keys.fetches += 1;
-        match self.read_keys(&mut keys).await {
-            Ok(()) => keys
-                .find(kid, alg)
-                .ok_or_else(|| Rejected::invalid("the token's key is not among the issuer's")),
+    }
+
+    /// Begins a read of the JWK set on a task of its own (so that a request which
+    /// goes away does not cancel it), the only one in flight.
+    fn begin_read(&self, state: &mut State) -> watch::Receiver<()> {
+        let (sender, receiver) = watch::channel(());
+        state.in_flight = Some(receiver.clone());
+        state.tried_at = Some(Instant::now());
+        state.fetches += 1;
+        let config = Arc::clone(&self.config);
+        let ending = Ending {
+            state: Arc::clone(&self.state),
+            _sender: sender,
+        };
+        let known = state.jwks_uri.clone();
+        tokio::spawn(async move {
+            let outcome = read_keys(&config, known).await;
+            ending.record(&config, outcome);
+        });
+        receiver
+    }
+}
+
+/// The end of a read: its outcome recorded, then (even if it panicked) no read in
+/// flight, and its waiters woken.
+struct Ending {
+    state: Arc<Mutex<State>>,
+    _sender: watch::Sender<()>,
+}
+
+/// What one read of the JWK set gave.
+struct Read {
+    keys: Keys,
+    max_age: Option<Duration>,
+    jwks_uri: String,
+}
+
+impl Ending {
+    fn record(&self, config: &Config, outcome: Result<Read, String>) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match outcome {
+            Ok(read) => {
+                let floor = config.refetch.min(config.max_key_age);
+                state.fresh_for = read.max_age.map_or(config.max_key_age, |age| {
+                    age.max(floor).min(config.max_key_age)
+                });
+                state.keys = Arc::new(read.keys);
+                state.read_at = Some(Instant::now());
+                state.jwks_uri = Some(read.jwks_uri);
+                state.failed = false;
+            }
             Err(_why) => {
-                // The operator must learn why nobody is let in (an issuer down, a
-                // JWK set unreadable, an https:// issuer without a fetcher); the
-                // client is told only that the keys cannot be read.
+                // The operator must learn why tokens are refused (an issuer down, a JWK
+                // set unreadable, a jwks_uri on another host); the client is told only
+                // that the keys cannot be read. The keys read before (if any) stay, for
+                // the tokens they sign.
                 #[cfg(feature = "tracing")]
                 tracing::error!(
                     target: "mcp_tool",
-                    issuer = %self.issuer,
+                    issuer = %config.issuer,
                     error = %_why,
-                    "the issuer's keys could not be read: tokens they sign are refused (503) until they can"
+                    "the issuer's keys could not be read: a token whose key was not read before is refused (503) until they can"
                 );
-                // Fail closed: nobody is let in while the keys cannot be read; the keys
-                // read before (if any) stay, for the tokens they sign.
-                keys.find(kid, alg).ok_or(Rejected::Unavailable)
+                state.failed = true;
             }
         }
     }
+}
 
-    async fn read_keys(&self, keys: &mut Keys) -> Result<(), String> {
-        let jwks_uri = match self.jwks_uri.clone().or_else(|| keys.jwks_uri.clone()) {
-            Some(uri) => uri,
-            None => {
-                let uri = self.discover().await?;
-                keys.jwks_uri = Some(uri.clone());
-                uri
-            }
+impl Drop for Ending {
+    fn drop(&mut self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .in_flight = None;
+    }
+}
+
+impl State {
+    /// The key for a token of `kid` and `alg`, and until when it holds; an error if the
+    /// set has that `kid` and this crate refused it.
+    fn found(
+        &self,
+        kid: Option<&str>,
+        alg: Algorithm,
+    ) -> Result<Option<(DecodingKey, SystemTime)>, Rejected> {
+        if let Some(key) = self.keys.find(kid, alg) {
+            let left = self.read_at.map_or(Duration::ZERO, |at| {
+                self.fresh_for.saturating_sub(at.elapsed())
+            });
+            return Ok(Some((key, SystemTime::now() + left)));
+        }
+        match kid.and_then(|kid| self.keys.refused.get(kid)) {
+            Some(why) => Err(Rejected::Invalid(format!(
+                "the token's key is not one this server takes: {why}"
+            ))),
+            None => Ok(None),
+        }
+    }
+
+    fn stale(&self) -> bool {
+        self.read_at
+            .is_some_and(|at| at.elapsed() >= self.fresh_for)
+    }
+
+    fn due(&self, refetch: Duration) -> bool {
+        self.tried_at.is_none_or(|at| at.elapsed() >= refetch)
+    }
+
+    /// Why a key that is not there is refused: the issuer cannot be read (503, as long
+    /// as its last read failed), or it does not have it (401).
+    fn missing(&self) -> Rejected {
+        if self.failed || self.read_at.is_none() {
+            Rejected::Unavailable
+        } else {
+            Rejected::invalid("the token's key is not among the issuer's")
+        }
+    }
+}
+
+impl TokenVerifier for JwtVerifier {
+    fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Verified, Rejected>> {
+        Box::pin(self.verify_jwt(token))
+    }
+
+    /// What is read (the `jwks_uri` given, else the issuer's metadata) must be
+    /// `https://` (with the feature `https`, or a reader of your own) or `http://` on
+    /// loopback (or allowed), and with the feature, the roots to trust it readable.
+    fn check(&self) -> Result<(), String> {
+        let config = &self.config;
+        let (read, what) = match &config.jwks_uri {
+            Some(uri) => (uri, "the jwks_uri"),
+            None => (&config.issuer, "the issuer"),
         };
-        let body = self.fetch.get(&jwks_uri).await?;
-        let set: JwkSet =
-            serde_json::from_slice(&body).map_err(|e| format!("JWK set unreadable ({e})"))?;
-        keys.by_id.clear();
-        keys.unnamed.clear();
-        for jwk in &set.keys {
-            // A symmetric key in a public set is a mistake; taking it would let anyone
-            // who read the set sign tokens.
-            if matches!(jwk.algorithm, AlgorithmParameters::OctetKey(_)) {
-                continue;
-            }
-            let Ok(key) = DecodingKey::from_jwk(jwk) else {
-                continue;
-            };
-            let alg = jwk.common.key_algorithm.and_then(algorithm_of);
-            match &jwk.common.key_id {
-                Some(kid) => {
-                    keys.by_id.insert(kid.clone(), (key, alg));
-                }
-                None => keys.unnamed.push((key, alg)),
-            }
+        config.admit(read, what)?;
+        #[cfg(feature = "https")]
+        if let Some(builtin) = &config.builtin
+            && read.starts_with("https://")
+        {
+            builtin.tls()?;
         }
         Ok(())
+    }
+}
+
+impl Config {
+    /// Whether `url` may be read: `https://` where this build or the server's reader
+    /// can, `http://` on loopback or where allowed.
+    fn admit(&self, url: &str, what: &str) -> Result<(), String> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|e| format!("{what} {url} is no URL ({e})"))?;
+        match uri.scheme_str() {
+            Some("https") if self.builtin.is_some() && !Builtin::READS_HTTPS => Err(format!(
+                "{what} {url} is https://, which this build does not read: enable the feature \
+                 `https` of mcp-tool (or give JwtVerifier::with_fetch a reader of your own)"
+            )),
+            Some("https") => Ok(()),
+            Some("http") if self.plain_http || loopback(uri.host().unwrap_or_default()) => Ok(()),
+            Some("http") => Err(format!(
+                "{what} {url} is plain http:// on another host, where its keys (and so every \
+                 token) could be replaced on the way: use https://, or \
+                 JwtVerifier::allow_plain_http() where a trusted network carries it"
+            )),
+            _ => Err(format!("{what} {url} is no http:// or https:// URL")),
+        }
+    }
+
+    /// Whether the metadata's `jwks_uri` may be read: on the issuer's host, or one
+    /// allowed.
+    fn admit_jwks(&self, url: &str) -> Result<(), String> {
+        self.admit(url, "the metadata's jwks_uri")?;
+        let host = |u: &str| {
+            u.parse::<Uri>()
+                .ok()
+                .and_then(|u| u.host().map(str::to_ascii_lowercase))
+        };
+        let jwks_host = host(url).unwrap_or_default();
+        if host(&self.issuer).as_deref() == Some(jwks_host.as_str())
+            || self
+                .jwks_hosts
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case(&jwks_host))
+        {
+            return Ok(());
+        }
+        Err(format!(
+            "the metadata's jwks_uri {url} is on another host than the issuer's: \
+             JwtVerifier::allow_jwks_host({jwks_host:?}) takes it"
+        ))
     }
 
     /// The `jwks_uri` of the issuer's metadata: RFC 8414's well-known path (inserted
     /// before the issuer's path), else OpenID discovery's (appended to it).
     async fn discover(&self) -> Result<String, String> {
+        self.admit(&self.issuer, "the issuer")?;
         let issuer = self.issuer.trim_end_matches('/');
         let (origin, path) = split_origin(issuer);
         let candidates = [
@@ -249,19 +549,20 @@ impl JwtVerifier {
         ];
         let mut last = String::new();
         for url in &candidates {
-            match self.fetch.get(url).await {
-                Ok(body) => {
-                    let metadata: Value = serde_json::from_slice(&body)
+            match self.fetch.get_document(url).await {
+                Ok(document) => {
+                    let metadata: Value = serde_json::from_slice(&document.body)
                         .map_err(|e| format!("metadata unreadable ({e})"))?;
                     // RFC 8414 section 3.3: the metadata must name the issuer asked for.
                     if metadata["issuer"].as_str().map(|i| i.trim_end_matches('/')) != Some(issuer)
                     {
                         return Err("the metadata names another issuer".into());
                     }
-                    return metadata["jwks_uri"]
+                    let jwks_uri = metadata["jwks_uri"]
                         .as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| "the metadata names no jwks_uri".into());
+                        .ok_or("the metadata names no jwks_uri")?;
+                    self.admit_jwks(jwks_uri)?;
+                    return Ok(jwks_uri.to_owned());
                 }
                 Err(e) => last = e,
             }
@@ -270,36 +571,156 @@ impl JwtVerifier {
     }
 }
 
-impl TokenVerifier for JwtVerifier {
-    fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Verified, Rejected>> {
-        Box::pin(self.verify_jwt(token))
+/// One read of the JWK set (its URL found first, if not known).
+async fn read_keys(config: &Config, known: Option<String>) -> Result<Read, String> {
+    let jwks_uri = match config.jwks_uri.clone() {
+        Some(uri) => {
+            config.admit(&uri, "the jwks_uri")?;
+            uri
+        }
+        None => match known {
+            Some(uri) => uri,
+            None => config.discover().await?,
+        },
+    };
+    let document = config.fetch.get_document(&jwks_uri).await?;
+    let keys = Keys::read(&document.body)?;
+    #[cfg(feature = "tracing")]
+    if !keys.refused.is_empty() {
+        let passed: Vec<String> = keys
+            .refused
+            .iter()
+            .map(|(kid, why)| format!("{kid}: {why}"))
+            .collect();
+        tracing::warn!(
+            target: "mcp_tool",
+            issuer = %config.issuer,
+            keys = %passed.join("; "),
+            "keys of the issuer's JWK set this server does not take"
+        );
     }
+    Ok(Read {
+        keys,
+        max_age: document.max_age,
+        jwks_uri,
+    })
 }
 
 impl Keys {
+    /// The keys of a JWK set, member by member: one this crate does not use (another
+    /// key type, a field it cannot read) is passed over, not the whole set.
+    fn read(body: &[u8]) -> Result<Keys, String> {
+        let set: Value =
+            serde_json::from_slice(body).map_err(|e| format!("JWK set unreadable ({e})"))?;
+        let members = set["keys"]
+            .as_array()
+            .ok_or("the JWK set has no list of keys")?;
+        let mut keys = Keys::default();
+        for member in members {
+            let kid = member.get("kid").and_then(Value::as_str);
+            match (usable(member), kid) {
+                (Ok(key), Some(kid)) => {
+                    keys.by_id.insert(kid.to_owned(), key);
+                }
+                (Ok(key), None) => keys.unnamed.push(key),
+                (Err(why), Some(kid)) => {
+                    keys.refused.entry(kid.to_owned()).or_insert(why);
+                }
+                (Err(_), None) => {}
+            }
+        }
+        Ok(keys)
+    }
+
     fn find(&self, kid: Option<&str>, alg: Algorithm) -> Option<DecodingKey> {
-        let fits = |(key, key_alg): &(DecodingKey, Option<Algorithm>)| {
-            key.family() == alg.family() && key_alg.is_none_or(|a| a == alg)
+        let fits = |usable: &&Usable| {
+            usable.key.family() == alg.family() && usable.alg.is_none_or(|a| a == alg)
         };
         match kid {
-            Some(kid) => self
-                .by_id
-                .get(kid)
-                .filter(|k| fits(k))
-                .map(|(k, _)| k.clone()),
+            Some(kid) => self.by_id.get(kid).filter(fits).map(|u| u.key.clone()),
             None => {
-                let mut fit = self
-                    .unnamed
-                    .iter()
-                    .chain(self.by_id.values())
-                    .filter(|k| fits(k));
+                let mut fit = self.unnamed.iter().chain(self.by_id.values()).filter(fits);
                 match (fit.next(), fit.next()) {
-                    (Some((key, _)), None) => Some(key.clone()),
+                    (Some(usable), None) => Some(usable.key.clone()),
                     _ => None,
                 }
             }
         }
     }
+}
+
+/// The key of one member of a JWK set, if this crate takes it for signatures: not a
+/// symmetric key (taking it would let anyone who read the set sign tokens), not one
+/// for encryption (`use`, `key_ops`, RFC 7517 section 4), not one for an algorithm
+/// that is no signature this crate verifies (RFC 8725 section 3.1), not an RSA key
+/// under 2048 bits (RFC 7518 section 3.3).
+fn usable(member: &Value) -> Result<Usable, &'static str> {
+    let jwk: Jwk =
+        serde_json::from_value(member.clone()).map_err(|_| "a member this server cannot read")?;
+    match &jwk.algorithm {
+        AlgorithmParameters::OctetKey(_) => {
+            return Err("a symmetric key, which a public set must not hold");
+        }
+        AlgorithmParameters::RSA(rsa) if modulus_bits(&rsa.n) < MIN_RSA_BITS => {
+            return Err("an RSA key under 2048 bits (RFC 7518 section 3.3)");
+        }
+        AlgorithmParameters::RSA(_)
+        | AlgorithmParameters::EllipticCurve(_)
+        | AlgorithmParameters::OctetKeyPair(_) => {}
+        _ => return Err("a key type this server does not use"),
+    }
+    if !matches!(
+        jwk.common.public_key_use,
+        None | Some(PublicKeyUse::Signature)
+    ) {
+        return Err("a key whose use is not sig");
+    }
+    if let Some(ops) = &jwk.common.key_operations
+        && !ops.iter().any(|op| matches!(op, KeyOperations::Verify))
+    {
+        return Err("a key whose key_ops do not include verify");
+    }
+    let alg = match jwk.common.key_algorithm {
+        None => None,
+        Some(alg) => Some(
+            algorithm_of(alg)
+                .ok_or("a key for an algorithm that is no signature this server verifies")?,
+        ),
+    };
+    let key = DecodingKey::from_jwk(&jwk).map_err(|_| "a key this server cannot read")?;
+    Ok(Usable { key, alg })
+}
+
+/// The length in bits of an RSA modulus written in base64url (0 if unreadable).
+fn modulus_bits(n: &str) -> usize {
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(n.trim_end_matches('='))
+        .unwrap_or_default();
+    match bytes.iter().position(|b| *b != 0) {
+        Some(first) => (bytes.len() - first) * 8 - bytes[first].leading_zeros() as usize,
+        None => 0,
+    }
+}
+
+/// Whether a token of header `typ` is taken: `at+jwt` (RFC 9068 section 4, the media
+/// type's `application/` optional and its case not significant, RFC 7515 section
+/// 4.1.9), and unless only that is, `JWT` or none.
+fn typ_taken(typ: Option<&str>, at_jwt_only: bool) -> bool {
+    let Some(typ) = typ else {
+        return !at_jwt_only;
+    };
+    let typ = typ.to_ascii_lowercase();
+    let typ = typ.strip_prefix("application/").unwrap_or(&typ);
+    typ == "at+jwt" || (!at_jwt_only && typ == "jwt")
+}
+
+/// Whether `host` (of a URL) is this machine.
+fn loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// jsonwebtoken's default crypto provider is found from its features; a build that
@@ -350,8 +771,11 @@ fn reason(kind: &jsonwebtoken::errors::ErrorKind) -> &'static str {
     }
 }
 
-/// The caller of verified `claims`, and until when it holds.
-fn verified(claims: Map<String, Value>) -> Verified {
+/// The caller of verified `claims`, and until when it holds: its `exp`, or sooner
+/// when the keys that verified it must be read again (`fresh_until`), so that a token
+/// kept for reuse is verified again against the keys as they are then. An `exp` past
+/// what the clock can hold is read as `fresh_until`.
+fn verified(claims: Map<String, Value>, fresh_until: SystemTime) -> Verified {
     let subject = claims
         .get("sub")
         .and_then(Value::as_str)
@@ -371,13 +795,160 @@ fn verified(claims: Map<String, Value>) -> Verified {
     let expires = claims
         .get("exp")
         .and_then(Value::as_u64)
-        .map(|s| UNIX_EPOCH + Duration::from_secs(s));
+        .and_then(|s| UNIX_EPOCH.checked_add(Duration::from_secs(s)))
+        .map_or(fresh_until, |exp| exp.min(fresh_until));
     let mut caller = Caller::new(subject).with_scopes(scopes);
     if let Some(client) = client {
         caller = caller.with_client_id(client);
     }
     Verified {
         caller: caller.with_claims(claims),
-        expires: expires.unwrap_or_else(SystemTime::now),
+        expires,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_access_tokens_typ_is_taken() {
+        for typ in ["at+jwt", "AT+JWT", "application/at+jwt"] {
+            assert!(typ_taken(Some(typ), true), "{typ}");
+            assert!(typ_taken(Some(typ), false), "{typ}");
+        }
+        for typ in [None, Some("JWT"), Some("jwt")] {
+            assert!(typ_taken(typ, false), "{typ:?}");
+            assert!(!typ_taken(typ, true), "{typ:?}");
+        }
+        for typ in ["id_token+jwt", "logout+jwt", "secevent+jwt", "JOSE", ""] {
+            assert!(!typ_taken(Some(typ), false), "{typ}");
+        }
+    }
+
+    #[test]
+    fn an_rsa_modulus_is_measured_in_bits() {
+        let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        assert_eq!(modulus_bits(&b64(&[0x80; 256])), 2048);
+        assert_eq!(modulus_bits(&b64(&[0x7f; 256])), 2047);
+        assert_eq!(modulus_bits(&b64(&[0, 0xff, 0xff])), 16);
+        assert_eq!(modulus_bits("!!"), 0);
+    }
+
+    #[test]
+    fn loopback_is_this_machine() {
+        for host in ["127.0.0.1", "127.8.9.1", "[::1]", "localhost", "LOCALHOST"] {
+            assert!(loopback(host), "{host}");
+        }
+        for host in ["10.0.0.1", "auth.example.com", "localhost.example.com", ""] {
+            assert!(!loopback(host), "{host}");
+        }
+    }
+
+    /// An `https://` issuer without the feature, a plain `http://` one off loopback:
+    /// refused when the server starts, the refusal naming what to do.
+    #[test]
+    fn an_issuer_is_refused_at_the_start_where_it_cannot_be_read_safely() {
+        let resource = "http://127.0.0.1:1/mcp";
+        let https = JwtVerifier::new("https://auth.example.com", resource);
+        if cfg!(feature = "https") {
+            // Taken, unless this machine has no root certificate to trust it with.
+            if let Err(refused) = https.check() {
+                assert!(refused.contains("no root certificate"), "{refused}");
+            }
+        } else {
+            let refused = https.check().unwrap_err();
+            assert!(refused.contains("the feature `https`"), "{refused}");
+            // A reader of the server's own reads it.
+            let own = JwtVerifier::new("https://auth.example.com", resource)
+                .with_fetch(super::super::PlainHttp);
+            assert_eq!(own.check(), Ok(()));
+        }
+        let remote = JwtVerifier::new("http://auth.example.com", resource);
+        let refused = remote.check().unwrap_err();
+        assert!(refused.contains("allow_plain_http"), "{refused}");
+        let allowed = JwtVerifier::new("http://auth.example.com", resource).allow_plain_http();
+        assert_eq!(allowed.check(), Ok(()));
+        for local in [
+            "http://127.0.0.1:9000",
+            "http://localhost:9000/realms/a",
+            "http://[::1]",
+        ] {
+            assert_eq!(JwtVerifier::new(local, resource).check(), Ok(()), "{local}");
+        }
+        let jwks = JwtVerifier::new("http://127.0.0.1:9000", resource)
+            .jwks_uri("http://keys.example.com/jwks");
+        assert!(jwks.check().is_err());
+        assert!(
+            JwtVerifier::new("ftp://auth.example.com", resource)
+                .check()
+                .is_err()
+        );
+    }
+
+    /// The metadata's `jwks_uri` is read on the issuer's host, or one allowed.
+    #[test]
+    fn a_jwks_uri_on_another_host_is_refused_unless_allowed() {
+        let verifier = JwtVerifier::new("http://127.0.0.1:9000", "http://127.0.0.1:1/mcp");
+        assert_eq!(
+            verifier.config.admit_jwks("http://127.0.0.1:9001/keys"),
+            Ok(())
+        );
+        let refused = verifier
+            .config
+            .admit_jwks("http://localhost:9000/keys")
+            .unwrap_err();
+        assert!(
+            refused.contains("allow_jwks_host(\"localhost\")"),
+            "{refused}"
+        );
+        let allowed = verifier.allow_jwks_host("LocalHost");
+        assert_eq!(
+            allowed.config.admit_jwks("http://localhost:9000/keys"),
+            Ok(())
+        );
+    }
+
+    /// A member this crate does not use is passed over, and the rest of the set read.
+    #[test]
+    fn a_jwk_set_is_read_member_by_member() {
+        let x = "YnoN4y_H6nAviTlnJKWxArxrSFjYMJD_b5gawS77WmI";
+        let set = serde_json::json!({"keys": [
+            null,
+            {"kty": "AKP", "alg": "ML-DSA-44", "pub": "AAAA", "kid": "pq"},
+            {"kty": "EC", "crv": "secp256k1", "x": "AA", "y": "AA", "kid": "k256"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "odd", "x5c": "not a list"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "enc", "use": "enc"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "ops", "key_ops": ["encrypt"]},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "oaep", "alg": "RSA-OAEP-256"},
+            {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "k1", "alg": "EdDSA", "extra": {"a": [1]}},
+        ]});
+        let keys = Keys::read(set.to_string().as_bytes()).unwrap();
+        assert!(keys.find(Some("k1"), Algorithm::EdDSA).is_some());
+        for kid in ["pq", "k256", "odd", "enc", "ops", "oaep", "hmac"] {
+            assert!(keys.find(Some(kid), Algorithm::EdDSA).is_none(), "{kid}");
+            assert!(keys.refused.contains_key(kid), "{kid}");
+        }
+        assert!(Keys::read(b"{\"keys\": 1}").is_err());
+    }
+
+    /// An `exp` the clock cannot hold is no panic: the token holds until its keys do.
+    #[test]
+    fn an_exp_past_the_clock_holds_until_the_keys_do() {
+        let fresh_until = SystemTime::now() + Duration::from_secs(60);
+        for exp in [u64::MAX, 1 << 63, (1 << 63) + 5] {
+            let claims = serde_json::json!({"sub": "alice", "exp": exp});
+            let Value::Object(claims) = claims else {
+                unreachable!()
+            };
+            assert_eq!(verified(claims, fresh_until).expires, fresh_until, "{exp}");
+        }
+        let soon = SystemTime::now() + Duration::from_secs(10);
+        let exp = soon.duration_since(UNIX_EPOCH).unwrap().as_secs();
+        let Value::Object(claims) = serde_json::json!({"sub": "a", "exp": exp}) else {
+            unreachable!()
+        };
+        assert!(verified(claims, fresh_until).expires < fresh_until);
     }
 }

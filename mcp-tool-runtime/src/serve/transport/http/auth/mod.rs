@@ -28,6 +28,10 @@
 //! arguments are read), and `tools/list` shows each token only its tools. A handler
 //! gets the verified [`Caller`], never the token.
 //!
+//! An `https://` issuer is read over TLS with the feature `https` (or through a
+//! [`Fetch`] of your own); without it, or with a plain `http://` issuer off loopback,
+//! the server refuses to start ([`TokenVerifier::check`]).
+//!
 //! The whole of it, with the 401, the 403 and the metadata as they are on the wire,
 //! rmcp's `#[tool]` methods and what declared scopes mean over stdio, is the manual's
 //! page "Who may call what" (`mcp_tool::manual::authorization`).
@@ -42,7 +46,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-pub use fetch::{BoxFuture, Fetch, PlainHttp};
+pub use fetch::{BoxFuture, Document, Fetch, PlainHttp};
 pub use jsonwebtoken::Algorithm;
 pub use jwt::JwtVerifier;
 
@@ -75,15 +79,25 @@ pub trait TokenVerifier: Send + Sync + 'static {
     /// The caller `token` stands for, or why it is refused. Never put the token in the
     /// refusal: it is shown to the client and logged.
     fn verify<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Verified, Rejected>>;
+
+    /// Whether the verifier can work as it was set up, asked once when the HTTP server
+    /// starts: an error stops [`HttpServer::serve`](super::HttpServer::serve) before it
+    /// serves, with this text (the built-in [`JwtVerifier`] refuses an issuer it cannot
+    /// read safely). By default, yes.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A verified token: who it stands for, and until when (it is kept until then, so that
-/// its next use costs no verification).
+/// its next use costs no verification): its expiry, or sooner where the verifier
+/// wants to verify it again (the built-in [`JwtVerifier`] does when the keys that
+/// verified it are to be read again).
 #[derive(Debug, Clone)]
 pub struct Verified {
     /// Who calls.
     pub caller: Caller,
-    /// When the token expires.
+    /// When the token expires, or is to be verified again.
     pub expires: SystemTime,
 }
 
