@@ -7,8 +7,11 @@
 //! `structured` router alike.
 #![allow(dead_code)] // the fields exist for the derive to read
 
+use mcp_tool::ask::{Answer, Reach};
 use mcp_tool::rmcp::Parameters;
-use mcp_tool::{Argument, Context, Invalid, McpEnum, McpTool, ToolError, Toolbox, Violation};
+use mcp_tool::{
+    Argument, Context, Invalid, McpEnum, McpTool, SchemaProfile, ToolError, Toolbox, Violation,
+};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::model::CallToolRequestParams;
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -77,7 +80,7 @@ enum Payment {
 /// How to reach someone: one form or the other, told apart by shape alone.
 #[derive(Argument, Deserialize, Debug)]
 #[serde(untagged)]
-enum Reach {
+enum Contact {
     Phone {
         #[validate(regex = r"^\+[0-9]{6,15}$")]
         phone: String,
@@ -132,7 +135,7 @@ struct Visit {
     priority: Priority,
     payment: Payment,
     refund: Option<Payment>,
-    reach: Reach,
+    reach: Contact,
     legs: Vec<Leg>,
     count: u8,
     ward: String,
@@ -520,4 +523,44 @@ async fn through_rmcp_s_structured_router_no_value_is_shown() {
         result["structuredContent"]["attempted_query"]["arguments"],
         "[redacted]"
     );
+}
+
+/// Book a flight, asking the user for the day when the model gets it wrong.
+#[derive(McpTool, Deserialize, Debug)]
+struct Fly {
+    #[validate(ask = "Which day do you fly?", future_date(format = "%d/%m/%Y"))]
+    day: String,
+}
+
+#[tokio::test]
+async fn a_form_asking_the_user_shows_no_value_the_model_sent() {
+    async fn fly(_: Fly) -> Result<&'static str, ToolError> {
+        Ok("booked")
+    }
+    for echo in [true, false] {
+        let tools = Toolbox::new()
+            .in_context(today())
+            .echo_values(echo)
+            .tool(fly);
+        let reach = Reach::Rounds {
+            input_responses: None,
+            request_state: None,
+        };
+        let answer = tools
+            .call_reaching(
+                SchemaProfile::Portable,
+                "fly",
+                json!({"day": "01/01/2001"}),
+                reach,
+            )
+            .await
+            .unwrap();
+        let Answer::InputRequired(asked) = answer else {
+            panic!("the user is asked: {answer:?}")
+        };
+        let form = Value::Object(asked.input_requests).to_string();
+        assert!(form.contains("Which day do you fly?"), "{form}");
+        assert!(form.contains("must be a date in the future"), "{form}");
+        assert_eq!(form.contains("01/01/2001"), echo, "{form}");
+    }
 }
