@@ -118,6 +118,9 @@ struct Visit {
     initials: String,
     #[validate(unique)]
     codes: Vec<String>,
+    #[validate(length(equal = 2))]
+    pair: Vec<String>,
+    small: u8,
     #[validate(email)]
     email: String,
     #[validate(url)]
@@ -157,6 +160,8 @@ fn every_mistake() -> Value {
         "dose": 987653,
         "initials": "ZQX-length",
         "codes": ["ZQX-dup", "ZQX-dup"],
+        "pair": ["ZQX-a", "ZQX-b", "ZQX-c"],
+        "small": 987650,
         "email": "ZQX-email",
         "site": "ZQX-url",
         "id": "ZQX-uuid",
@@ -223,7 +228,7 @@ fn valid_visit() -> Value {
     json!({
         "patient": "P-123456", "status": "PAID", "cabin": "economy",
         "follow_up": "01/01/2999", "born": "1990-01-01", "systolic": 120, "dose": 10,
-        "initials": "AB", "codes": ["a"], "email": "zqx@example.com",
+        "initials": "AB", "codes": ["a"], "pair": ["a", "b"], "small": 1, "email": "zqx@example.com",
         "site": "https://zqx.example", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8",
         "code": "C-1", "remark": "ZQX-remark", "tags": ["AB"], "priority": "low",
         "payment": {"kind": "card", "number": "4111111111111111"}, "reach": "ZQX-reach",
@@ -282,6 +287,7 @@ const EVERY_VIOLATION: &[(&str, &str)] = &[
     ("/legs/0/age", "range"),
     ("/legs/0/fromCode", "regex"),
     ("/noet", "unknown"),
+    ("/pair", "length"),
     ("/patient", "regex"),
     ("/payment/number", "regex"),
     ("/priority", "enum"),
@@ -291,6 +297,7 @@ const EVERY_VIOLATION: &[(&str, &str)] = &[
     ("/remark", "not_blank"),
     ("/secret", "length"),
     ("/site", "url"),
+    ("/small", "type"),
     ("/status", "enum"),
     ("/systolic", "range"),
     ("/tags/0", "regex"),
@@ -324,6 +331,8 @@ fn no_value_sent_is_shown_while_every_violation_keeps_its_path_and_rule() {
         "ZQX-type",
         "ZQX-leg",
         "ZQX-oneof",
+        "ZQX-a",
+        "987650",
         "98765",
         "01/01/2001",
         "Did you mean \\\"PENDING",
