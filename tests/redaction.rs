@@ -187,3 +187,71 @@ fn a_sensitive_value_in_a_flattened_map_is_hidden_when_the_handler_fails() {
         "[redacted]"
     );
 }
+
+/// A PIN whose conversion quotes what it refuses.
+#[derive(Argument, Deserialize, Debug)]
+#[serde(try_from = "String")]
+#[validate(sensitive)]
+struct Pin(String);
+
+impl TryFrom<String> for Pin {
+    type Error = String;
+    fn try_from(pin: String) -> Result<Self, String> {
+        Err(format!("{pin} is not a PIN of this card"))
+    }
+}
+
+/// Words made at run time from the value: not said of a sensitive one.
+fn known_key(key: &str) -> Result<(), mcp_tool::Invalid> {
+    if key == "k-ours" {
+        return Ok(());
+    }
+    Err(mcp_tool::Invalid::new(format!("{key} is no key of ours")))
+}
+
+/// Unlock a card.
+#[derive(McpTool, Deserialize, Debug)]
+struct Unlock {
+    #[validate(sensitive, enum = ["alpha", "bravo"])]
+    word: String,
+    #[validate(sensitive, custom = known_key)]
+    key: String,
+    #[validate(sensitive, enum = ["Visa", "Amex"])]
+    network: Option<String>,
+}
+
+/// Unlock a card with its PIN.
+#[derive(McpTool, Deserialize, Debug)]
+struct UnlockPin {
+    pin: Pin,
+}
+
+#[test]
+fn nothing_made_from_a_sensitive_value_is_said() {
+    let error = Unlock::from_arguments(json!({"word": "alpah", "key": "k-secret"})).unwrap_err();
+    let text = error.to_call_result().to_value().to_string();
+    for made in ["alpah", "k-secret", "Did you mean", "no key of ours"] {
+        assert!(!text.contains(made), "{made}: {text}");
+    }
+    assert_eq!(error.violations().len(), 2, "{text}");
+    // A repair names no value of a sensitive field.
+    async fn unlock(_: Unlock) -> Result<Value, ToolError> {
+        Err(ToolError::transient("The bank is down."))
+    }
+    let args = json!({"word": "alpha", "key": "k-ours", "network": "VISA"});
+    let result = failed_call(&Toolbox::new().tool(unlock), "unlock", &args);
+    let repairs = result["_meta"]["mcp-tool/repairs"].to_string();
+    assert!(repairs.contains("another letter case"), "{repairs}");
+    assert!(
+        !repairs.contains("Visa") && !repairs.contains("VISA"),
+        "{repairs}"
+    );
+    // Nor a conversion's refusal, which quotes it.
+    let error = UnlockPin::from_arguments(json!({"pin": "0000"})).unwrap_err();
+    let text = error.to_call_result().to_value().to_string();
+    assert_eq!(error.violations()[0].rule, "try_from");
+    assert!(
+        !text.contains("0000") && !text.contains("not a PIN"),
+        "{text}"
+    );
+}

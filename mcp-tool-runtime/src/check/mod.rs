@@ -55,6 +55,9 @@ pub struct Checker<'a> {
     /// tool that asks its user for fields reads them).
     keep_fields: bool,
     sensitive: u32,
+    /// No value is shown at all (the server's `echo_values(false)`): every value is
+    /// treated as a sensitive one, the arguments as a whole hidden.
+    withheld: bool,
     /// The objects whose argument names an unknown-name violation has listed already:
     /// the message writer's memory, which a trial puts back.
     names_listed: Vec<&'static str>,
@@ -90,6 +93,7 @@ impl<'a> Checker<'a> {
             hidden: Vec::new(),
             keep_fields: false,
             sensitive: 0,
+            withheld: false,
             names_listed: Vec::new(),
             optional_at: None,
             tool: None,
@@ -215,6 +219,14 @@ impl<'a> Checker<'a> {
         out
     }
 
+    /// From now on no value is shown: every value is checked as a sensitive one is (its
+    /// violations say its JSON type, never what it holds, and nothing derived from it),
+    /// and the arguments as a whole are hidden in the echo, for `attempted_query`.
+    pub(crate) fn withhold_values(&mut self) {
+        self.hide();
+        self.withheld = true;
+    }
+
     /// Records that the value being checked is sensitive (a field or a type marked so,
     /// a misspelt name of one): the echo of the arguments hides it. [`Checker::sensitive`]
     /// records where it runs. Kept through a [trial](Checker::trial): a form not taken
@@ -229,9 +241,10 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Whether the value being checked is sensitive.
+    /// Whether the value being checked is not to be shown: it is sensitive, or no value
+    /// is (see [`Checker::withhold_values`]).
     pub(crate) fn is_sensitive(&self) -> bool {
-        self.sensitive > 0
+        self.sensitive > 0 || self.withheld
     }
 
     /// How many violations have been reported so far.

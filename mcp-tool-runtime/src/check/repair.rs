@@ -77,7 +77,7 @@ impl Checker<'_> {
         check: impl FnOnce(&Value, &mut Self) -> R,
     ) -> R {
         let index = self.findings.next_index();
-        self.record_repair(Value::Null, said(&parsed));
+        self.record_repair(Value::Null, said(&parsed, self.is_sensitive()));
         let out = check(&parsed, self);
         self.findings.set_repaired(index, parsed);
         out
@@ -86,7 +86,7 @@ impl Checker<'_> {
     /// Records that the value at the current path was repaired into `parsed`, a value
     /// with nothing inside it to check (an allowed value in another letter case).
     pub(crate) fn repaired(&mut self, parsed: Value) {
-        let repair = said(&parsed);
+        let repair = said(&parsed, self.is_sensitive());
         self.record_repair(parsed, repair);
     }
 
@@ -130,12 +130,16 @@ impl Checker<'_> {
     /// (serde reads a former name itself).
     pub(crate) fn read_value_as(&mut self, alias: &str, value: &'static str) {
         let path = self.path();
-        self.findings.push(Finding::Renamed(Repair {
-            path,
-            repair: Cow::Owned(format!(
+        // The value sent, and the allowed one it names: not said of a value not shown.
+        let repair = if self.is_sensitive() {
+            Cow::Borrowed("read as the allowed value of which the value sent is a former name")
+        } else {
+            Cow::Owned(format!(
                 "read as {value:?}, of which {alias:?} is a former name; send {value:?}"
-            )),
-        }));
+            ))
+        };
+        self.findings
+            .push(Finding::Renamed(Repair { path, repair }));
     }
 
     /// Says that the value under `key`, at the current path's object, was read under
@@ -151,9 +155,14 @@ impl Checker<'_> {
     }
 }
 
-/// What a repair into `parsed` is said to have done.
-fn said(parsed: &Value) -> Cow<'static, str> {
+/// What a repair into `parsed` is said to have done; `hidden`, of a value not shown,
+/// which names no value (an allowed value named is the one that was sent, but for
+/// its letter case).
+fn said(parsed: &Value, hidden: bool) -> Cow<'static, str> {
     match parsed {
+        Value::String(_) if hidden => {
+            Cow::Borrowed("read as the allowed value this was in another letter case")
+        }
         Value::Array(_) => Cow::Borrowed("parsed the JSON array sent as a string"),
         Value::Object(_) => Cow::Borrowed("parsed the JSON object sent as a string"),
         Value::Number(_) => Cow::Borrowed("read the number sent as a string"),

@@ -184,7 +184,13 @@ fn refusal(conversion: &Conversion, arguments: &mut Value) -> Option<Violation> 
     let received = conversion
         .value_shown
         .then(|| echo::truncate(value, echo::RECEIVED));
-    let mut message = format!("was refused: {}", refusal.trim_end_matches('.'));
+    // The conversion's own words, made at run time, may hold the value (`"12ab" is not
+    // a code`): not said of a value not shown.
+    let mut message = if conversion.value_shown {
+        format!("was refused: {}", refusal.trim_end_matches('.'))
+    } else {
+        String::from("was refused by its type's conversion (its reason is not shown)")
+    };
     if let Some(short) = &received {
         message.push_str("; got ");
         echo::describe_into(&mut message, value, short);

@@ -124,7 +124,11 @@ impl Checker<'_> {
             Some(value) if self.is_sensitive() => {
                 message.push_str("; got ");
                 message.push_str(echo::json_type(value));
-                message.push_str(" (not shown: the field is sensitive).");
+                message.push_str(if self.sensitive > 0 {
+                    " (not shown: the field is sensitive)."
+                } else {
+                    " (not shown)."
+                });
                 None
             }
             Some(value) => {

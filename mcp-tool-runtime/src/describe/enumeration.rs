@@ -75,7 +75,7 @@ impl EnumSpec {
                 let allowed = Value::from(allowed);
                 return cx.repairing(allowed, |allowed, cx| self.check(allowed, rules, cx));
             }
-            rules::one_of_failure(self.values, s).report(cx, value, None, None);
+            rules::one_of_failure(self.values, s, !cx.is_sensitive()).report(cx, value, None, None);
             return false;
         }
         rules::check(rules.own, value, cx);

@@ -40,21 +40,29 @@ impl ToolSpec {
         context: &Context,
         profile: SchemaProfile,
     ) -> Result<T, ToolError> {
-        let passed = self.checked(tool, arguments, context, profile, false, false)?;
-        self.deserialize(tool, passed.arguments)
+        let reading = Reading {
+            profile,
+            repair: false,
+            values_shown: true,
+        };
+        let passed = self.checked(tool, arguments, context, reading, false)?;
+        self.deserialize(tool, passed.arguments, true)
     }
 
     /// What `attempted_query` shows of `arguments` for a call that fails before they
     /// pass the checks for another reason (a round refused or ended): cut short, and
     /// with what the checks find sensitive hidden, as for an argument error. An error's
-    /// path only: the checks run for what they find, not for what they say.
+    /// path only: the checks run for what they find, not for what they say. Without
+    /// `values_shown` (see [`Reading`]), nothing of them: [`echo::REDACTED`].
     pub(crate) fn attempted_arguments(
         &'static self,
         tool: &str,
         arguments: &Value,
         context: &Context,
+        values_shown: bool,
     ) -> Value {
         match arguments {
+            _ if !values_shown => return Value::from(echo::REDACTED),
             Value::Object(_) => {}
             Value::Null => return Value::Object(Map::new()),
             other => return echo::truncate(other, echo::ARGUMENTS),
@@ -112,16 +120,20 @@ impl ToolSpec {
     /// the checks found sensitive hidden, for the `attempted_query` of a handler's
     /// error: the one copy a call that succeeds makes, since the arguments then move
     /// into the handler's type. What is hidden is what the checks found, for argument
-    /// errors and handler errors alike.
+    /// errors and handler errors alike; without [`Reading::values_shown`], all of them.
     pub(crate) fn checked(
         &'static self,
         tool: &str,
         arguments: Value,
         context: &Context,
-        profile: SchemaProfile,
-        repair: bool,
+        reading: Reading,
         echo: bool,
     ) -> Result<Passed, ToolError> {
+        let Reading {
+            profile,
+            repair,
+            values_shown,
+        } = reading;
         let mut arguments = match arguments {
             Value::Object(_) => arguments,
             Value::Null => Value::Object(Map::new()),
@@ -136,15 +148,23 @@ impl ToolSpec {
         let judge = judge(context, profile);
         let walked = self.walk_arguments(&arguments, &judge);
         if walked.is_ok() {
-            let echoed = echo.then(|| echo::Echoed::of(&arguments, &[]));
+            let hidden = if values_shown {
+                Vec::new()
+            } else {
+                vec![Location::root()]
+            };
+            let echoed = echo.then(|| echo::Echoed::of(&arguments, &hidden));
             return Ok(Passed {
                 arguments,
                 repairs: Vec::new(),
                 echoed,
-                hidden: Vec::new(),
+                hidden,
             });
         }
         let mut cx = Checker::for_tool(context, tool);
+        if !values_shown {
+            cx.withhold_values();
+        }
         if self.is_recursive() {
             cx.enter_spec(self.id());
         }
@@ -186,24 +206,36 @@ impl ToolSpec {
         })
     }
 
-    /// Reads checked arguments into `T`.
+    /// Reads checked arguments into `T`; serde's refusal is said where `values_shown`.
     pub(crate) fn deserialize<T: McpTool>(
         &'static self,
         tool: &str,
         arguments: Value,
+        values_shown: bool,
     ) -> Result<T, ToolError> {
-        T::deserialize(arguments).map_err(|e| self.unread(tool, &e))
+        T::deserialize(arguments).map_err(|e| self.unread(tool, &e, values_shown))
     }
 
     /// The checks passed and serde still refused: a type whose Deserialize does more
-    /// than its schema says. Says what serde said. The arguments went to serde and are
-    /// not kept.
+    /// than its schema says. Says what serde said, unless values are not shown (serde's
+    /// words quote the value: `invalid value: string "..."`). The arguments went to
+    /// serde and are not kept.
     #[cold]
-    fn unread(&'static self, tool: &str, error: &dyn std::fmt::Display) -> ToolError {
+    fn unread(
+        &'static self,
+        tool: &str,
+        error: &dyn std::fmt::Display,
+        values_shown: bool,
+    ) -> ToolError {
+        let message = if values_shown {
+            format!("could not be read: {error}.")
+        } else {
+            String::from("could not be read (the reason is not shown).")
+        };
         let violation = Violation {
             path: String::new(),
             rule: Cow::Borrowed("type"),
-            message: format!("could not be read: {error}."),
+            message,
             expected: Value::String("arguments matching the input schema".into()),
             received: None,
         };
@@ -229,6 +261,18 @@ impl ToolSpec {
             listed.hidden,
         )
     }
+}
+
+/// How a served call's arguments are read: the server's settings that bear on it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reading {
+    /// The profile of the schema the client was given.
+    pub profile: SchemaProfile,
+    /// Known client mistakes are repaired (see `Toolbox::repairs`).
+    pub repair: bool,
+    /// What came may be shown, short, in an error (see `Toolbox::echo_values`); else
+    /// every value is treated as a sensitive one, and the arguments are hidden whole.
+    pub values_shown: bool,
 }
 
 /// Arguments that passed the checks (see [`ToolSpec::checked`]).

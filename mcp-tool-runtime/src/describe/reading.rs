@@ -63,12 +63,19 @@ fn refused(refusal: &str, problems: &[String], value: &Value, cx: &mut Checker<'
     if !detail.ends_with('.') {
         detail.push('.');
     }
-    cx.report(Report {
-        rule: Cow::Borrowed("deserialize_with"),
-        expectation: Cow::Owned(format!(
+    // The reading's own words, made at run time, may hold the value: not said of a
+    // value not shown.
+    let expectation = if cx.is_sensitive() {
+        Cow::Borrowed("was refused by the field's reading (its reason is not shown)")
+    } else {
+        Cow::Owned(format!(
             "was refused by the field's reading: {}",
             refusal.trim_end_matches('.')
-        )),
+        ))
+    };
+    cx.report(Report {
+        rule: Cow::Borrowed("deserialize_with"),
+        expectation,
         expected: Value::Null,
         received: Some(value),
         detail: Some(Cow::Owned(detail)),

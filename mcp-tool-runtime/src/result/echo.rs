@@ -79,6 +79,28 @@ fn hide(value: &Value, hidden: &[&[Segment]], limits: Limits) -> Value {
     }
 }
 
+/// An error's `structuredContent` with no value of the call in it, for a server that
+/// shows none (`echo_values(false)`): `attempted_query.arguments` is [`REDACTED`] and no
+/// violation has a `received`. The checks write such errors already; this holds for
+/// any error, a handler's own `with_received` and `for_call` included.
+pub(crate) fn withhold(structured: &mut Value) {
+    let Value::Object(content) = structured else {
+        return;
+    };
+    if let Some(Value::Object(query)) = content.get_mut("attempted_query")
+        && let Some(arguments) = query.get_mut("arguments")
+    {
+        *arguments = Value::from(REDACTED);
+    }
+    if let Some(Value::Array(violations)) = content.get_mut("violations") {
+        for violation in violations {
+            if let Value::Object(violation) = violation {
+                violation.remove("received");
+            }
+        }
+    }
+}
+
 /// The echo of a call's arguments that passed the checks, for the `attempted_query` of
 /// an error that seldom comes (the handler's). A small flat object without floats is
 /// kept as JSON text: one buffer, where the echo as a `Value` is an allocation for

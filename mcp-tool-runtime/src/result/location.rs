@@ -24,6 +24,11 @@ impl Location {
         Location(segments)
     }
 
+    /// The arguments as a whole: hidden there, nothing of them is shown.
+    pub(crate) fn root() -> Self {
+        Location(Box::new([]))
+    }
+
     /// The steps, outermost first.
     pub(crate) fn segments(&self) -> &[Segment] {
         &self.0

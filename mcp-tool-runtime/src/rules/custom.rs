@@ -49,7 +49,10 @@ impl RuleKind for Custom {
     }
 
     fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
-        let invalid = (self.check)(value, cx.context()).err()?;
+        let mut invalid = (self.check)(value, cx.context()).err()?;
+        if cx.is_sensitive() {
+            invalid = self.withheld(invalid);
+        }
         Some(Failure {
             rule: Cow::Borrowed(self.name),
             expected: invalid
@@ -58,6 +61,37 @@ impl RuleKind for Custom {
             expectation: invalid.message,
             detail: invalid.hint,
         })
+    }
+}
+
+impl Custom {
+    /// The verdict on a value that is not shown: its words written at run time (a
+    /// `String`, which may hold the value: `format!("{code} is unknown")`) are not said,
+    /// its words written in the code (`&'static str`, which cannot) are. In place of a
+    /// message made at run time, the rule's description, or its name.
+    fn withheld(&self, invalid: Invalid) -> Invalid {
+        let message = match invalid.message {
+            Cow::Borrowed(text) => Cow::Borrowed(text),
+            Cow::Owned(_) => match self.description {
+                Some(description) => Cow::Owned(crate::text::concat(&[
+                    "must pass the check: ",
+                    description.trim_end_matches('.'),
+                ])),
+                None => Cow::Owned(crate::text::concat(&[
+                    "must pass the check ",
+                    self.name,
+                    " (its reason is not shown)",
+                ])),
+            },
+        };
+        let hint = invalid.hint.filter(|hint| matches!(hint, Cow::Borrowed(_)));
+        Invalid {
+            message,
+            // What the rule wants, as the author's data, stays (a message made at run
+            // time is not copied into it).
+            expected: invalid.expected,
+            hint,
+        }
     }
 }
 

@@ -27,11 +27,12 @@ impl RuleKind for OneOf {
         schema.insert("enum".into(), self.values.into());
     }
 
-    fn check(&self, value: &Value, _: &Checker<'_>) -> Option<Failure> {
+    fn check(&self, value: &Value, cx: &Checker<'_>) -> Option<Failure> {
         let Value::String(s) = value else {
             return None;
         };
-        (!self.values.contains(&s.as_str())).then(|| one_of_failure(self.values, s))
+        (!self.values.contains(&s.as_str()))
+            .then(|| one_of_failure(self.values, s, !cx.is_sensitive()))
     }
 
     fn holds(&self, value: &Value, _: &crate::context::Context) -> bool {
@@ -82,9 +83,11 @@ fn same_lowercase(a: &str, b: &str) -> bool {
     }
 }
 
-/// The failure of a whitelist, with the nearest allowed value when there is one. Also
-/// what a value outside a Rust enum's names gets.
-pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
+/// The failure of a whitelist, with the nearest allowed value when there is one and
+/// `nearest` (not for a value that is not shown: the suggestion would be made from it;
+/// a name, such as a form's key, is no value). Also what a value outside a Rust enum's
+/// names gets.
+pub(crate) fn one_of_failure(values: &[&str], got: &str, nearest: bool) -> Failure {
     let mut expectation = String::with_capacity(
         16 + values.iter().map(|v| v.len() + 4).sum::<usize>() + MESSAGE_ROOM,
     );
@@ -95,7 +98,8 @@ pub(crate) fn one_of_failure(values: &[&str], got: &str) -> Failure {
         expectation,
         values.iter().map(|v| Value::from(*v)).collect(),
     );
-    failure.detail = suggest::nearest(got, values.iter().copied()).map(|near| {
+    let near = nearest.then(|| suggest::nearest(got, values.iter().copied()));
+    failure.detail = near.flatten().map(|near| {
         let mut detail = String::with_capacity(near.len() + 16);
         suggest::push_did_you_mean(&mut detail, near);
         Cow::Owned(detail)

@@ -18,7 +18,7 @@ use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::asking::{AskField, Asking};
 use crate::describe::profile::SchemaProfile;
-use crate::describe::read::Passed;
+use crate::describe::read::{Passed, Reading};
 use crate::result::echo::Echoed;
 use crate::result::{ErrorSorting, ToolError};
 
@@ -29,6 +29,8 @@ pub(crate) struct Setup {
     pub context: Context,
     pub profile: SchemaProfile,
     pub repair: bool,
+    /// What came may be shown in an error (see `Toolbox::echo_values`).
+    pub values_shown: bool,
     pub reach: Reach,
     pub sealing: Arc<Sealing>,
     /// An unexpected error's chain is shown to the model (see
@@ -59,6 +61,11 @@ where
     H::Output: Serialize,
 {
     let may_ask = T::spec().asking.is_some() || H::ASKS;
+    let reading = Reading {
+        profile: setup.profile,
+        repair: setup.repair,
+        values_shown: setup.values_shown,
+    };
     let show_unexpected = setup.show_unexpected;
     let sorting = Arc::clone(&setup.sorting);
     let reach = setup.reach;
@@ -89,15 +96,19 @@ where
             Begun::Replay(json) => (crate::ask::replayed(&json), None),
             Begun::Stop(error, claimed) => {
                 let error = named(error, T::NAME, || {
-                    T::spec().attempted_arguments(T::NAME, &arguments, &setup.context)
+                    T::spec().attempted_arguments(
+                        T::NAME,
+                        &arguments,
+                        &setup.context,
+                        reading.values_shown,
+                    )
                 });
                 (Err(error), claimed)
             }
             Begun::Go(session, claimed) => {
                 let setup = Ready {
                     context: setup.context,
-                    profile: setup.profile,
-                    repair: setup.repair,
+                    reading,
                     caller: caller.clone(),
                 };
                 let outcome =
@@ -123,8 +134,7 @@ where
 /// What the checks and the handler are run with.
 pub(crate) struct Ready {
     pub context: Context,
-    pub profile: SchemaProfile,
-    pub repair: bool,
+    pub reading: Reading,
     /// Who calls, if known: a caller may be trusted to run a tool unconfirmed.
     pub caller: Option<Caller>,
 }
@@ -152,9 +162,10 @@ pub(crate) async fn prepare(
     setup: &Ready,
 ) -> Result<Prepared, ToolError> {
     let context = &setup.context;
+    let values_shown = setup.reading.values_shown;
     if let Some(refused) = session.refused() {
         return Err(named(refused, tool, || {
-            spec.attempted_arguments(tool, &arguments, context)
+            spec.attempted_arguments(tool, &arguments, context, values_shown)
         }));
     }
     let asking = spec.asking;
@@ -177,7 +188,7 @@ pub(crate) async fn prepare(
             .filter(|a| !a.fields.is_empty() && session.may_ask_fields())
             .map(|_| arguments.clone());
         let echo = sent.is_none();
-        let checked = spec.checked(tool, arguments, context, setup.profile, setup.repair, echo);
+        let checked = spec.checked(tool, arguments, context, setup.reading, echo);
         let error = match checked {
             Ok(passed) => break (passed, confirmation),
             Err(error) => error,
@@ -195,7 +206,7 @@ pub(crate) async fn prepare(
             .collect::<Vec<_>>()
             .join(" ");
         let params = crate::ask::form::fields(spec.input_schema(), &asked);
-        let shown = || spec.attempted_arguments(tool, &kept, context);
+        let shown = || spec.attempted_arguments(tool, &kept, context, values_shown);
         match session.ask_fields(names, question, params).await {
             Step::Answered => arguments = kept,
             Step::Suspend => {
@@ -219,7 +230,10 @@ pub(crate) async fn prepare(
                 .unwrap_or_default()
         };
         if !session.can_ask() {
-            return Err(named(needs_confirmation(&message), tool, shown));
+            // The message shows values of the call, for the user: not to the model
+            // where values are not shown.
+            let said = values_shown.then_some(message.as_str());
+            return Err(named(needs_confirmation(said), tool, shown));
         }
         match session.ask_confirm(message).await {
             Step::Answered => {}
@@ -272,7 +286,7 @@ where
         ..
     } = passed;
     let args: T = spec
-        .deserialize(T::NAME, arguments)
+        .deserialize(T::NAME, arguments, setup.reading.values_shown)
         .map_err(|error| error.with_repairs(repairs.clone()))?;
     let parts = CallParts {
         tool: T::NAME,
@@ -330,11 +344,21 @@ fn fields_to_ask<'a>(
     Some(asked)
 }
 
-/// A call that needs the user's confirmation, from a client that cannot ask.
-pub(crate) fn needs_confirmation(message: &str) -> ToolError {
-    ToolError::permission(format!(
-        "This call runs only once the user confirms it, and this client cannot ask its user (it supports no elicitation): {message} Nothing was done."
-    ))
+/// A call that needs the user's confirmation, from a client that cannot ask; with the
+/// confirmation's `message` (values of the call in it) unless values are not shown.
+pub(crate) fn needs_confirmation(message: Option<&str>) -> ToolError {
+    let mut text = String::from(
+        "This call runs only once the user confirms it, and this client cannot ask its user (it supports no elicitation)",
+    );
+    match message {
+        Some(message) => {
+            text.push_str(": ");
+            text.push_str(message);
+        }
+        None => text.push('.'),
+    }
+    text.push_str(" Nothing was done.");
+    ToolError::permission(text)
     .with_hint("Tell the user what you were about to do; they can confirm it from a client that supports elicitation, or do it themselves.")
 }
 

@@ -20,6 +20,9 @@ pub(crate) struct Settings {
     pub profile_from_client: bool,
     /// Whether known client mistakes are repaired before the checks.
     pub repair: bool,
+    /// Whether an error may show what came (short, never a sensitive value); else no
+    /// value of a call is shown.
+    pub echo_values: bool,
     /// Whether an unexpected error's chain is shown to the model.
     pub show_unexpected: bool,
     /// The sorts of well-known errors (`sort_errors`), tried on an unexpected error.
@@ -34,6 +37,7 @@ impl Default for Settings {
             profile: SchemaProfile::Portable,
             profile_from_client: false,
             repair: true,
+            echo_values: true,
             show_unexpected: false,
             sorting: Arc::default(),
             tool_failure: false,
@@ -52,15 +56,24 @@ impl Settings {
         }
     }
 
-    /// The last step of every answer that is a result: the draft failure object added
-    /// to an error's `meta` where asked, then the operator's event.
+    /// The last step of every answer that is a result: where no value is shown, an
+    /// error's values taken out of its `structuredContent` (whoever made the error: a
+    /// handler's own violations and `attempted_query` too); the draft failure object
+    /// added to an error's `meta` where asked; then the operator's event.
     pub fn settle(
         &self,
         call: &Started,
         is_error: bool,
-        structured: Option<&Value>,
+        mut structured: Option<&mut Value>,
         meta: &mut Option<Map<String, Value>>,
     ) {
+        if is_error
+            && !self.echo_values
+            && let Some(structured) = structured.as_deref_mut()
+        {
+            crate::result::echo::withhold(structured);
+        }
+        let structured = structured.as_deref();
         if is_error && self.tool_failure {
             crate::result::tool_failure::stamp(meta, structured);
         }

@@ -220,9 +220,11 @@ impl UnionSpec {
                 None
             }
             Some(Value::String(s)) => {
-                let mut failure = one_of_failure(&self.names(), s);
+                let shown = !cx.is_sensitive();
+                let mut failure = one_of_failure(&self.names(), s, shown);
                 // The name of a form's property sent as the tag: that form is meant.
-                if failure.detail.is_none()
+                if shown
+                    && failure.detail.is_none()
                     && let Some(form) = self.form_holding(s)
                 {
                     let mut detail = String::new();
@@ -289,13 +291,19 @@ impl UnionSpec {
         match value {
             Value::String(s) if self.has_form(None, true) => {
                 if self.has_form(Some(s), false) {
-                    // The name of a form that holds values, sent alone.
-                    cx.type_mismatch(
-                        &format!("an object {{{s:?}: ...}}: the {s:?} form holds values"),
-                        value,
-                    );
+                    // The name of a form that holds values, sent alone: the form is
+                    // named, unless it is the value sent and that is not shown.
+                    let expected = if cx.is_sensitive() {
+                        Cow::Borrowed("an object {form: ...}: that form holds values")
+                    } else {
+                        Cow::Owned(format!(
+                            "an object {{{s:?}: ...}}: the {s:?} form holds values"
+                        ))
+                    };
+                    cx.type_mismatch(&expected, value);
                 } else if !self.has_form(Some(s), true) {
-                    one_of_failure(&self.forms(true), s).report(cx, value, None, None);
+                    one_of_failure(&self.forms(true), s, !cx.is_sensitive())
+                        .report(cx, value, None, None);
                 }
                 true
             }
@@ -328,7 +336,8 @@ impl UnionSpec {
                         None => {
                             let names = self.names();
                             let mark = cx.enter_key(key);
-                            let mut failure = one_of_failure(&names, key);
+                            // A key: a name, not a value, and suggested from.
+                            let mut failure = one_of_failure(&names, key, true);
                             failure.expectation = Cow::Owned({
                                 let mut text =
                                     String::from("is not a form of this call; the forms are ");

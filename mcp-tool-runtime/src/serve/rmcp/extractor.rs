@@ -8,7 +8,7 @@ use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use serde_json::Value;
 
-use super::mailbox::{ASKS, Gate, Mailbox, RepairSetting, attempted_arguments, extraction_error};
+use super::mailbox::{ASKS, Gate, Mailbox, ReadSettings, attempted_arguments, extraction_error};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -65,7 +65,8 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             arguments,
             &context.request_context.extensions,
         )?;
-        match T::spec().deserialize::<T>(tool, checked.arguments) {
+        let values_shown = checked.after.values_shown;
+        match T::spec().deserialize::<T>(tool, checked.arguments, values_shown) {
             Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
             Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
         }
@@ -81,6 +82,8 @@ struct Checked {
 /// What [`Parameters`] does once the arguments are read: refuse a call that must be
 /// confirmed, or log the repairs and the echo for `structured`.
 struct AfterRead {
+    /// What came may be shown in an error (see `Structured::with_echo_values`).
+    values_shown: bool,
     unconfirmed: Option<String>,
     repairs: Vec<crate::result::Repair>,
     echoed: Option<Echoed>,
@@ -100,7 +103,12 @@ fn check(
         .get::<SchemaProfile>()
         .copied()
         .unwrap_or_default();
-    let repair = extensions.get::<RepairSetting>().is_none_or(|s| s.0);
+    let settings = extensions.get::<ReadSettings>();
+    let reading = crate::describe::read::Reading {
+        profile,
+        repair: settings.is_none_or(|s| s.repair),
+        values_shown: settings.is_none_or(|s| s.values_shown),
+    };
     let log = extensions.get::<Mailbox>().cloned();
     let gate = extensions.get::<Gate>().copied();
     // Who may call is decided before the arguments are read, by the scopes the tool's
@@ -141,10 +149,11 @@ fn check(
     // asking, what the model sent (taken before the user's answers went in).
     let sent = extensions.get::<Echoed>().cloned();
     let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
-    match spec.checked(tool, arguments, &Context::now(), profile, repair, echo) {
+    match spec.checked(tool, arguments, &Context::now(), reading, echo) {
         Ok(passed) => Ok(Checked {
             arguments: passed.arguments,
             after: AfterRead {
+                values_shown: reading.values_shown,
                 unconfirmed,
                 repairs: passed.repairs,
                 echoed: passed.echoed,
@@ -164,7 +173,8 @@ impl AfterRead {
     /// for `structured`.
     fn finish(self, tool: &str) -> Result<(), ErrorData> {
         if let Some(message) = self.unconfirmed {
-            let refused = crate::serve::call::needs_confirmation(&message)
+            let said = self.values_shown.then_some(message.as_str());
+            let refused = crate::serve::call::needs_confirmation(said)
                 .for_call(tool.to_owned(), attempted_arguments(self.echoed));
             return Err(extraction_error(refused, self.log.as_ref()));
         }

@@ -12,7 +12,7 @@
 //! | `refused` | [`extraction_error`], when the arguments are refused | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
-//! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`RepairSetting`], what a
+//! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`ReadSettings`], what a
 //! call without a verified caller is served as (`Unverified`), the
 //! [`Gate`], and the arguments as the model sent them (`Echoed`), taken before the
 //! user's answers went in. Without `structured` nothing is in the extensions: the
@@ -41,10 +41,15 @@ pub(crate) enum Gate {
 /// that asks (never sent: `structured` asks instead).
 pub(crate) const ASKS: &str = "mcp-tool: the user is asked first";
 
-/// Whether [`Parameters`] repairs known client mistakes (see [`Toolbox::repairs`]):
-/// set by [`Structured::with_repairs`], on where nothing set it.
+/// How [`Parameters`] reads the arguments: whether it repairs known client mistakes
+/// (see [`Toolbox::repairs`], set by [`Structured::with_repairs`]) and whether an error
+/// may show what came (see [`Toolbox::echo_values`], set by
+/// [`Structured::with_echo_values`]); both on where nothing set them.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RepairSetting(pub(crate) bool);
+pub(crate) struct ReadSettings {
+    pub(crate) repair: bool,
+    pub(crate) values_shown: bool,
+}
 
 /// What [`Parameters`] learned in one call, for [`structured`]: the repairs it made (said
 /// in `_meta`) and the arguments as `attempted_query` shows them.

@@ -92,7 +92,10 @@ where
             #[cfg(feature = "ask")]
             Begun::Replay(json) => return replay(&json),
             Begun::Stop(error, claimed) => {
-                let shown = || spec.attempted_arguments(&tool, &arguments, &ready.context);
+                let shown = || {
+                    let values_shown = ready.reading.values_shown;
+                    spec.attempted_arguments(&tool, &arguments, &ready.context, values_shown)
+                };
                 (Err(named(error, &tool, shown)), claimed)
             }
             Begun::Go(session, claimed) => {
@@ -150,16 +153,15 @@ fn replay(json: &str) -> Result<CallToolResponse, ErrorData> {
     }
 }
 
-/// The context of a call now, for the checks of its answers.
+/// The context of a call now, for the checks of its answers read as `reading` says,
+/// by `caller`.
 pub(super) fn ready(
-    profile: crate::describe::profile::SchemaProfile,
-    repair: bool,
+    reading: crate::describe::read::Reading,
     caller: Option<crate::caller::Caller>,
 ) -> Ready {
     Ready {
         context: Context::now(),
-        profile,
-        repair,
+        reading,
         caller,
     }
 }

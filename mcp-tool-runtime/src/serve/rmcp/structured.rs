@@ -11,7 +11,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
-use super::mailbox::{Gate, Mailbox, RepairSetting, attempted_arguments, restore};
+use super::mailbox::{Gate, Mailbox, ReadSettings, attempted_arguments, restore};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
@@ -177,7 +177,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     fn settle(&self, started: &Started, result: &mut rmcp::model::CallToolResult) {
         let mut meta = result.meta.take().map(|m| m.0);
         let is_error = result.is_error == Some(true);
-        let structured = result.structured_content.as_ref();
+        let structured = result.structured_content.as_mut();
         self.settings
             .settle(started, is_error, structured, &mut meta);
         result.meta = meta.map(rmcp::model::MetaObject);
@@ -196,6 +196,36 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
     pub fn with_repairs(mut self, on: bool) -> Self {
         self.settings.repair = on;
+        self
+    }
+
+    /// Whether an error may show what the call sent (the default: `true`); with `false`
+    /// no value of a call is shown in any error result, a method's own included (see
+    /// [`Toolbox::echo_values`](crate::Toolbox::echo_values) for all it holds back).
+    /// Give it once, in the `#[tool_handler(router = ...)]` expression:
+    ///
+    /// ```
+    /// # use mcp_tool::rmcp::Parameters;
+    /// # use mcp_tool::{McpTool, ToolError};
+    /// # use rmcp::handler::server::tool::ToolRouter;
+    /// # use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    /// # /// Record a reading.
+    /// # #[derive(McpTool, serde::Deserialize)]
+    /// # struct Record { #[validate(range(max = 250))] systolic: u16 }
+    /// # #[derive(Clone)]
+    /// # struct Clinic { tool_router: ToolRouter<Self> }
+    /// # #[tool_router]
+    /// # impl Clinic {
+    /// #     #[tool(description = "Record a reading")]
+    /// #     async fn record(&self, Parameters(_): Parameters<Record>) -> Result<String, ToolError> {
+    /// #         Ok("recorded".into())
+    /// #     }
+    /// # }
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_echo_values(false))]
+    /// impl ServerHandler for Clinic {}
+    /// ```
+    pub fn with_echo_values(mut self, on: bool) -> Self {
+        self.settings.echo_values = on;
         self
     }
 
@@ -222,10 +252,10 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         // repairs what it is asked to.
         let profile = self.profile_of(&context.request_context);
         context.request_context.extensions.insert(profile);
-        context
-            .request_context
-            .extensions
-            .insert(RepairSetting(self.settings.repair));
+        context.request_context.extensions.insert(ReadSettings {
+            repair: self.settings.repair,
+            values_shown: self.settings.echo_values,
+        });
         context
             .request_context
             .extensions
@@ -252,14 +282,12 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         {
             let name = context.name().to_owned();
             let arguments = Value::Object(arguments);
-            let checked = NO_ARGUMENTS.checked(
-                &name,
-                arguments,
-                &Context::now(),
-                self.profile_of(&context.request_context),
-                false,
-                false,
-            );
+            let reading = crate::describe::read::Reading {
+                profile: self.profile_of(&context.request_context),
+                repair: false,
+                values_shown: self.settings.echo_values,
+            };
+            let checked = NO_ARGUMENTS.checked(&name, arguments, &Context::now(), reading, false);
             if let Err(error) = checked {
                 let mut result = to_rmcp_result(error.into_call_result());
                 self.settle(&started, &mut result);
@@ -289,7 +317,12 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
         if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
-            let ready = super::rounds::ready(profile, self.settings.repair, caller.clone());
+            let reading = crate::describe::read::Reading {
+                profile,
+                repair: self.settings.repair,
+                values_shown: self.settings.echo_values,
+            };
+            let ready = super::rounds::ready(reading, caller.clone());
             let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }

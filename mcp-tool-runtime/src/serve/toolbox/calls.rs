@@ -81,6 +81,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             context: self.context.clone().unwrap_or_else(Context::now),
             profile,
             repair: self.settings.repair,
+            values_shown: self.settings.echo_values,
             reach,
             sealing: Arc::clone(&self.sealing),
             show_unexpected: self.settings.show_unexpected,
@@ -97,7 +98,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Ok(Answer::Complete(answer)) => self.settings.settle(
                 &started,
                 answer.is_error,
-                answer.structured_content.as_ref(),
+                answer.structured_content.as_mut(),
                 &mut answer.meta,
             ),
             Ok(Answer::InputRequired(asked)) => started.waiting(asked.input_requests.keys()),

@@ -257,6 +257,73 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// Whether an error may show what the call sent (the default: `true`). A server that
+    /// handles health or payment data may not send a rejected value back into the
+    /// model's context, nor into the transcripts and logs that keep it: with `false`,
+    /// no value of a call is shown in any error result, as a field marked `sensitive`
+    /// never is. Each violation still names the field (`path`, in the names the client
+    /// sent) and the rule, with what the rule expects; then:
+    ///
+    /// - no violation has a `received`, and its message says only the JSON type of what
+    ///   came (`got a string (not shown).`): a type says nothing of the content, and is
+    ///   what there is to fix in a type error;
+    /// - nothing derived from a value is said: no "did you mean" for a value outside a
+    ///   list (the list is said), no count of a string's characters, and a repair names
+    ///   no value (`read as the allowed value this was in another letter case`). An
+    ///   unknown argument's name is a name, not a value: it is in the path, and the
+    ///   nearest argument's name is suggested;
+    /// - words made at run time from a value are not shown: a custom rule's message
+    ///   built as a `String` (one written as a `&'static str` is shown; so are the
+    ///   rule's `description`, `message` and `hint`), the refusal of a `try_from` or
+    ///   `deserialize_with`, serde's own error, and the confirmation message of a tool
+    ///   the client cannot ask its user to confirm;
+    /// - `attempted_query.arguments` is `"[redacted]"`, whoever made the error (the
+    ///   checks, a handler, a panic), and a handler's own
+    ///   [`Violation::with_received`](crate::Violation::with_received) is left out.
+    ///
+    /// A handler's own messages are its author's to keep free of values. Without the
+    /// feature `tracing` nothing is logged; with it, the call's event never holds a
+    /// value either way.
+    ///
+    /// ```
+    /// use mcp_tool::{McpTool, ToolError, Toolbox};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// /// Record a blood pressure reading.
+    /// #[derive(McpTool, Deserialize)]
+    /// struct Record {
+    ///     #[validate(regex = r"^P-[0-9]{6}$")]
+    ///     patient: String,
+    ///     #[validate(range(min = 40, max = 250))]
+    ///     systolic: u16,
+    /// }
+    ///
+    /// async fn record(_: Record) -> Result<&'static str, ToolError> {
+    ///     Ok("recorded")
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let tools = Toolbox::new().echo_values(false).tool(record);
+    /// let result = tools
+    ///     .call("record", json!({"patient": "Jane Doe", "systolic": 999}))
+    ///     .await
+    ///     .unwrap()
+    ///     .to_value();
+    /// let text = result.to_string();
+    /// assert!(!text.contains("Jane Doe") && !text.contains("999"), "{text}");
+    /// let error = &result["structuredContent"];
+    /// assert_eq!(error["violations"][0]["path"], "/patient");
+    /// assert_eq!(error["violations"][0]["rule"], "regex");
+    /// assert_eq!(error["violations"][1]["rule"], "range");
+    /// assert_eq!(error["attempted_query"]["arguments"], "[redacted]");
+    /// # });
+    /// ```
+    pub fn echo_values(mut self, on: bool) -> Self {
+        self.settings.echo_values = on;
+        self
+    }
+
     /// Whether the model reads what went wrong in an error a handler did not sort
     /// (what `?` makes of any error; see [`ToolError::unexpected`]): its chain of
     /// messages, which may hold SQL, paths or other internals. The default, `false`,
