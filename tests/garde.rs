@@ -575,3 +575,34 @@ fn text_rules_are_told_in_words() {
         err.text()
     );
 }
+
+/// A port, as garde writes a newtype: its rules on its one field.
+#[derive(Debug, Deserialize, mcp_tool::Argument)]
+#[garde(transparent)]
+#[serde(transparent)]
+struct Port(#[garde(range(min = 1024, max = 65535))] u16);
+
+/// Open a port.
+#[derive(Debug, Deserialize, McpTool)]
+struct OpenPort {
+    port: Port,
+}
+
+#[test]
+fn a_newtype_s_garde_rules_are_its_own() {
+    let schema = &OpenPort::input_schema()["properties"]["port"];
+    assert_eq!(
+        (&schema["minimum"], &schema["maximum"]),
+        (&json!(1024), &json!(65535))
+    );
+    boundary::<OpenPort>(
+        &json!({"port": 1024}),
+        "port",
+        &[
+            (json!(1023), false),
+            (json!(1024), true),
+            (json!(65535), true),
+        ],
+        &[],
+    );
+}
