@@ -145,12 +145,21 @@ fn reason_words(reason: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// validator's signature: its `ValidationError`, whose text is the message.
+fn known_folder(folder: &str) -> Result<(), validator::ValidationError> {
+    if folder.starts_with("tmp/") {
+        return Err(validator::ValidationError::new("folder")
+            .with_message("must not be a temporary folder".into()));
+    }
+    Ok(())
+}
+
 /// Archive notes.
 #[derive(Debug, Deserialize, McpTool)]
 struct ArchiveNotes {
     #[validate(required, length(min = 1, max = 3, code = "ids"))]
     ids: Option<Vec<String>>,
-    #[validate(contains(pattern = "/", message = "must name a folder"))]
+    #[validate(contains(pattern = "/", message = "must name a folder"), custom(function = known_folder))]
     folder: String,
     #[validate(non_control_character)]
     label: String,
@@ -463,6 +472,12 @@ fn the_schema_and_the_runtime_agree_on_each_rule_s_boundaries() {
     );
     boundary::<ArchiveNotes>(
         &archive,
+        "folder",
+        &[(json!("tmp/a"), false)],
+        &["known_folder"],
+    );
+    boundary::<ArchiveNotes>(
+        &archive,
         "label",
         &[
             (json!("tab\tless"), false),
@@ -477,6 +492,22 @@ fn the_schema_and_the_runtime_agree_on_each_rule_s_boundaries() {
         "reason",
         &[(json!("too old"), true), (json!("old"), false)],
         &["reason_words"],
+    );
+}
+
+#[test]
+fn a_validator_custom_function_works_as_written() {
+    let err = ArchiveNotes::from_arguments(json!({"ids": ["a"], "folder": "tmp/a", "label": "x", "reason": "too old", "window": {"days": 1, "include_archived": false}, "quiet": true}))
+    .unwrap_err();
+    let v = &err.violations()[0];
+    assert_eq!(
+        (v.path.as_str(), v.rule.as_ref()),
+        ("/folder", "known_folder")
+    );
+    assert!(
+        v.message.contains("must not be a temporary folder"),
+        "{}",
+        v.message
     );
 }
 

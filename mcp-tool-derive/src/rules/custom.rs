@@ -125,8 +125,8 @@ impl RuleKind for Custom {
     }
 }
 
-/// This crate's signature: `fn(&T) -> Result<(), E>` with `E: Into<Invalid>`, `T` in any
-/// borrowed form.
+/// This crate's signature: `fn(&T) -> Result<(), E>` with `E: Into<Invalid>`, or any
+/// error that can be shown (validator's `ValidationError`), `T` in any borrowed form.
 fn own_call(
     p: &TokenStream,
     function: &syn::Path,
@@ -139,14 +139,20 @@ fn own_call(
                 ::core::option::Option::Some(typed) => #function(
                     ::core::borrow::Borrow::borrow(typed.get()),
                 )
-                .map_err(::core::convert::Into::into),
+                .map_err(|error| {
+                    // One of the two is the one method lookup takes.
+                    #[allow(unused_imports)]
+                    use #p::{OwnVerdict as _, ShownVerdict as _};
+                    #p::Verdict(error).invalid()
+                }),
                 ::core::option::Option::None => ::core::result::Result::Ok(()),
             }
     }
 }
 
 /// garde's: `fn(&T, &()) -> garde::Result`, the value as the field holds it, borrowed as
-/// garde borrows it (by deref coercion), the error's text as the expectation.
+/// garde borrows it (by deref coercion), the error's text (its `Display`) as the
+/// expectation.
 fn garde_call(
     p: &TokenStream,
     function: &syn::Path,
@@ -163,7 +169,11 @@ fn garde_call(
     quote_spanned! {span=>
         match #p::read_lent::<#read>(#value) {
             ::core::option::Option::Some(typed) => #function(typed.get(), &())
-                .map_err(|error| #p::Invalid::new(::std::string::ToString::to_string(&error))),
+                .map_err(|error| {
+                    #[allow(unused_imports)]
+                    use #p::ShownVerdict as _;
+                    (&#p::Verdict(error)).invalid()
+                }),
             ::core::option::Option::None => ::core::result::Result::Ok(()),
         }
     }
