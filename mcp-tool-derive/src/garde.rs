@@ -82,7 +82,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) {
                     &meta,
                     &key,
                     &["allow_unvalidated", "transparent"],
-                    "#[garde(...)] on a type",
+                    "type-level #[garde(...)]",
                 )),
             };
             recover(result, &meta, errors);
@@ -287,7 +287,7 @@ fn bounds<T>(
                     .chain(more)
                     .copied()
                     .collect();
-                let place = format!("garde's `{}(...)`", path_name(&meta.path));
+                let place = format!("`{}(...)`", path_name(&meta.path));
                 Err(unknown_key(&inner, &key, &known, &place))
             }),
         };

@@ -10,7 +10,7 @@ fn check(_: &str, _: &()) -> garde::Result {
 
 #[derive(McpTool, Deserialize)]
 #[garde(context(Settings), allow_unvalidated)]
-#[garde(custom(whole))]
+#[garde(custom(whole), validate_all)]
 struct Refused {
     #[garde(length(bytes, max = 256))]
     bytes: String,
@@ -42,6 +42,17 @@ struct Refused {
     bound_by_constant: String,
     #[garde(required)]
     required_not_option: String,
+    #[garde(range(min = 1, equal = 2))]
+    equal_and_min: u8,
+    #[garde(length(fewest = 1))]
+    unknown_length_key: String,
+    #[garde(inner(length(max = 3)), inner(pattern("^a")))]
+    items_twice: Vec<String>,
+    #[validate(length(max = 3))]
+    #[garde(length(max = 4))]
+    length_twice: String,
+    #[garde(inner(required))]
+    required_items: Vec<Option<String>>,
 }
 
 /// A newtype's value is required by its type.

@@ -2,6 +2,7 @@ use mcp_tool::McpTool;
 use serde::Deserialize;
 
 #[derive(McpTool, Deserialize)]
+#[validate(schema(function = "whole"))]
 struct Refused {
     #[validate(regex(path = *SKU))]
     compiled: String,
@@ -17,6 +18,10 @@ struct Refused {
     address: String,
     #[validate(required)]
     required_not_option: String,
+    #[validate(contains(message = "needs a slash"))]
+    contains_nothing: String,
+    #[validate(non_control_character(pattern = "x"))]
+    control_with_pattern: String,
 }
 
 fn main() {}

@@ -266,31 +266,40 @@ pub fn foreign_rule(key: &str) -> Option<&'static str> {
 
 /// Reads validator's spelling of a rule this crate writes otherwise: `contains(pattern
 /// = "x")` (or `contains = "x"`) and `non_control_character` are each a `regex` here.
-fn validator_rule(meta: &ParseNestedMeta, key: &str) -> Option<syn::Result<Parsed>> {
+fn validator_rule(
+    meta: &ParseNestedMeta,
+    key: &str,
+    errors: &mut Errors,
+) -> Option<syn::Result<Parsed>> {
     let span = meta.path.span();
-    let read = || -> syn::Result<Parsed> {
+    let read = |errors: &mut Errors| -> syn::Result<Parsed> {
         let mut needle: Option<LitStr> = None;
         let mut message: Option<LitStr> = None;
         if key == "contains" && meta.input.peek(Token![=]) {
             needle = Some(meta.value()?.parse()?);
         } else if meta.input.peek(syn::token::Paren) {
             meta.parse_nested_meta(|inner| {
-                match path_name(&inner.path).as_str() {
-                    "pattern" if key == "contains" => needle = Some(inner.value()?.parse()?),
-                    "message" => message = Some(inner.value()?.parse()?),
+                let result = match path_name(&inner.path).as_str() {
+                    "pattern" if key == "contains" => inner
+                        .value()
+                        .and_then(|v| v.parse())
+                        .map(|n| needle = Some(n)),
+                    "message" => inner
+                        .value()
+                        .and_then(|v| v.parse())
+                        .map(|m| message = Some(m)),
                     // validator's error code: a violation's `rule` names the rule here.
-                    "code" => {
-                        let _: LitStr = inner.value()?.parse()?;
-                    }
+                    "code" => inner.value().and_then(|v| v.parse::<LitStr>()).map(drop),
                     other => {
                         let known: &[&str] = if key == "contains" {
                             &["pattern", "message", "code"]
                         } else {
                             &["message", "code"]
                         };
-                        return Err(unknown_key(&inner, other, known, &format!("`{key}(...)`")));
+                        Err(unknown_key(&inner, other, known, &format!("`{key}(...)`")))
                     }
-                }
+                };
+                recover(result, &inner, errors);
                 Ok(())
             })?;
         }
@@ -307,13 +316,13 @@ fn validator_rule(meta: &ParseNestedMeta, key: &str) -> Option<syn::Result<Parse
             None => rule,
         })
     };
-    matches!(key, "contains" | "non_control_character").then(read)
+    matches!(key, "contains" | "non_control_character").then(|| read(errors))
 }
 
 /// Reads the rule `key` at `meta`, in its short form (`regex = "..."`), its long form
 /// (`range(min = 1)`) or bare (`email`).
 pub fn parse(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Parsed> {
-    if let Some(rule) = validator_rule(meta, key) {
+    if let Some(rule) = validator_rule(meta, key, errors) {
         return rule;
     }
     let Some(def) = RULES.iter().find(|r| r.name == key) else {
