@@ -39,6 +39,7 @@ fn container_attrs(
     keys: impl Into<crate::attr::Keys>,
 ) -> (ContainerAttrs, Vec<(LitStr, syn::Expr)>) {
     let schemars = crate::schemars::container(attrs, errors);
+    crate::garde::container(attrs, errors);
     let mut out = ContainerAttrs::parse(attrs, errors, keys);
     for (ours, theirs, key) in [
         (&mut out.description, schemars.description, "description"),

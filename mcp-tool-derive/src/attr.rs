@@ -1,6 +1,9 @@
 //! Parsing of `#[mcp_tool(...)]` on the struct and `#[validate(...)]` on its fields (and,
-//! through `schemars.rs`, of `#[schemars(...)]`). Every error is collected; a bad rule
-//! does not hide the ones after it.
+//! through `schemars.rs`, of `#[schemars(...)]`, through `garde.rs`, of `#[garde(...)]`).
+//! `#[validate(...)]` is this crate's rule language, and also reads validator's spellings
+//! where they differ (`required`, `nested`, `skip`, `contains`, `non_control_character`,
+//! `custom(function = "path")`, `code`). Every error is collected; a bad rule does not
+//! hide the ones after it.
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
@@ -218,6 +221,9 @@ pub struct FieldRules {
     pub examples: Vec<syn::Expr>,
     /// `#[schemars(required)]`: must be sent even though it is an `Option` or defaulted.
     pub required: Option<Span>,
+    /// garde's and validator's `required`: an `Option` field that must hold a value, so
+    /// sent, and not `null`: read as the `T` it holds.
+    pub present: Option<Span>,
     /// `#[deprecated]`.
     pub deprecated: bool,
     /// `#[mcp_tool(schemars)]`: the type's schemars schema is advertised and enforced.
@@ -237,8 +243,9 @@ pub struct FieldRules {
 }
 
 impl FieldRules {
-    /// What the attributes of a field say.
-    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
+    /// What the attributes of a field say. `option`: its type is written `Option<T>`
+    /// (garde calls a custom function with the value as the field holds it).
+    pub fn parse(attrs: &[Attribute], option: bool, errors: &mut Errors) -> Self {
         let mut schemars = None;
         let mut lenient = None;
         for attr in attrs.iter().filter(|a| a.path().is_ident("mcp_tool")) {
@@ -258,16 +265,46 @@ impl FieldRules {
                 errors.push(e);
             }
         }
-        let mut out = FieldRules::validate(attrs, errors);
+        let mut out = FieldRules::rules(attrs, option, errors);
         out.schemars = schemars;
         out.lenient = lenient;
         out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
         out
     }
 
-    /// The rules of `#[validate(...)]` alone: on a newtype, whose other attributes are
-    /// the type's.
+    /// The rules of one value that is not a struct's field (a newtype's, a tuple's item,
+    /// a newtype variant's): `#[validate(...)]` and `#[garde(...)]`.
     pub fn validate(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let out = FieldRules::rules(attrs, false, errors);
+        out.refuse_present(errors);
+        out
+    }
+
+    /// The rules a type states of its own value (a newtype's): `#[validate(...)]`. Its
+    /// `#[garde(...)]` are garde's settings of the type, read by `garde::container`.
+    pub fn of_type(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let out = FieldRules::validated(attrs, errors);
+        out.refuse_present(errors);
+        out
+    }
+
+    fn refuse_present(&self, errors: &mut Errors) {
+        if let Some(span) = self.present {
+            errors.at(
+                span,
+                "`required` applies to a struct's field of type `Option<T>`, which must then be sent with a value: a value here is required by its type already",
+            );
+        }
+    }
+
+    fn rules(attrs: &[Attribute], option: bool, errors: &mut Errors) -> Self {
+        let mut out = FieldRules::validated(attrs, errors);
+        crate::garde::field(attrs, &mut out, option, errors);
+        out
+    }
+
+    /// `#[validate(...)]` alone.
+    fn validated(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut out = FieldRules::default();
         for attr in attrs {
             if !attr.path().is_ident("validate") {
@@ -283,6 +320,15 @@ impl FieldRules {
             }
         }
         out
+    }
+
+    /// Adds a rule another attribute wrote, refusing a second of its kind with `twice`.
+    pub fn push(&mut self, rule: Parsed, twice: impl FnOnce(&str) -> String) -> syn::Result<()> {
+        if self.own.iter().any(|r| r.name() == rule.name()) {
+            return Err(syn::Error::new(rule.span, twice(rule.name())));
+        }
+        self.own.push(rule);
+        Ok(())
     }
 
     fn parse_rule(
@@ -328,9 +374,15 @@ impl FieldRules {
                 let ty: syn::Path = meta.value()?.parse()?;
                 set(&mut self.like, meta, ty)
             }
-            "sensitive" | "items" | "ask" | "like" => Err(meta.error(format!(
-                "`{key}` applies to the field, not inside `items(...)`"
-            ))),
+            // validator's: an `Option` that must hold a value.
+            "required" if !in_items => set(&mut self.present, meta, span),
+            // validator's: a nested struct is checked already (it derives `Argument`);
+            // `skip`: no rules, which is what no `#[validate]` says.
+            "nested" | "skip" if !in_items => flag(meta).map(drop),
+            "sensitive" | "items" | "ask" | "like" | "required" | "nested" | "skip" => Err(meta
+                .error(format!(
+                    "`{key}` applies to the field, not inside `items(...)`"
+                ))),
             _ => {
                 let rule = rules::parse(meta, &key, errors)?;
                 if self.own.iter().any(|r| r.name() == rule.name()) {

@@ -12,12 +12,27 @@ use crate::ctxt::Errors;
 use crate::model::Field;
 use crate::rules::Parsed;
 
-/// What the attributes of a field say: `#[mcp_tool(schemars)]` and `#[validate(...)]`,
-/// then `#[schemars(...)]`.
-pub fn attributes(attrs: &[syn::Attribute], errors: &mut Errors) -> FieldRules {
-    let mut rules = FieldRules::parse(attrs, errors);
+/// What the attributes of a field of type `ty` say: `#[mcp_tool(schemars)]`,
+/// `#[validate(...)]` and `#[garde(...)]`, then `#[schemars(...)]`.
+pub fn attributes(attrs: &[syn::Attribute], ty: &syn::Type, errors: &mut Errors) -> FieldRules {
+    let mut rules = FieldRules::parse(attrs, option_of(ty).is_some(), errors);
     crate::schemars::field(attrs, &mut rules, errors);
     rules
+}
+
+/// `T`, for a type written `Option<T>` (or `std::option::Option<T>`).
+fn option_of(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match (last.ident == "Option", args.args.first(), args.args.len()) {
+        (true, Some(syn::GenericArgument::Type(inner)), 1) => Some(inner),
+        _ => None,
+    }
 }
 
 /// The fields serde reads of a struct or a struct variant, each with its rules as
@@ -31,7 +46,20 @@ pub fn fields<'a>(
 ) -> Vec<Field<'a, Parsed>> {
     let mut fields = Vec::new();
     for field in serde_fields {
-        let rules = attributes(&field.original.attrs, errors);
+        let rules = attributes(&field.original.attrs, field.ty, errors);
+        // garde's and validator's `required`: an `Option<T>` that must hold a value is
+        // read as the `T` it holds (sent, and not `null`), which serde puts in `Some`.
+        let present = match (rules.present, option_of(field.ty)) {
+            (Some(_), Some(inner)) => Some(inner),
+            (Some(span), None) => {
+                errors.at(
+                    span,
+                    "`required` (garde's and validator's) applies to a field of type `Option<T>`, which must then be sent with a value: write the type as `Option<...>`, or remove `required` (a field of another type is required already, unless it has #[serde(default)])",
+                );
+                None
+            }
+            (None, _) => None,
+        };
         if field.attrs.skip_deserializing() {
             if let Some(rule) = rules.own.first() {
                 errors.at(
@@ -79,7 +107,7 @@ pub fn fields<'a>(
                 aliases.sort();
                 aliases
             },
-            ty: field.ty,
+            ty: present.unwrap_or(field.ty),
             description: rules
                 .description
                 .as_ref()
@@ -88,11 +116,15 @@ pub fn fields<'a>(
             title: rules.title.as_ref().map(LitStr::value),
             examples: rules.examples,
             deprecated: rules.deprecated,
-            force_required: rules.required.is_some(),
+            force_required: rules.required.is_some() || present.is_some(),
             flatten,
             schemars: rules.schemars.is_some(),
-            has_default: container_default.is_some() || !field.attrs.default().is_none(),
+            has_default: present.is_none()
+                && (container_default.is_some() || !field.attrs.default().is_none()),
             default: match field.attrs.default() {
+                // What serde would default to is `None` or not, and never taken: the
+                // value is required.
+                _ if present.is_some() => None,
                 serde_attr::Default::Default => {
                     let ty = field.ty;
                     Some(quote!(<#ty as ::core::default::Default>::default()))

@@ -2,8 +2,8 @@
 //! the attribute language: `mcp_tool::McpTool`, `mcp_tool::Argument` and
 //! `mcp_tool::McpEnum`.
 //!
-//! Three phases, in this order for every type. Read: `attr.rs` and `schemars.rs` (the
-//! attributes), `fields.rs`, `shapes.rs` and `ast.rs` (the type through serde's own
+//! Three phases, in this order for every type. Read: `attr.rs`, `schemars.rs` and
+//! `garde.rs` (the attributes), `fields.rs`, `shapes.rs` and `ast.rs` (the type through serde's own
 //! reading of `#[serde(...)]`, refusing what cannot be read), into `model.rs` (the type
 //! as the client sees it, its rules as written). Vet: `vet.rs` (what the author
 //! wrote: the tool's name, contradictions, `asking.rs` for what is asked of the user,
@@ -20,6 +20,7 @@ mod attr;
 mod ctxt;
 mod expand;
 mod fields;
+mod garde;
 mod meta;
 mod model;
 mod rules;
@@ -33,14 +34,14 @@ use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
 /// See `mcp_tool::McpTool`.
-#[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars))]
+#[proc_macro_derive(McpTool, attributes(mcp_tool, validate, serde, schemars, garde))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(&input, model::Derive::Tool).into()
 }
 
 /// See `mcp_tool::Argument`.
-#[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars))]
+#[proc_macro_derive(Argument, attributes(mcp_tool, validate, serde, schemars, garde))]
 pub fn derive_argument(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(&input, model::Derive::Argument).into()

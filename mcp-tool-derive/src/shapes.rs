@@ -20,7 +20,7 @@ pub fn body<'a>(
     derive: Derive,
     errors: &mut Errors,
 ) -> Option<Body<'a, Parsed>> {
-    let own = FieldRules::validate(&input.attrs, errors);
+    let own = FieldRules::of_type(&input.attrs, errors);
     let serde = &container.attrs;
     let is_newtype = serde.transparent()
         || serde.type_from().is_some()

@@ -4,7 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-use super::{RuleKind, Target};
+use super::{Parsed, RuleKind, Target};
 use crate::ctxt::Errors;
 
 macro_rules! formats {
@@ -39,4 +39,14 @@ formats! {
     Email "email",
     Url "url",
     Uuid "uuid",
+}
+
+/// The rule `email` as another attribute wrote it.
+pub fn email(span: Span) -> Parsed {
+    Parsed::new::<Email>(span, ())
+}
+
+/// The rule `url` as another attribute wrote it.
+pub fn url(span: Span) -> Parsed {
+    Parsed::new::<Url>(span, ())
 }

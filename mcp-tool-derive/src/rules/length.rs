@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use super::literal;
-use super::{Key, RuleKind, Target};
+use super::{Key, Parsed, RuleKind, Target};
 use crate::ctxt::Errors;
 
 /// `length(min = 1, max = 100)`, `length(equal = 3)`.
@@ -89,4 +89,15 @@ impl RuleKind for Length {
         });
         quote!(&#p::Length { min: #min, max: #max })
     }
+}
+
+/// The rule `length(min, max)` or `length(equal)` as another attribute wrote it
+/// (garde's `length(...)`), each count with where it was written.
+pub fn written(
+    min: Option<(u64, Span)>,
+    max: Option<(u64, Span)>,
+    equal: Option<(u64, Span)>,
+    span: Span,
+) -> Parsed {
+    Parsed::new::<Length>(span, Written { min, max, equal })
 }

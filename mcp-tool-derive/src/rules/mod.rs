@@ -9,15 +9,15 @@
 //! with the function that reads it, so a key without handling cannot be written. A new
 //! rule is a module here that implements [`RuleKind`], and its line in [`RULES`].
 
-mod custom;
+pub mod custom;
 mod date;
-mod format;
-mod length;
+pub mod format;
+pub mod length;
 pub mod literal;
 mod multiple_of;
 mod one_of;
 mod pieces;
-mod range;
+pub mod range;
 pub mod regex;
 mod unique;
 
@@ -154,6 +154,13 @@ impl Parsed {
     pub fn name(&self) -> &'static str {
         self.def.name
     }
+
+    /// The rule with `message` as its expectation, for a rule another attribute wrote
+    /// in words of its own (garde's `prefix("ORD-")`: "must start with \"ORD-\"").
+    pub fn said(mut self, message: &str) -> Parsed {
+        self.message = Some(LitStr::new(message, self.span));
+        self
+    }
 }
 
 /// A rule with its literals vetted.
@@ -202,16 +209,27 @@ impl<R: RuleKind> Vetted for R {
 /// Every name `#[validate(...)]` takes, for "did you mean" and the list in an error.
 pub fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
-    names.extend(["items", "sensitive", "ask"]);
+    names.extend([
+        "items",
+        "sensitive",
+        "ask",
+        // validator's spellings, read as this crate's rules (see `attr.rs`).
+        "contains",
+        "non_control_character",
+        "required",
+        "nested",
+        "skip",
+    ]);
     names
 }
 
-/// What a rule of garde or validator is called here, for an author who knows theirs.
-fn foreign_rule(key: &str) -> Option<&'static str> {
+/// What a rule of garde or validator is called here, for an author who knows theirs;
+/// or, for one this crate has no rule for, what to write instead.
+pub fn foreign_rule(key: &str) -> Option<&'static str> {
     Some(match key {
         "pattern" => "a pattern is `regex` here: `regex = r\"^[A-Z]{3}$\"`",
         "inner" => "rules on the items of a list are `items(...)` here: `items(length(max = 20))`",
-        "dive" | "nested" => {
+        "dive" => {
             "a nested struct needs no rule here: derive `mcp_tool::Argument` on it (or \
              `McpTool`) and its own fields' rules are checked, at their full path"
         }
@@ -219,17 +237,94 @@ fn foreign_rule(key: &str) -> Option<&'static str> {
             "a whitelist is `enum` here: `enum = [\"a\", \"b\"]` or `enum = CONSTANT`"
         }
         "unique_items" | "distinct" => "a list without repeats is `unique` here",
-        "required" => {
-            "a field is required unless it is an `Option` or has `#[serde(default)]`; no rule \
-             is needed"
+        "does_not_contain" => {
+            "no pattern both Rust and ECMA-262 read can say \"does not contain\" (Rust's \
+             regex has no lookahead): check it with `custom(function = ..., description = \
+             \"...\")`, whose description tells the model"
+        }
+        "must_match" | "matches" => {
+            "a rule comparing two fields is not one a schema can say: compare them in the \
+             handler and return `ToolError::validation` naming the field"
+        }
+        "credit_card" | "phone" | "phone_number" => {
+            "no schema keyword says it: check it with `custom(function = ..., description = \
+             \"...\")`, whose description tells the model what is taken"
+        }
+        "ip" | "ipv4" | "ipv6" => {
+            "make the field's type `std::net::IpAddr` (or `Ipv4Addr`, `Ipv6Addr`): it \
+             advertises the format `ipv4`/`ipv6` and checks it"
+        }
+        "schema" => {
+            "validator's struct-level function checks the whole struct, which this crate \
+             has no rule for: state the parts as rules on the fields and \
+             `#[mcp_tool(require(...))]`, or check it in the handler and return \
+             `ToolError::validation`"
         }
         _ => return None,
     })
 }
 
+/// Reads validator's spelling of a rule this crate writes otherwise: `contains(pattern
+/// = "x")` (or `contains = "x"`) and `non_control_character` are each a `regex` here.
+fn validator_rule(
+    meta: &ParseNestedMeta,
+    key: &str,
+    errors: &mut Errors,
+) -> Option<syn::Result<Parsed>> {
+    let span = meta.path.span();
+    let read = |errors: &mut Errors| -> syn::Result<Parsed> {
+        let mut needle: Option<LitStr> = None;
+        let mut message: Option<LitStr> = None;
+        if key == "contains" && meta.input.peek(Token![=]) {
+            needle = Some(meta.value()?.parse()?);
+        } else if meta.input.peek(syn::token::Paren) {
+            meta.parse_nested_meta(|inner| {
+                let result = match path_name(&inner.path).as_str() {
+                    "pattern" if key == "contains" => inner
+                        .value()
+                        .and_then(|v| v.parse())
+                        .map(|n| needle = Some(n)),
+                    "message" => inner
+                        .value()
+                        .and_then(|v| v.parse())
+                        .map(|m| message = Some(m)),
+                    // validator's error code: a violation's `rule` names the rule here.
+                    "code" => inner.value().and_then(|v| v.parse::<LitStr>()).map(drop),
+                    other => {
+                        let known: &[&str] = if key == "contains" {
+                            &["pattern", "message", "code"]
+                        } else {
+                            &["message", "code"]
+                        };
+                        Err(unknown_key(&inner, other, known, &format!("`{key}(...)`")))
+                    }
+                };
+                recover(result, &inner, errors);
+                Ok(())
+            })?;
+        }
+        let rule = if key == "contains" {
+            let Some(needle) = needle else {
+                return Err(meta.error("`contains` is written like `contains(pattern = \"x\")`"));
+            };
+            regex::Text::Contains(&needle.value()).rule(span)
+        } else {
+            regex::Text::NonControl.rule(span)
+        };
+        Ok(match message {
+            Some(message) => rule.said(&message.value()),
+            None => rule,
+        })
+    };
+    matches!(key, "contains" | "non_control_character").then(|| read(errors))
+}
+
 /// Reads the rule `key` at `meta`, in its short form (`regex = "..."`), its long form
 /// (`range(min = 1)`) or bare (`email`).
 pub fn parse(meta: &ParseNestedMeta, key: &str, errors: &mut Errors) -> syn::Result<Parsed> {
+    if let Some(rule) = validator_rule(meta, key, errors) {
+        return rule;
+    }
     let Some(def) = RULES.iter().find(|r| r.name == key) else {
         if let Some(advice) = foreign_rule(key) {
             return Err(meta.error(format!("unknown rule `{key}`; {advice}")));
@@ -309,6 +404,31 @@ fn read_key<R: RuleKind>(
     written: &mut R::Written,
     said: &mut Said,
 ) -> syn::Result<()> {
+    // validator's spellings: its error code, read and dropped (a violation's `rule`
+    // names the rule); a key this crate cannot read, refused with what to write.
+    match (R::NAME, key) {
+        (_, "code") => {
+            let _: LitStr = meta.value()?.parse()?;
+            return Ok(());
+        }
+        ("regex", "path") => {
+            // Said once: not again as a missing pattern.
+            said.seen.extend(R::MAIN);
+            return Err(meta.error(
+                "validator's `regex(path = ...)` names a compiled Regex, which the derive \
+                 cannot read: the schema is written at compile time. Write the pattern \
+                 itself: `regex = r\"^[a-z]+$\"` (the same text the static compiles)",
+            ));
+        }
+        ("custom", "use_context") => {
+            return Err(meta.error(
+                "a custom function here takes the value alone, with no context: read what \
+                 it needs from a static, or check it in the handler and return \
+                 `ToolError::validation`",
+            ));
+        }
+        _ => {}
+    }
     let own = R::KEYS.iter().find(|k| k.name == key);
     let Some(name) = own
         .map(|k| k.name)

@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use super::literal::{self, Bound, Number};
-use super::{Key, RuleKind, Target};
+use super::{Key, Parsed, RuleKind, Target};
 use crate::ctxt::Errors;
 
 /// `range(min = 1, max = 9)`: each side a number, and whether it is exclusive.
@@ -123,4 +123,17 @@ fn side(
         (None, Some(b)) => Some(Some((b.value, true, b.span))),
         (None, None) => Some(None),
     }
+}
+
+/// The rule `range(min, max)`, both inclusive, as another attribute wrote it (garde's
+/// `range(...)`, whose `equal = n` is `min = n, max = n`).
+pub fn written(min: Option<Bound>, max: Option<Bound>, span: Span) -> Parsed {
+    Parsed::new::<Range>(
+        span,
+        Written {
+            min,
+            max,
+            ..Written::default()
+        },
+    )
 }

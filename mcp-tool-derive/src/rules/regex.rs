@@ -101,6 +101,64 @@ pub fn written(pattern: LitStr, span: Span) -> Parsed {
     Parsed::new::<Regex>(span, Some(pattern))
 }
 
+/// What a rule of garde or validator on a string's text says, as a pattern: each means
+/// the same in Rust and ECMA-262, so the one pattern is advertised and enforced.
+pub enum Text<'a> {
+    /// garde's `contains("x")`, validator's `contains(pattern = "x")`.
+    Contains(&'a str),
+    /// garde's `prefix("x")`.
+    Prefix(&'a str),
+    /// garde's `suffix("x")`.
+    Suffix(&'a str),
+    /// garde's `ascii`: every character below U+0080.
+    Ascii,
+    /// garde's `alphanumeric`: ASCII letters and digits only. garde takes any script's
+    /// (`char::is_alphanumeric`), which a pattern can say only with ECMA-262's `u` flag
+    /// and Unicode classes; so the rule here is the ASCII one, stricter.
+    Alphanumeric,
+    /// validator's `non_control_character`: none of Unicode's control characters (Cc,
+    /// what `char::is_control` means: U+0000 to U+001F and U+007F to U+009F).
+    NonControl,
+}
+
+impl Text<'_> {
+    /// The rule `regex` that says it, with its expectation in words.
+    pub fn rule(&self, span: Span) -> Parsed {
+        let (pattern, message) = match self {
+            Text::Contains(x) => (escape(x), format!("must contain {x:?}")),
+            Text::Prefix(x) => (format!("^{}", escape(x)), format!("must start with {x:?}")),
+            Text::Suffix(x) => (format!("{}$", escape(x)), format!("must end with {x:?}")),
+            Text::Ascii => (
+                r"^[\x00-\x7F]*$".to_owned(),
+                "must be ASCII characters only".to_owned(),
+            ),
+            Text::Alphanumeric => (
+                "^[0-9A-Za-z]*$".to_owned(),
+                "must be ASCII letters and digits only".to_owned(),
+            ),
+            Text::NonControl => (
+                r"^[^\x00-\x1F\x7F-\x9F]*$".to_owned(),
+                "must have no control characters".to_owned(),
+            ),
+        };
+        written(LitStr::new(&pattern, span), span).said(&message)
+    }
+}
+
+/// `text` as a pattern that matches it literally: the characters both dialects read as
+/// syntax escaped with `\`, which both read as the character (no other escape: an
+/// escaped `#` or `-` is an error in ECMA-262's Unicode mode).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\^$.|?*+()[]{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// How `.` is written for the runtime: ECMA-262's dot excludes the four line
 /// terminators, Rust's only `\n`.
 const ECMA_DOT: &str = r"[^\n\r\u{2028}\u{2029}]";

@@ -138,6 +138,38 @@ impl Invalid {
     }
 }
 
+/// A custom function's error, on its way to an [`Invalid`]: by `Into<Invalid>` where it
+/// has one (`String`, `&'static str`, `Invalid`), by its `Display` otherwise (garde's
+/// `garde::Error`, validator's `ValidationError`: their functions work as written). The
+/// derive calls `Verdict(error).invalid()` with both traits in scope; method lookup
+/// takes [`OwnVerdict`] on the value first, then [`ShownVerdict`] on its reference.
+#[doc(hidden)]
+pub struct Verdict<E>(pub E);
+
+/// [`Verdict`] of an error that is an [`Invalid`] already, or says one.
+#[doc(hidden)]
+pub trait OwnVerdict {
+    fn invalid(self) -> Invalid;
+}
+
+impl<E: Into<Invalid>> OwnVerdict for Verdict<E> {
+    fn invalid(self) -> Invalid {
+        self.0.into()
+    }
+}
+
+/// [`Verdict`] of any other error that can be shown: its text is the message.
+#[doc(hidden)]
+pub trait ShownVerdict {
+    fn invalid(self) -> Invalid;
+}
+
+impl<E: std::fmt::Display> ShownVerdict for &Verdict<E> {
+    fn invalid(self) -> Invalid {
+        Invalid::new(self.0.to_string())
+    }
+}
+
 impl From<String> for Invalid {
     fn from(message: String) -> Self {
         Invalid::new(message)

@@ -25,7 +25,7 @@ use crate::check::{Checker, Report};
 use crate::context::Context;
 use crate::text::push_sentence;
 
-pub use custom::{Custom, CustomCheck, Invalid};
+pub use custom::{Custom, CustomCheck, Invalid, OwnVerdict, ShownVerdict, Verdict};
 #[cfg(feature = "dates")]
 pub use date::Date;
 /// Without the `dates` feature, the data of a date rule names nothing to judge it: the
