@@ -10,6 +10,7 @@
 //! - [`asking`]: asking the user (feature `ask`).
 //! - [`authorization`]: who may call what: a tool's scopes, the caller in its handler,
 //!   the HTTP server as an OAuth resource server (feature `auth`).
+//! - [`deploying`]: a remote server: both routes, the issuer, replicas, the balancer.
 //! - [`operators`]: what an operator sees (feature `tracing`).
 //! - [`agent`]: the client side of a tool call (feature `agent`).
 //! - [`clients`]: what each client receives and what is repaired on the way in.
@@ -36,6 +37,9 @@ pub mod asking {}
 
 #[doc = include_str!("../docs/authorization.md")]
 pub mod authorization {}
+
+#[doc = include_str!("../docs/deploying.md")]
+pub mod deploying {}
 
 #[doc = include_str!("../docs/operators.md")]
 pub mod operators {}
