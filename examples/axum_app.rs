@@ -17,13 +17,15 @@
 //! The endpoint is a tower `Service` (`mcp_tool::http::Endpoint`) built by
 //! `HttpServer::endpoint`, mounted with `route_service` at each of its paths (`/mcp`,
 //! and with `--issuer` the Protected Resource Metadata's). What `HttpServer` does for a
-//! connection (its header and idle timeouts, its bound on connections) is the
-//! application's here: this one relies on axum's server, and says so in `health`.
+//! connection (`TCP_NODELAY`, its header and idle timeouts, its bound on connections)
+//! is the application's here: this one sets `TCP_NODELAY` and leaves the rest to
+//! axum's server.
 
 use std::error::Error;
 
 use axum::Router;
 use axum::routing::get;
+use axum::serve::ListenerExt as _;
 
 #[path = "orders.rs"]
 #[allow(dead_code)] // orders' own `main` and its printed demo
@@ -50,7 +52,12 @@ async fn main() -> Result<(), Box<dyn Error>> {
     for path in endpoint.paths() {
         app = app.route_service(&path, endpoint.clone());
     }
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    // As HttpServer does for its connections: an answer goes out at once, not held
+    // back for the client's acknowledgement (Nagle's algorithm costs a small request
+    // and answer tens of milliseconds).
+    let listener = tokio::net::TcpListener::bind(addr).await?.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     eprintln!("axum_app: GET /health, and MCP at http://{addr}/mcp");
     let closing = endpoint.clone();
     axum::serve(listener, app)

@@ -363,7 +363,9 @@ impl HttpServer {
 /// endpoint `.at("/")` there.
 ///
 /// What stays with the application is what [`HttpServer`] does for a connection,
-/// which a service never sees: the [header](HttpServer::header_timeout) and
+/// which a service never sees: `TCP_NODELAY` (without it a small answer waits for the
+/// client's acknowledgement, tens of milliseconds: with axum, `ListenerExt::tap_io` and
+/// `set_nodelay(true)`), the [header](HttpServer::header_timeout) and
 /// [idle](HttpServer::idle_timeout) timeouts and the bound on
 /// [connections](HttpServer::max_connections). Add them with your server's own settings
 /// (hyper's `header_read_timeout`, a load balancer's idle timeout) or tower-http's and
