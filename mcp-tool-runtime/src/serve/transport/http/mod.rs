@@ -347,6 +347,7 @@ impl HttpServer {
 /// ```no_run
 /// use axum::Router;
 /// use axum::routing::get;
+/// use axum::serve::ListenerExt as _;
 ///
 /// # async fn run(tools: mcp_tool::Toolbox) -> std::io::Result<()> {
 /// let endpoint = mcp_tool::http::HttpServer::new().endpoint(tools)?;
@@ -355,6 +356,7 @@ impl HttpServer {
 ///     app = app.route_service(&path, endpoint.clone());
 /// }
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// let listener = listener.tap_io(|tcp| drop(tcp.set_nodelay(true)));
 /// axum::serve(listener, app).await
 /// # }
 /// ```
