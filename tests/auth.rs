@@ -334,3 +334,49 @@ async fn unknown_kids_refetch_the_keys_at_a_bounded_rate_and_a_down_issuer_lets_
     holds_no_token(&body, &[token.as_str()]);
     serving.stop().await;
 }
+
+/// An event stream opened with a token ends when the token does (its `exp`, with the
+/// 30 seconds of leeway its verification gives): a stream does not outlive the token
+/// that opened it. The token here is 28 seconds past its `exp`, still taken.
+#[tokio::test]
+async fn an_open_event_stream_ends_when_its_token_does() {
+    let issuer = issuer().await;
+    let (serving, resource, _) = resource(&issuer).await;
+    let port = serving.port;
+    let mut claims = claims(&issuer.url(), &resource, "orders:read");
+    claims["exp"] = json!(now() - 28);
+    let token = mint(&claims, "k1");
+    let head = format!("{}MCP-Protocol-Version: 2025-11-25\r\n", bearer(&token));
+    let (code, headers, _) = send(
+        port,
+        &post_text(
+            &format!("127.0.0.1:{port}"),
+            None,
+            &format!("{head}Connection: close\r\n"),
+            raw_http::INITIALIZE,
+        ),
+    )
+    .await;
+    assert_eq!(code, 200);
+    let session = header(&headers, "mcp-session-id").unwrap().to_owned();
+    let get = format!(
+        "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{head}Mcp-Session-Id: {session}\r\nConnection: close\r\n\r\n"
+    );
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut stream, get.as_bytes())
+        .await
+        .unwrap();
+    let opened = std::time::Instant::now();
+    let (code, _, mut reader) = raw_http::read_head(tokio::io::BufReader::new(stream)).await;
+    assert_eq!(code, 200, "the stream opens");
+    // Read to its end: it comes when the token's time is up, about 2 seconds on.
+    let mut rest = Vec::new();
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        tokio::io::AsyncReadExt::read_to_end(&mut reader, &mut rest),
+    )
+    .await;
+    assert!(ended.is_ok(), "the stream outlived its token");
+    assert!(opened.elapsed() >= std::time::Duration::from_millis(500), "{:?}", opened.elapsed());
+    serving.stop().await;
+}

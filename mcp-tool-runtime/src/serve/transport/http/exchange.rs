@@ -112,6 +112,8 @@ impl Exchange {
             },
             None => None,
         };
+        #[cfg(feature = "auth")]
+        let stream_ends = caller.as_ref().and_then(super::auth::gate::stream_ends);
         let limit = self.limits.max_body;
         let read = Limited::new(body, limit).collect();
         let body = match tokio::time::timeout(self.limits.body_timeout, read).await {
@@ -172,6 +174,21 @@ impl Exchange {
         let is_json = is_json(&parts.headers);
         let request = Request::from_parts(parts, Full::new(body));
         let response = sessions::answering(subject, (self.handle)(request)).await;
+        // An event stream opened with a token ends when the token does.
+        #[cfg(feature = "auth")]
+        let response = match stream_ends {
+            Some(ends) if is_event_stream(response.headers()) => response.map(|body| {
+                let left = ends
+                    .duration_since(std::time::SystemTime::now())
+                    .unwrap_or_default();
+                Until {
+                    body,
+                    ends: Box::pin(tokio::time::sleep(left)),
+                }
+                .boxed()
+            }),
+            _ => response,
+        };
         // rmcp answers 415 to a body of the right Content-Type that it cannot read as a
         // message (and to a wrong Content-Type, which is a 415 indeed).
         if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
@@ -268,6 +285,38 @@ impl Exchange {
                 })
             });
         });
+    }
+}
+
+/// Whether a response is an event stream (it may stay open).
+#[cfg(feature = "auth")]
+fn is_event_stream(headers: &hyper::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// A response body that ends when `ends` does, whatever is still to come.
+#[cfg(feature = "auth")]
+struct Until {
+    body: BoxBody<Bytes, Infallible>,
+    ends: Pin<Box<tokio::time::Sleep>>,
+}
+
+#[cfg(feature = "auth")]
+impl hyper::body::Body for Until {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        if self.ends.as_mut().poll(cx).is_ready() {
+            return std::task::Poll::Ready(None);
+        }
+        Pin::new(&mut self.body).poll_frame(cx)
     }
 }
 

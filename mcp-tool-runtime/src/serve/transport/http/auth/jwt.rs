@@ -38,7 +38,7 @@ const DEFAULT_ALGORITHMS: &[Algorithm] = &[
 ];
 
 /// How far `exp` and `nbf` may be off, for clocks not quite together.
-const LEEWAY: Duration = Duration::from_secs(30);
+pub(super) const LEEWAY: Duration = Duration::from_secs(30);
 
 /// The least time between two reads of the JWK set: an unknown `kid` reads it again at
 /// most this often, so a flood of made-up `kid`s costs the issuer one request.
