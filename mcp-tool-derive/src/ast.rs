@@ -32,17 +32,21 @@ fn serde_container<'a>(
 
 /// `#[mcp_tool(...)]` on the type, with `#[schemars(description, title)]` where it does
 /// not say them.
-/// Also gives `#[schemars(extend(...))]`'s keywords.
+/// Also gives the rest of `#[schemars(...)]`: `extend(...)`'s keywords, `transparent`.
 fn container_attrs(
     attrs: &[syn::Attribute],
     errors: &mut Errors,
     keys: impl Into<crate::attr::Keys>,
-) -> (ContainerAttrs, Vec<(LitStr, syn::Expr)>) {
-    let schemars = crate::schemars::container(attrs, errors);
+) -> (ContainerAttrs, crate::schemars::ContainerMeta) {
+    let mut schemars = crate::schemars::container(attrs, errors);
     let mut out = ContainerAttrs::parse(attrs, errors, keys);
     for (ours, theirs, key) in [
-        (&mut out.description, schemars.description, "description"),
-        (&mut out.title, schemars.title, "title"),
+        (
+            &mut out.description,
+            schemars.description.take(),
+            "description",
+        ),
+        (&mut out.title, schemars.title.take(), "title"),
     ] {
         match (ours.is_some(), theirs) {
             (true, Some(lit)) => errors.spanned(
@@ -53,7 +57,7 @@ fn container_attrs(
             (_, None) => {}
         }
     }
-    (out, schemars.extends)
+    (out, schemars)
 }
 
 /// `#[schemars(extend(...))]` on a type that is not a struct of named fields: refused,
@@ -96,10 +100,11 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         return None;
     }
     reject_generics(input, what, errors);
-    let (attrs, extends) = container_attrs(&input.attrs, errors, derive);
+    let (attrs, schemars) = container_attrs(&input.attrs, errors, derive);
+    let extends = schemars.extends;
     let container = serde_container(input, errors)?;
     vet_serde_container(&container.attrs, input, derive, errors);
-    let body = crate::shapes::body(input, &container, derive, errors)?;
+    let body = crate::shapes::body(input, &container, derive, schemars.transparent, errors)?;
     if !matches!(body, crate::model::Body::Struct(_)) {
         refuse_extend(&extends, errors);
     }
@@ -172,8 +177,14 @@ impl<'a> Enum<'a> {
             );
         }
         reject_generics(input, "McpEnum", &mut errors);
-        let (attrs, extends) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
-        refuse_extend(&extends, &mut errors);
+        let (attrs, schemars) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
+        refuse_extend(&schemars.extends, &mut errors);
+        if let Some(span) = schemars.transparent {
+            errors.at(
+                span,
+                "#[schemars(transparent)] is read on a struct of one field (derive Argument): an enum of unit variants is a string already; remove it",
+            );
+        }
         if !errors.is_empty() {
             return Err(errors);
         }

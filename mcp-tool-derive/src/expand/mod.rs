@@ -287,10 +287,9 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let sensitive = inner.sensitive;
             // A conversion that may refuse a value: tried by the check, so that its
             // refusal is reported at the value's own path.
-            let converts = if inner.converts {
-                quote!(::core::option::Option::Some(#p::converts::<#ident>))
-            } else {
-                quote!(::core::option::Option::None)
+            let converts = match inner.converts {
+                Some(rule) => quote!(::core::option::Option::Some((#rule, #p::converts::<#ident>))),
+                None => quote!(::core::option::Option::None),
             };
             let argument = argument_impl(
                 tool,

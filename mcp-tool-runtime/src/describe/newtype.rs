@@ -23,9 +23,12 @@ pub struct Newtype {
     pub title: Option<&'static str>,
     /// `#[validate(sensitive)]`: its values are never echoed.
     pub sensitive: bool,
-    /// `#[serde(try_from = "T")]`: reads a value as the newtype, so that a refusal of
-    /// the conversion is known where the value is (see `__private::converts`).
-    pub converts: Option<crate::check::Convert>,
+    /// A reading that may refuse a value of the inner type, tried on the value as the
+    /// newtype so that its refusal is known where the value is (see
+    /// `__private::converts`), with the rule it is reported under: `try_from` for
+    /// `#[serde(try_from = "T")]`, `deserialize` for a type whose own `Deserialize`
+    /// reads its one field's value (`#[schemars(transparent)]`).
+    pub converts: Option<(&'static str, crate::check::Convert)>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.
@@ -72,8 +75,8 @@ impl Newtype {
             if typed && cx.count() == before {
                 rules::check(rules.own, value, cx);
                 // Tried on the value as serde will read it, once every check passed.
-                if let Some(convert) = self.converts {
-                    cx.convert_later("try_from", convert);
+                if let Some((rule, convert)) = self.converts {
+                    cx.convert_later(rule, convert);
                 }
             }
             typed

@@ -1,0 +1,141 @@
+//! Shapes of public rmcp servers' argument types that did not come in by swapping
+//! `schemars::JsonSchema` for our derives (issue 59), each written here with the shapes
+//! its server uses and our derives in place of `JsonSchema`; names, descriptions and
+//! code are our own. Each compiles, advertises a schema the independent judge compiles
+//! and that says at least what the server's schemars schema said, reads a typical call,
+//! and refuses what the server's own reading refused, at the value's path.
+#![allow(dead_code)] // the fields exist for the derive to read
+
+#[path = "support/judge.rs"]
+mod judge;
+
+use mcp_tool::{Argument, McpTool};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The schema compiles under the independent judge and accepts `valid`, which the
+/// runtime reads.
+fn holds<T: McpTool + std::fmt::Debug>(valid: Value) -> T {
+    assert!(
+        judge::judge::<T>().is_valid(&valid),
+        "{} rejects {valid}",
+        T::NAME
+    );
+    T::from_arguments(valid.clone()).unwrap_or_else(|e| panic!("{}: {}", T::NAME, e.text()))
+}
+
+/// The one violation of `args`: its path and rule, and its message.
+fn refused<T: McpTool + std::fmt::Debug>(args: Value) -> (String, String, String) {
+    let err = T::from_arguments(args).unwrap_err();
+    let v = err.violations();
+    assert_eq!(v.len(), 1, "{}", err.text());
+    (
+        v[0].path.clone(),
+        v[0].rule.to_string(),
+        v[0].message.clone(),
+    )
+}
+
+// Server 1, an agent runner: ids are a prefix and a UUID, each id type a newtype whose
+// `JsonSchema` says "a string" (`#[schemars(transparent)]`) and whose hand-written
+// `Deserialize` checks the prefix and the UUID.
+
+#[derive(Debug, Clone, PartialEq, Argument)]
+#[schemars(transparent)]
+pub struct RunId(String);
+
+impl<'de> Deserialize<'de> for RunId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let Some(rest) = text.strip_prefix("run_") else {
+            return Err(serde::de::Error::custom(format!(
+                "a run id starts with \"run_\", and {text:?} does not"
+            )));
+        };
+        let hex = rest.chars().filter(|c| *c != '-').count();
+        if rest.len() != 36 || hex != 32 || !rest.chars().all(|c| c == '-' || c.is_ascii_hexdigit())
+        {
+            return Err(serde::de::Error::custom("a run id ends with a UUID"));
+        }
+        Ok(RunId(text))
+    }
+}
+
+/// A step of a run, written as a struct of one named field.
+#[derive(Debug, Clone, PartialEq, Argument)]
+#[schemars(transparent)]
+pub struct StepId {
+    /// Bounded by the server too.
+    #[validate(length(max = 64))]
+    id: String,
+}
+
+impl<'de> Deserialize<'de> for StepId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        if !id.starts_with("step_") {
+            return Err(serde::de::Error::custom("a step id starts with \"step_\""));
+        }
+        Ok(StepId { id })
+    }
+}
+
+/// Read a run's state.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct GetRun {
+    /// The run.
+    pub run_id: RunId,
+    /// The run it was forked from.
+    pub parent: Option<RunId>,
+    /// Steps to show.
+    #[serde(default)]
+    pub steps: Vec<StepId>,
+}
+
+const RUN: &str = "run_123e4567-e89b-12d3-a456-426614174000";
+
+#[test]
+fn a_newtype_read_by_its_own_deserialize_comes_in_and_refuses_in_its_words() {
+    let run = holds::<GetRun>(json!({"run_id": RUN, "parent": RUN, "steps": ["step_1"]}));
+    assert_eq!(run.run_id, RunId(RUN.into()));
+    assert_eq!(
+        run.steps,
+        [StepId {
+            id: "step_1".into()
+        }]
+    );
+    // The author's reading refuses at the value's path, in its own words.
+    let (path, rule, message) = refused::<GetRun>(json!({"run_id": "job_1"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/run_id", "deserialize"));
+    assert!(message.contains("starts with \"run_\""), "{message}");
+    let (path, rule, _) = refused::<GetRun>(json!({"run_id": RUN, "parent": "run_x"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/parent", "deserialize"));
+    let (path, rule, _) = refused::<GetRun>(json!({"run_id": RUN, "steps": ["step_1", "x"]}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/steps/1", "deserialize"));
+    // What the schema says is checked first, by the schema's rules: no reading then.
+    let (path, rule, _) = refused::<GetRun>(json!({"run_id": 7}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/run_id", "type"));
+    let long = format!("step_{}", "x".repeat(64));
+    let (path, rule, _) = refused::<GetRun>(json!({"run_id": RUN, "steps": [long]}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/steps/0", "length"));
+}
+
+#[test]
+fn the_schema_of_a_newtype_read_by_its_own_deserialize() {
+    // Nothing the server's schemars schema said ({"type": "string"}) is lost, and the
+    // description says the server may refuse more.
+    let schema = GetRun::input_schema();
+    let run_id = &schema["properties"]["run_id"];
+    assert_eq!(run_id["type"], "string");
+    assert!(
+        run_id["description"]
+            .as_str()
+            .unwrap()
+            .contains("may refuse some values"),
+        "{run_id}"
+    );
+    assert_eq!(schema["properties"]["steps"]["items"]["maxLength"], 64);
+    insta::assert_json_snapshot!("get_run", schema);
+    let err = GetRun::from_arguments(json!({"run_id": "job_1"})).unwrap_err();
+    insta::assert_json_snapshot!("get_run_refused", err.to_call_result().to_value());
+}
