@@ -139,3 +139,134 @@ fn the_schema_of_a_newtype_read_by_its_own_deserialize() {
     let err = GetRun::from_arguments(json!({"run_id": "job_1"})).unwrap_err();
     insta::assert_json_snapshot!("get_run_refused", err.to_call_result().to_value());
 }
+
+// Server 2, a document reader: how much of a page to return, an enum whose variants
+// are written in their own case and read by the server's own case-insensitive
+// `Deserialize`; and a form's choices, whose `Deserialize` fills a missing `value` from
+// the `label`.
+
+#[derive(Debug, Clone, Copy, PartialEq, mcp_tool::McpEnum)]
+pub enum Detail {
+    Full,
+    Summary,
+}
+
+impl<'de> Deserialize<'de> for Detail {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        match text.to_ascii_lowercase().as_str() {
+            "full" => Ok(Detail::Full),
+            "summary" => Ok(Detail::Summary),
+            _ => Err(serde::de::Error::custom("full or summary")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Argument)]
+pub struct Choice {
+    pub label: String,
+    pub value: String,
+}
+
+impl<'de> Deserialize<'de> for Choice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Written {
+            label: String,
+            value: Option<String>,
+        }
+        let w = Written::deserialize(d)?;
+        let value = w.value.unwrap_or_else(|| w.label.clone());
+        Ok(Choice {
+            label: w.label,
+            value,
+        })
+    }
+}
+
+/// Read a page.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct ReadPage {
+    pub page: u32,
+    #[mcp_tool(lenient)]
+    pub detail: Option<Detail>,
+    #[serde(default)]
+    #[mcp_tool(lenient)]
+    pub choices: Vec<Choice>,
+}
+
+#[test]
+fn an_enum_read_in_any_case_and_an_item_read_with_a_default_come_in_as_lenient() {
+    // The server's own readings take more than the schema says: `lenient` on the
+    // fields hands what the schema refuses to them, and what they refuse is refused.
+    let read = holds::<ReadPage>(
+        json!({"page": 1, "detail": "Full", "choices": [{"label": "a", "value": "b"}]}),
+    );
+    assert_eq!(read.detail, Some(Detail::Full));
+    let read = ReadPage::from_arguments(
+        json!({"page": 1, "detail": "summary", "choices": [{"label": "a"}]}),
+    )
+    .unwrap();
+    assert_eq!(read.detail, Some(Detail::Summary));
+    assert_eq!(
+        read.choices,
+        [Choice {
+            label: "a".into(),
+            value: "a".into()
+        }]
+    );
+    let (path, rule, message) = refused::<ReadPage>(json!({"page": 1, "detail": "brief"}));
+    assert_eq!(
+        (path.as_str(), rule.as_str()),
+        ("/detail", "deserialize_with")
+    );
+    assert!(message.contains("full or summary"), "{message}");
+    let (path, rule, _) = refused::<ReadPage>(json!({"page": 1, "choices": [{"value": "a"}]}));
+    assert_eq!(
+        (path.as_str(), rule.as_str()),
+        ("/choices", "deserialize_with")
+    );
+    // Nothing the server's schemars schema said is lost: the variants as written, both
+    // properties of a choice required.
+    let schema = ReadPage::input_schema();
+    assert_eq!(
+        schema["properties"]["detail"]["anyOf"][0]["enum"],
+        json!(["Full", "Summary"])
+    );
+    assert_eq!(
+        schema["properties"]["choices"]["items"]["required"],
+        json!(["label", "value"])
+    );
+    insta::assert_json_snapshot!("read_page", schema);
+}
+
+// Server 3, a wiki: a page's slug is a newtype whose schema schemars extended with a
+// pattern, and the slug's length is bounded by the server.
+
+/// A page's slug.
+#[derive(Debug, Clone, PartialEq, Deserialize, Argument)]
+#[schemars(extend("pattern" = "^[a-z0-9-]+$", "x-kind" = "slug"))]
+#[validate(length(max = 40))]
+pub struct Slug(String);
+
+/// Open a page.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct OpenPage {
+    pub slug: Slug,
+    pub links: Option<Vec<Slug>>,
+}
+
+#[test]
+fn extend_on_a_newtype_is_advertised_and_enforced() {
+    holds::<OpenPage>(json!({"slug": "home", "links": ["about-us"]}));
+    let schema = OpenPage::input_schema();
+    let slug = &schema["properties"]["slug"];
+    assert_eq!(slug["pattern"], "^[a-z0-9-]+$");
+    assert_eq!(slug["x-kind"], "slug");
+    assert_eq!(slug["maxLength"], 40);
+    let (path, rule, _) = refused::<OpenPage>(json!({"slug": "Home Page"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/slug", "regex"));
+    let (path, _, _) = refused::<OpenPage>(json!({"slug": "a", "links": ["ok", "NO"]}));
+    assert_eq!(path, "/links/1");
+    insta::assert_json_snapshot!("open_page", schema);
+}

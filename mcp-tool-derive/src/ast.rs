@@ -60,13 +60,13 @@ fn container_attrs(
     (out, schemars)
 }
 
-/// `#[schemars(extend(...))]` on a type that is not a struct of named fields: refused,
-/// at its first keyword.
+/// `#[schemars(extend(...))]` on an enum (a struct's, a newtype's are read): refused, at
+/// its first keyword.
 fn refuse_extend(extends: &[(LitStr, syn::Expr)], errors: &mut Errors) {
     if let Some((key, _)) = extends.first() {
         errors.spanned(
             key,
-            "#[schemars(extend(...))] on a type is read on a struct of named fields (its keywords added to the object's schema, and enforced): put the keywords on the fields that hold this type, or state the rule with #[validate(...)]",
+            "#[schemars(extend(...))] on an enum is not read (it is read on a struct or a newtype, its keywords added to the type's schema, and enforced): put the keywords on the fields that hold this type, or state the rule with #[validate(...)]",
         );
     }
 }
@@ -105,7 +105,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
     let container = serde_container(input, errors)?;
     vet_serde_container(&container.attrs, input, derive, errors);
     let body = crate::shapes::body(input, &container, derive, schemars.transparent, errors)?;
-    if !matches!(body, crate::model::Body::Struct(_)) {
+    if matches!(body, crate::model::Body::Union { .. }) {
         refuse_extend(&extends, errors);
     }
     let tool = Tool {

@@ -99,8 +99,8 @@ fn tool_spec(
     })
 }
 
-/// `#[schemars(extend(...))]` on a struct: its keywords, added to the object's schema
-/// by the runtime, which enforces them too.
+/// `#[schemars(extend(...))]` on a struct or a newtype: its keywords, added to the
+/// type's schema by the runtime, which enforces them too.
 fn extend(tool: &Tool, p: &TokenStream) -> TokenStream {
     if tool.extends.is_empty() {
         return quote!(::core::option::Option::None);
@@ -300,6 +300,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             );
             let json_schema =
                 json_schema_impl(&p, ident, quote!(#p::newtype_json_schema(&__NEWTYPE)));
+            let extend = extend(tool, &p);
+            let name = ident.to_string();
             let assertions = assertions(
                 ty.to_token_stream(),
                 &inner.own,
@@ -330,6 +332,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                     title: #title,
                     sensitive: #sensitive,
                     converts: #converts,
+                    name: #name,
+                    extend: #extend,
                     ty: #p::ArgType::of::<#ty>(),
                     rules: #p::Rules {
                         own: &[#(#own),*],

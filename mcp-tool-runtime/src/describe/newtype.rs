@@ -29,6 +29,11 @@ pub struct Newtype {
     /// `#[serde(try_from = "T")]`, `deserialize` for a type whose own `Deserialize`
     /// reads its one field's value (`#[schemars(transparent)]`).
     pub converts: Option<(&'static str, crate::check::Convert)>,
+    /// The newtype's name, for what `extend` says of it.
+    pub name: &'static str,
+    /// `#[schemars(extend(...))]` on the newtype: keywords added to its schema, and
+    /// enforced on a value that passes the rest.
+    pub extend: Option<&'static super::Extend>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.
@@ -39,6 +44,9 @@ impl Newtype {
     /// The inner type's schema with the newtype's rules, then a field's `rules`.
     pub fn schema(&self, rules: Rules, walk: &mut Walk) -> Map<String, Value> {
         let mut schema = (self.ty.schema)(self.rules, walk);
+        if let Some(extend) = self.extend {
+            extend.advertise(&mut schema, self.name);
+        }
         if let Some(title) = self.title {
             schema.insert("title".into(), title.into());
         }
@@ -73,6 +81,9 @@ impl Newtype {
             let before = cx.count();
             let typed = (self.ty.check)(value, self.rules, cx);
             if typed && cx.count() == before {
+                if let Some(extend) = self.extend {
+                    extend.judge(value, self.name, cx);
+                }
                 rules::check(rules.own, value, cx);
                 // Tried on the value as serde will read it, once every check passed.
                 if let Some((rule, convert)) = self.converts {
