@@ -249,15 +249,42 @@ fn an_enum_read_in_any_case_and_an_item_read_with_a_default_come_in_as_lenient()
 #[validate(length(max = 40))]
 pub struct Slug(String);
 
+/// How a page is shown, with the menu a client's form puts it in (a vendor's keyword).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, mcp_tool::McpEnum)]
+#[serde(rename_all = "lowercase")]
+#[schemars(extend("x-menu" = "view", "maxLength" = 8))]
+pub enum View {
+    Rendered,
+    Source,
+    Raw,
+}
+
+/// An enum whose extension refuses one of its own values: what the schema says, the
+/// server enforces.
+#[derive(Debug, Deserialize, mcp_tool::McpEnum)]
+#[serde(rename_all = "lowercase")]
+#[schemars(extend("maxLength" = 5))]
+pub enum Short {
+    Brief,
+    Lengthy,
+}
+
+/// Pick a length.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct Pick {
+    pub length: Short,
+}
+
 /// Open a page.
 #[derive(Debug, Deserialize, McpTool)]
 pub struct OpenPage {
     pub slug: Slug,
     pub links: Option<Vec<Slug>>,
+    pub view: Option<View>,
 }
 
 #[test]
-fn extend_on_a_newtype_is_advertised_and_enforced() {
+fn extend_on_a_newtype_and_an_enum_of_names_is_advertised_and_enforced() {
     holds::<OpenPage>(json!({"slug": "home", "links": ["about-us"]}));
     let schema = OpenPage::input_schema();
     let slug = &schema["properties"]["slug"];
@@ -268,5 +295,19 @@ fn extend_on_a_newtype_is_advertised_and_enforced() {
     assert_eq!((path.as_str(), rule.as_str()), ("/slug", "regex"));
     let (path, _, _) = refused::<OpenPage>(json!({"slug": "a", "links": ["ok", "NO"]}));
     assert_eq!(path, "/links/1");
+    // On an enum of names too.
+    let read = holds::<OpenPage>(json!({"slug": "a", "view": "source"}));
+    assert_eq!(read.view, Some(View::Source));
+    let view = &schema["properties"]["view"]["anyOf"][0];
+    assert_eq!(view["x-menu"], "view");
+    assert_eq!(view["maxLength"], 8);
+    for profile in mcp_tool::SchemaProfile::ALL {
+        assert!(
+            OpenPage::input_schema_for(profile)
+                .to_string()
+                .contains("rendered"),
+            "{profile:?}"
+        );
+    }
     insta::assert_json_snapshot!("open_page", schema);
 }

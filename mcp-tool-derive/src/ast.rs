@@ -60,13 +60,13 @@ fn container_attrs(
     (out, schemars)
 }
 
-/// `#[schemars(extend(...))]` on an enum (a struct's, a newtype's are read): refused, at
-/// its first keyword.
+/// `#[schemars(extend(...))]` on an enum with data (a struct's, a newtype's, an enum of
+/// names' are read): refused, at its first keyword.
 fn refuse_extend(extends: &[(LitStr, syn::Expr)], errors: &mut Errors) {
     if let Some((key, _)) = extends.first() {
         errors.spanned(
             key,
-            "#[schemars(extend(...))] on an enum is not read (it is read on a struct or a newtype, its keywords added to the type's schema, and enforced): put the keywords on the fields that hold this type, or state the rule with #[validate(...)]",
+            "#[schemars(extend(...))] on an enum with data is not read (it is read on a struct, a newtype or an enum of names, its keywords added to the type's schema, and enforced): put the keywords on the fields that hold this type, or on its variants' fields",
         );
     }
 }
@@ -178,7 +178,6 @@ impl<'a> Enum<'a> {
         }
         reject_generics(input, "McpEnum", &mut errors);
         let (attrs, schemars) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
-        refuse_extend(&schemars.extends, &mut errors);
         if let Some(span) = schemars.transparent {
             errors.at(
                 span,
@@ -246,6 +245,7 @@ impl<'a> Enum<'a> {
             aliases,
             docs,
             idents,
+            extends: schemars.extends,
         };
         errors.finish(en)
     }

@@ -191,6 +191,8 @@ pub struct Enum<'a> {
     pub docs: Vec<Option<String>>,
     /// Each variant's name in Rust, as `values`: a default is written from it.
     pub idents: Vec<&'a Ident>,
+    /// `#[schemars(extend(...))]` on the enum.
+    pub extends: Vec<(syn::LitStr, syn::Expr)>,
 }
 
 // Rules across fields (`#[mcp_tool(require(...))]`): read, vetted and written by

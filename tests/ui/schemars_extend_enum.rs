@@ -1,4 +1,4 @@
-use mcp_tool::{Argument, McpEnum};
+use mcp_tool::Argument;
 use serde::Deserialize;
 
 /// An enum with data: its forms' schemas would each need the keywords.
@@ -7,14 +7,6 @@ use serde::Deserialize;
 enum Forms {
     A { a: String },
     B { b: u8 },
-}
-
-/// An enum of names.
-#[derive(McpEnum, Deserialize)]
-#[schemars(extend("x-kind" = "level"))]
-enum Level {
-    Low,
-    High,
 }
 
 fn main() {}

@@ -102,11 +102,16 @@ fn tool_spec(
 /// `#[schemars(extend(...))]` on a struct or a newtype: its keywords, added to the
 /// type's schema by the runtime, which enforces them too.
 fn extend(tool: &Tool, p: &TokenStream) -> TokenStream {
-    if tool.extends.is_empty() {
+    extend_with(&tool.extends, p)
+}
+
+/// `Option<&'static Extend>` of `extends`, the keywords of `#[schemars(extend(...))]`.
+pub(crate) fn extend_with(extends: &[(syn::LitStr, syn::Expr)], p: &TokenStream) -> TokenStream {
+    if extends.is_empty() {
         return quote!(::core::option::Option::None);
     }
-    let keys = tool.extends.iter().map(|(k, _)| k);
-    let values = tool.extends.iter().map(|(_, v)| v);
+    let keys = extends.iter().map(|(k, _)| k);
+    let values = extends.iter().map(|(_, v)| v);
     quote!(::core::option::Option::Some({
         static EXTEND: #p::Extend = #p::Extend::new(
             |schema: &mut #p::Map<::std::string::String, #p::Value>| {
