@@ -311,3 +311,33 @@ fn extend_on_a_newtype_and_an_enum_of_names_is_advertised_and_enforced() {
     }
     insta::assert_json_snapshot!("open_page", schema);
 }
+
+/// Summarize a page: the enum read in any case, with no `lenient`.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct Summarize {
+    pub detail: Detail,
+}
+
+#[test]
+fn served_an_enum_in_another_case_is_read_by_the_swap_alone() {
+    // A served tool repairs a value in another letter case to the one the schema lists
+    // (the server's own reading takes both) and says so in `_meta`.
+    async fn summarize(args: Summarize) -> Result<Value, mcp_tool::ToolError> {
+        Ok(json!({"detail": format!("{:?}", args.detail)}))
+    }
+    let tools = mcp_tool::Toolbox::new().tool(summarize);
+    let result = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(tools.call("summarize", json!({"detail": "full"})))
+        .unwrap();
+    assert!(!result.is_error, "{:?}", result.content);
+    assert_eq!(
+        result.structured_content.as_ref().unwrap()["detail"],
+        "Full"
+    );
+    assert_eq!(
+        result.meta.unwrap()["mcp-tool/repairs"][0]["path"],
+        "/detail"
+    );
+}
