@@ -120,6 +120,29 @@ fn a_newtype_read_by_its_own_deserialize_comes_in_and_refuses_in_its_words() {
     assert_eq!((path.as_str(), rule.as_str()), ("/steps/0", "length"));
 }
 
+/// The author's mistake the mark cannot see: serde's derived reading of a named field
+/// is an object, not the field's value.
+#[derive(Debug, Deserialize, Argument)]
+#[schemars(transparent)]
+pub struct Mistaken {
+    id: String,
+}
+
+/// Tag a run.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct Tag {
+    pub tag: Mistaken,
+}
+
+#[test]
+fn a_reading_that_is_not_the_field_s_refuses_every_value_it_does_not_read() {
+    // Nothing is taken silently: the derived reading refuses the string the schema
+    // asks for, at the value, in serde's words, on the first call a test makes.
+    let (path, rule, message) = refused::<Tag>(json!({"tag": "x"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/tag", "deserialize"));
+    assert!(message.contains("expected struct Mistaken"), "{message}");
+}
+
 #[test]
 fn the_schema_of_a_newtype_read_by_its_own_deserialize() {
     // Nothing the server's schemars schema said ({"type": "string"}) is lost, and the
