@@ -89,7 +89,7 @@
 //!   rounds (HMAC-SHA256, base64, the system's randomness) and `elicitation/create`
 //!   within a 2025-11-25 call. Without it those are compile errors that name the
 //!   feature, and a `requestState` a client sends is refused: nothing was sealed.
-//! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
+//! - `chrono`, `jiff`, `uuid`, `url`, `semver`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -1,4 +1,4 @@
-//! Well-known types of other crates (features `chrono`, `jiff`, `uuid`, `url`) and of
+//! Well-known types of other crates (features `chrono`, `jiff`, `uuid`, `url`, `semver`) and of
 //! `std::net` as argument types: each advertises its JSON Schema format, and the runtime
 //! takes exactly what that format and the type's own `Deserialize` both read.
 #![allow(dead_code)] // the fields exist for the derive to read
@@ -233,6 +233,149 @@ fn the_runtime_and_every_profile_s_schema_agree() {
                     ["/any_ip", "/listen"].contains(&v.path.as_str()),
                     "{args}: {v:?}"
                 );
+            }
+        }
+    }
+}
+
+/// Publish a release.
+#[derive(McpTool, Deserialize, Debug)]
+struct Release {
+    version: semver::Version,
+    requires: Option<semver::VersionReq>,
+    /// Each one released before.
+    before: Option<Vec<semver::Version>>,
+}
+
+/// Versions around each edge of SemVer 2.0.0's grammar and the `semver` crate's
+/// reading: leading zeros, empty identifiers, build metadata, a `v`, whitespace, 2^64.
+fn versions() -> Vec<Value> {
+    [
+        "1.4.2",
+        "0.0.0",
+        "2.0.0-rc.1",
+        "1.0.0-alpha.beta.1+build.007",
+        "1.0.0-0a.x-y",
+        "1.0.0+001",
+        "1.0.0-01",
+        "01.0.0",
+        "1.0",
+        "1.0.0-",
+        "1.0.0-a..b",
+        "1.0.0+",
+        "v1.0.0",
+        " 1.0.0",
+        "1.0.0 ",
+        "1.0.0-é",
+        "18446744073709551615.0.0",
+        "18446744073709551616.0.0",
+        "1.0.0-18446744073709551616",
+    ]
+    .into_iter()
+    .map(Value::from)
+    .chain([json!(1), json!(null)])
+    .collect()
+}
+
+#[test]
+fn a_semantic_version_is_advertised_by_its_grammar_and_read_as_semver_reads_it() {
+    let props = &Release::input_schema()["properties"];
+    let pattern = props["version"]["pattern"].as_str().unwrap();
+    assert!(pattern.starts_with("^(0|[1-9][0-9]*)\\.") && pattern.ends_with(")?$"));
+    // llama.cpp's converter takes no `\d` and no `(?:`.
+    assert!(
+        !pattern.contains("\\d") && !pattern.contains("(?"),
+        "{pattern}"
+    );
+    assert!(
+        props["requires"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("version requirement")
+    );
+    let read = Release::from_arguments(
+        json!({"version": "2.0.0-rc.1+build.5", "requires": ">=1.2, <2.0"}),
+    )
+    .unwrap();
+    assert_eq!(
+        read.version,
+        semver::Version::parse("2.0.0-rc.1+build.5").unwrap()
+    );
+    assert_eq!(read.requires.unwrap().to_string(), ">=1.2, <2.0");
+    for (key, value) in [
+        ("version", "1.0"),
+        ("version", "v1.0.0"),
+        ("version", "18446744073709551616.0.0"),
+        ("requires", "1.0.0.0"),
+        ("requires", ">= one"),
+    ] {
+        let mut args = json!({"version": "1.0.0"});
+        args[key] = value.into();
+        let err = Release::from_arguments(args).unwrap_err();
+        assert_eq!(err.violations()[0].rule, "format", "{key} = {value}");
+        assert_eq!(
+            err.violations()[0].path,
+            format!("/{key}"),
+            "{key} = {value}"
+        );
+    }
+    assert_eq!(props["before"]["anyOf"][0]["items"]["pattern"], pattern);
+    let err = Release::from_arguments(json!({"version": "1.0.0", "before": ["1.0.0", "1.0"]}))
+        .unwrap_err();
+    assert_eq!(err.violations()[0].path, "/before/1");
+    insta::assert_json_snapshot!("release", Release::input_schema());
+}
+
+#[test]
+fn what_semver_reads_the_schema_allows_in_every_profile() {
+    let requirements = [
+        "^1.2",
+        "~1.2.3",
+        "=1.4.2",
+        ">=1.0, <2.0",
+        "*",
+        "1.x",
+        "1.*",
+        "<= 2",
+        "",
+        "1.0.0.0",
+        ">= one",
+        "^1.2 || ^2",
+    ]
+    .into_iter()
+    .map(Value::from)
+    .collect();
+    let candidates = [
+        ("version", versions()),
+        ("requires", requirements),
+        (
+            "before",
+            versions().into_iter().map(|v| json!([v])).collect(),
+        ),
+    ];
+    let cases = combinations(&json!({"version": "1.0.0"}), &candidates);
+    // Beyond the schema only "format": a requirement (no keyword says its grammar, its
+    // description does) and a number past 64 bits, which the grammar allows.
+    let verdicts = hold::<Release>(&cases, &today(), &["format"]).unwrap();
+    assert!(verdicts.contains(&Verdict::BothAccept));
+    assert!(verdicts.contains(&Verdict::BothReject));
+    let judge = jsonschema::options()
+        .should_validate_formats(true)
+        .build(Release::input_schema())
+        .unwrap();
+    for args in cases.iter().filter(|args| judge.is_valid(args)) {
+        if let Err(err) = Release::from_arguments(args.clone()) {
+            for v in err.violations() {
+                let past_64_bits = v
+                    .received
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| {
+                        s.split(['.', '-', '+'])
+                            .any(|n| n.len() >= 20 && n.bytes().all(|b| b.is_ascii_digit()))
+                    });
+                assert!(v.path == "/requires" || past_64_bits, "{args}: {v:?}");
+                assert_eq!(v.rule, "format", "{args}: {v:?}");
             }
         }
     }

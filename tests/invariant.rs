@@ -5,7 +5,8 @@
 //! - every object the schema rejects, the runtime rejects, with a violation at (or
 //!   under) each path the judge names;
 //! - where the runtime alone rejects, the rule is one no keyword can express and the
-//!   property's description states it (the dates, the custom rule), nothing else.
+//!   property's description states it (the dates, the custom rule), or it is a 64-bit
+//!   integer's far end, enforced and told nowhere; nothing else.
 
 #[path = "support/every_shape.rs"]
 mod every_shape;

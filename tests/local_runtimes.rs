@@ -4,8 +4,8 @@
 //! input and output, in every profile, is held to what llama.cpp's converter
 //! (`common/json-schema-to-grammar.cpp`) takes:
 //!
-//! - a `pattern` is written `^...$`, with no class escape (`\d`, `\S`, `\p{..}`) and no
-//!   lookaround, and repeats fewer than 2000 times;
+//! - a `pattern` is written `^...$`, with no class escape (`\d`, `\S`, `\p{..}`), no
+//!   lookaround and no non-capturing group, and repeats fewer than 2000 times;
 //! - integer bounds are numbers a 64-bit signed integer holds (its C++ reads
 //!   `maximum: 18446744073709551615` as -1), and not both of `i64`'s full range (which
 //!   throws).
@@ -25,6 +25,25 @@ use mcp_tool::{McpTool, SchemaProfile, Toolbox};
 use serde_json::{Value, json};
 
 /// Every schema to hold, named.
+/// Types no other schema here holds: integers of every width (their own bounds), and
+/// the `semver` grammar's pattern.
+#[derive(McpTool, serde::Deserialize)]
+#[allow(dead_code)]
+struct Widths {
+    a: u8,
+    b: i16,
+    c: u32,
+    d: i32,
+    e: u64,
+    f: i64,
+    g: usize,
+    h: u128,
+    i: i128,
+    j: std::num::NonZeroU64,
+    version: semver::Version,
+    requires: Option<semver::VersionReq>,
+}
+
 fn schemas() -> Vec<(String, Value)> {
     let mut out = Vec::new();
     let toolboxes = [
@@ -35,6 +54,7 @@ fn schemas() -> Vec<(String, Value)> {
                 Ok::<_, mcp_tool::ToolError>(json!({"ok": true}))
             })
             .tool(|_: every_shape::EveryForm| async { Ok::<_, mcp_tool::ToolError>(7_i64) }),
+        Toolbox::new().tool(|_: Widths| async { Ok::<_, mcp_tool::ToolError>(json!({})) }),
     ];
     for tools in &toolboxes {
         for profile in SchemaProfile::ALL {
@@ -66,7 +86,7 @@ fn refused(node: &Value, at: &str, out: &mut Vec<String>) {
                 }
                 for bad in [
                     "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\p", "\\P", "(?=", "(?!", "(?<=",
-                    "(?<!",
+                    "(?<!", "(?:",
                 ] {
                     if pattern.contains(bad) {
                         out.push(format!("{at}: pattern {pattern} has {bad}"));
@@ -154,7 +174,8 @@ fn the_checks_find_what_the_converter_refuses() {
         "c": {"type": "string", "pattern": "^a{2500}$"},
         "d": {"type": "integer", "minimum": 0, "maximum": 18446744073709551615_u64},
         "e": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+        "f": {"type": "string", "pattern": "^(?:a)$"},
     }});
     refused(&bad, "", &mut found);
-    assert_eq!(found.len(), 5, "{found:#?}");
+    assert_eq!(found.len(), 6, "{found:#?}");
 }

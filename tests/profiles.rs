@@ -236,6 +236,53 @@ fn anthropic_strict_tool_use_rules_hold() {
     assert_eq!(description(schema, "loyalty"), "At most 3 items.");
 }
 
+/// Integers of every width, for the bounds a profile says in words.
+#[derive(McpTool, serde::Deserialize)]
+#[allow(dead_code)]
+struct Widths {
+    percent: u8,
+    level: i16,
+    count: u32,
+    delta: i32,
+    id: u64,
+    offset: i64,
+    page: std::num::NonZeroU32,
+    #[validate(range(min = 10))]
+    floor: i32,
+}
+
+/// In words, a bound is said where a model could reach it: the ends of 8- and 16-bit
+/// types, the 0 (or 1) of an unsigned one, the author's; never the far ends of 32- and
+/// 64-bit types, which as words are noise.
+#[test]
+fn words_say_the_bounds_a_model_could_reach() {
+    let schema = Widths::input_schema_for(SchemaProfile::Anthropic);
+    let said = |name: &str| description(schema, name);
+    assert_eq!(said("percent"), "From 0 to 255.");
+    assert_eq!(said("level"), "From -32768 to 32767.");
+    assert_eq!(said("count"), "At least 0.");
+    assert_eq!(said("delta"), "");
+    assert_eq!(said("id"), "At least 0.");
+    assert_eq!(said("offset"), "");
+    assert_eq!(said("page"), "At least 1.");
+    assert_eq!(said("floor"), "At least 10.");
+    // As keywords, every bound within 2^53 - 1 stays, for the clients that enforce
+    // them; none past it, in any profile.
+    let portable = Widths::input_schema();
+    assert_eq!(portable["properties"]["count"]["maximum"], u32::MAX);
+    assert_eq!(portable["properties"]["delta"]["minimum"], i32::MIN);
+    for profile in SchemaProfile::ALL {
+        let text = Widths::input_schema_for(profile).to_string();
+        for far in [
+            "18446744073709551615",
+            "9223372036854775807",
+            "9223372036854775808",
+        ] {
+            assert!(!text.contains(far), "{profile:?}: {text}");
+        }
+    }
+}
+
 #[test]
 fn the_portable_profile_is_the_input_schema() {
     assert!(std::ptr::eq(

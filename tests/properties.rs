@@ -295,7 +295,7 @@ proptest! {
 
     /// If the runtime accepts, the schema accepts; if the schema rejects, the runtime
     /// rejects at the judge's paths; the runtime alone rejects only by the rules listed
-    /// in BEYOND_SCHEMA, which the descriptions state.
+    /// in BEYOND_SCHEMA (see there).
     #[test]
     fn the_runtime_and_the_schema_agree(args in arguments()) {
         if let Err(disagreement) = agree::<Everything>(&JUDGE, &args, &TODAY, BEYOND_SCHEMA) {

@@ -5,7 +5,7 @@
 #[path = "support/found.rs"]
 mod found;
 
-use mcp_tool::{Argument, Context, Invalid, McpEnum, McpTool, ToolError, Violation};
+use mcp_tool::{Argument, Context, Invalid, McpEnum, McpTool, SchemaProfile, ToolError, Violation};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -307,8 +307,8 @@ fn integer_types_bound_themselves() {
     fails::<Bare>(json!({"small": 256}), "/small", "type");
     fails::<Bare>(json!({"big": -1}), "/big", "type");
     // 2^64 written as a float is one past u64::MAX. A 64-bit type's bound past what
-    // every JSON reader holds exactly is stated in the description, not as a keyword,
-    // and its violation says so by its rule.
+    // every JSON reader holds exactly is told nowhere (no model reaches it), but
+    // enforced, and its violation says so by its rule and names the range.
     fails::<Bare>(
         json!({"big": 18446744073709551616.0}),
         "/big",
@@ -319,27 +319,39 @@ fn integer_types_bound_themselves() {
         "/signed",
         "integer_range",
     );
+    let err = check::<Bare>(json!({"big": 18446744073709551616.0})).unwrap_err();
+    assert!(
+        err.text()
+            .contains("must be an integer from 0 to 18446744073709551615"),
+        "{}",
+        err.text()
+    );
     let schema = Bare::input_schema();
     assert_eq!(inner(&schema["properties"]["small"])["maximum"], 255);
+    // What a model can reach is told; the far ends of a 64-bit type are not, in words
+    // or as numbers, in any profile.
+    for profile in SchemaProfile::ALL {
+        let schema = Bare::input_schema_for(profile);
+        let said = schema.to_string();
+        assert!(
+            !said.contains("18446744073709551615"),
+            "{profile:?}: {said}"
+        );
+        assert!(!said.contains("9223372036854775807"), "{profile:?}: {said}");
+        assert!(!said.contains("9223372036854775808"), "{profile:?}: {said}");
+        assert_eq!(
+            schema["properties"]["signed"].get("description"),
+            None,
+            "{profile:?}: {said}"
+        );
+    }
     let big = inner(&schema["properties"]["big"]);
     assert_eq!(big["minimum"], 0);
     assert_eq!(big.get("maximum"), None, "{big}");
-    assert!(
-        schema["properties"]["big"]["description"]
-            .as_str()
-            .unwrap()
-            .contains("At most 18446744073709551615."),
-        "{big}"
-    );
+    assert_eq!(schema["properties"]["big"].get("description"), None);
     let signed = inner(&schema["properties"]["signed"]);
     assert_eq!(signed.get("minimum"), None, "{signed}");
-    assert!(
-        schema["properties"]["signed"]["description"]
-            .as_str()
-            .unwrap()
-            .contains("An integer from -9223372036854775808 to 9223372036854775807."),
-        "{signed}"
-    );
+    assert_eq!(signed.get("maximum"), None, "{signed}");
 }
 
 #[derive(McpTool, Deserialize, Debug)]
@@ -1055,7 +1067,7 @@ struct Wide {
 fn wide_and_nonzero_integers_bound_themselves() {
     ok::<Wide>(json!({"big": u64::MAX, "signed": i64::MIN, "count": 1, "offset": -1, "small": 10}));
     fails::<Wide>(json!({"big": -1}), "/big", "type");
-    // Past what JSON as this server reads it holds exactly: said in the description.
+    // Past what JSON as this server reads it holds exactly: enforced, untold.
     fails::<Wide>(json!({"big": 1e20}), "/big", "integer_range");
     fails::<Wide>(json!({"count": 0}), "/count", "type");
     fails::<Wide>(json!({"offset": 0}), "/offset", "not_zero");
@@ -1070,12 +1082,8 @@ fn wide_and_nonzero_integers_bound_themselves() {
     let property = |name: &str| schema["properties"][name].clone();
     assert_eq!(inner(&property("count"))["minimum"], 1);
     assert_eq!(inner(&property("big"))["minimum"], 0);
-    assert!(
-        property("big")["description"]
-            .as_str()
-            .unwrap()
-            .contains("At most 18446744073709551615.")
-    );
+    assert_eq!(property("big").get("description"), None);
+    assert_eq!(inner(&property("count"))["maximum"], u32::MAX);
     assert!(
         property("offset")["description"]
             .as_str()

@@ -32,18 +32,22 @@ fn serde_container<'a>(
 
 /// `#[mcp_tool(...)]` on the type, with `#[schemars(description, title)]` where it does
 /// not say them.
-/// Also gives `#[schemars(extend(...))]`'s keywords.
+/// Also gives the rest of `#[schemars(...)]`: `extend(...)`'s keywords, `transparent`.
 fn container_attrs(
     attrs: &[syn::Attribute],
     errors: &mut Errors,
     keys: impl Into<crate::attr::Keys>,
-) -> (ContainerAttrs, Vec<(LitStr, syn::Expr)>) {
-    let schemars = crate::schemars::container(attrs, errors);
+) -> (ContainerAttrs, crate::schemars::ContainerMeta) {
+    let mut schemars = crate::schemars::container(attrs, errors);
     crate::garde::container(attrs, errors);
     let mut out = ContainerAttrs::parse(attrs, errors, keys);
     for (ours, theirs, key) in [
-        (&mut out.description, schemars.description, "description"),
-        (&mut out.title, schemars.title, "title"),
+        (
+            &mut out.description,
+            schemars.description.take(),
+            "description",
+        ),
+        (&mut out.title, schemars.title.take(), "title"),
     ] {
         match (ours.is_some(), theirs) {
             (true, Some(lit)) => errors.spanned(
@@ -54,16 +58,16 @@ fn container_attrs(
             (_, None) => {}
         }
     }
-    (out, schemars.extends)
+    (out, schemars)
 }
 
-/// `#[schemars(extend(...))]` on a type that is not a struct of named fields: refused,
-/// at its first keyword.
+/// `#[schemars(extend(...))]` on an enum with data (a struct's, a newtype's, an enum of
+/// names' are read): refused, at its first keyword.
 fn refuse_extend(extends: &[(LitStr, syn::Expr)], errors: &mut Errors) {
     if let Some((key, _)) = extends.first() {
         errors.spanned(
             key,
-            "#[schemars(extend(...))] on a type is read on a struct of named fields (its keywords added to the object's schema, and enforced): put the keywords on the fields that hold this type, or state the rule with #[validate(...)]",
+            "#[schemars(extend(...))] on an enum with data is not read (it is read on a struct, a newtype or an enum of names, its keywords added to the type's schema, and enforced): put the keywords on the fields that hold this type, or on its variants' fields",
         );
     }
 }
@@ -97,11 +101,12 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         return None;
     }
     reject_generics(input, what, errors);
-    let (attrs, extends) = container_attrs(&input.attrs, errors, derive);
+    let (attrs, schemars) = container_attrs(&input.attrs, errors, derive);
+    let extends = schemars.extends;
     let container = serde_container(input, errors)?;
     vet_serde_container(&container.attrs, input, derive, errors);
-    let body = crate::shapes::body(input, &container, derive, errors)?;
-    if !matches!(body, crate::model::Body::Struct(_)) {
+    let body = crate::shapes::body(input, &container, derive, schemars.transparent, errors)?;
+    if matches!(body, crate::model::Body::Union { .. }) {
         refuse_extend(&extends, errors);
     }
     let tool = Tool {
@@ -174,8 +179,13 @@ impl<'a> Enum<'a> {
             );
         }
         reject_generics(input, "McpEnum", &mut errors);
-        let (attrs, extends) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
-        refuse_extend(&extends, &mut errors);
+        let (attrs, schemars) = container_attrs(&input.attrs, &mut errors, crate::attr::Keys::Enum);
+        if let Some(span) = schemars.transparent {
+            errors.at(
+                span,
+                "#[schemars(transparent)] is read on a struct of one field (derive Argument): an enum of unit variants is a string already; remove it",
+            );
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -237,6 +247,7 @@ impl<'a> Enum<'a> {
             aliases,
             docs,
             idents,
+            extends: schemars.extends,
         };
         errors.finish(en)
     }

@@ -90,8 +90,10 @@ pub struct Inner<'a, R = Rule> {
     pub items_span: Option<Span>,
     /// Never echoed: a newtype for a secret.
     pub sensitive: bool,
-    /// `#[serde(try_from = "T")]`: the type's conversion may refuse a value of `T`.
-    pub converts: bool,
+    /// The rule a refusal of the type's own reading is reported under, where it may
+    /// refuse a value of `T`: `try_from` (`#[serde(try_from = "T")]`), or `deserialize`
+    /// (`#[schemars(transparent)]`: the author's `Deserialize` reads the value).
+    pub converts: Option<&'static str>,
     /// Where a wrapper holds its value (`0`, or a transparent struct's field): the
     /// generated code reads it, so that a newtype named only by `like` is used.
     pub member: Option<syn::Member>,
@@ -201,6 +203,8 @@ pub struct Enum<'a> {
     pub docs: Vec<Option<String>>,
     /// Each variant's name in Rust, as `values`: a default is written from it.
     pub idents: Vec<&'a Ident>,
+    /// `#[schemars(extend(...))]` on the enum.
+    pub extends: Vec<(syn::LitStr, syn::Expr)>,
 }
 
 // Rules across fields (`#[mcp_tool(require(...))]`): read, vetted and written by

@@ -22,6 +22,9 @@ pub struct ContainerMeta {
     /// `extend("keyword" = value, ...)`: read on a struct, refused elsewhere by the
     /// reading of the type.
     pub extends: Vec<(LitStr, syn::Expr)>,
+    /// `transparent`: the type's JSON is its one field's, read by the type's own
+    /// `Deserialize` (see `shapes::read_by_its_own`).
+    pub transparent: Option<proc_macro2::Span>,
 }
 
 /// Keys that serde also reads: in `#[schemars(...)]` they change the schema and not what
@@ -93,7 +96,7 @@ fn refuse(meta: &ParseNestedMeta, key: &str, known: &[&str]) -> syn::Error {
     }
 }
 
-const CONTAINER_KEYS: &[&str] = &["description", "title", "default", "extend"];
+const CONTAINER_KEYS: &[&str] = &["description", "title", "default", "extend", "transparent"];
 
 const FIELD_KEYS: &[&str] = &[
     "description",
@@ -135,6 +138,10 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerMeta {
                 "title" => meta::set(&mut out.title, &meta, meta.value()?.parse()?),
                 "default" => schemars_default(&meta),
                 "extend" => extend(&meta, &mut out.extends),
+                "transparent" => {
+                    let span = meta.path.span();
+                    meta::set(&mut out.transparent, &meta, span)
+                }
                 _ => Err(refuse(&meta, &key, CONTAINER_KEYS)),
             };
             meta::recover(result, &meta, errors);

@@ -18,10 +18,16 @@ pub fn body<'a>(
     input: &'a DeriveInput,
     container: &serde_ast::Container<'a>,
     derive: Derive,
+    transparent: Option<proc_macro2::Span>,
     errors: &mut Errors,
 ) -> Option<Body<'a, Parsed>> {
     let own = FieldRules::of_type(&input.attrs, errors);
     let serde = &container.attrs;
+    if let Some(span) = transparent
+        && !serde.transparent()
+    {
+        return read_by_its_own(container, derive, own, span, errors);
+    }
     let is_newtype = serde.transparent()
         || serde.type_from().is_some()
         || serde.type_try_from().is_some()
@@ -45,7 +51,7 @@ pub fn body<'a>(
             return None;
         }
         let mut inner = newtype(Cow::Owned(ty.clone()), own, None, errors);
-        inner.converts = serde.type_try_from().is_some();
+        inner.converts = serde.type_try_from().map(|_| "try_from");
         return Some(Body::Newtype(Box::new(inner)));
     }
     match &container.data {
@@ -132,6 +138,63 @@ fn struct_body<'a>(
     }
 }
 
+/// `#[schemars(transparent)]` without serde's: the type's JSON is its one field's value,
+/// and serde's derive would read an object (of a named field) there, so the type's
+/// `Deserialize` is the author's own, which reads the field's value and may refuse some
+/// (an id that checks its prefix, a version requirement that parses). Taken as the
+/// author says, as a hand-written `JsonSchema` is: the schema is the field's type's with
+/// the rules on the type and its field, the check is that schema's, and then the value
+/// is read by the type's own `Deserialize` at its path, its refusal reported there
+/// (rule `deserialize`) in its own words; the description says the server may refuse
+/// some values the schema allows. The author owns that the `Deserialize` reads the
+/// field's JSON, nothing wider: a value it takes that the schema refuses is refused.
+fn read_by_its_own<'a>(
+    container: &serde_ast::Container<'a>,
+    derive: Derive,
+    own: FieldRules,
+    span: proc_macro2::Span,
+    errors: &mut Errors,
+) -> Option<Body<'a, Parsed>> {
+    let serde = &container.attrs;
+    if derive == Derive::Tool {
+        errors.at(
+            span,
+            "#[schemars(transparent)] makes the type one value, and McpTool needs an object of named arguments: derive Argument on this type and make it a field of the tool's arguments",
+        );
+        return None;
+    }
+    if serde.type_from().is_some() || serde.type_try_from().is_some() {
+        errors.at(
+            span,
+            "#[schemars(transparent)] says the type reads its field's value, and #[serde(from/try_from)] says serde reads another type: keep the serde one, which both read",
+        );
+        return None;
+    }
+    let fields = match &container.data {
+        serde_ast::Data::Struct(
+            serde_ast::Style::Newtype | serde_ast::Style::Struct | serde_ast::Style::Tuple,
+            fields,
+        ) if fields.len() == 1 => fields,
+        data => {
+            let what = match data {
+                serde_ast::Data::Enum(_) => "an enum is one of several forms",
+                serde_ast::Data::Struct(..) => "this struct has not one field",
+            };
+            errors.at(
+                span,
+                format!("#[schemars(transparent)] is read on a struct of one field, whose value is the type's JSON, and {what}: remove it, or give the type one field"),
+            );
+            return None;
+        }
+    };
+    let field = &fields[0];
+    let field_rules = FieldRules::validate(&field.original.attrs, errors);
+    let mut inner = newtype(Cow::Borrowed(field.ty), own, Some(field_rules), errors);
+    inner.member = Some(field.member.clone());
+    inner.converts = Some("deserialize");
+    Some(Body::Newtype(Box::new(inner)))
+}
+
 /// A newtype's one value: `own` (the type's `#[validate(...)]`) and `more` (its field's)
 /// together.
 fn newtype<'a>(
@@ -165,7 +228,7 @@ fn newtype<'a>(
         items: rules.items,
         items_span: rules.items_span,
         sensitive: rules.sensitive.is_some(),
-        converts: false,
+        converts: None,
         member: None,
     }
 }

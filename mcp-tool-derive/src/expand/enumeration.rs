@@ -20,6 +20,8 @@ pub fn enumeration(en: &Enum) -> TokenStream {
     // field that takes one; a variant serde never reads (`skip_deserializing`) has none.
     let idents = &en.idents;
     let json_schema = json_schema_impl(&p, ident, quote!(#p::enum_json_schema(&__SPEC)));
+    let extend = super::extend_with(&en.extends, &p);
+    let name = ident.to_string();
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -54,6 +56,8 @@ pub fn enumeration(en: &Enum) -> TokenStream {
                 values: <#ident as #krate::McpEnum>::VALUES,
                 aliases: &[#((#aliases, #canonical)),*],
                 docs: &[#(#docs),*],
+                name: #name,
+                extend: #extend,
             };
 
             #[automatically_derived]

@@ -99,14 +99,19 @@ fn tool_spec(
     })
 }
 
-/// `#[schemars(extend(...))]` on a struct: its keywords, added to the object's schema
-/// by the runtime, which enforces them too.
+/// `#[schemars(extend(...))]` on a struct or a newtype: its keywords, added to the
+/// type's schema by the runtime, which enforces them too.
 fn extend(tool: &Tool, p: &TokenStream) -> TokenStream {
-    if tool.extends.is_empty() {
+    extend_with(&tool.extends, p)
+}
+
+/// `Option<&'static Extend>` of `extends`, the keywords of `#[schemars(extend(...))]`.
+pub(crate) fn extend_with(extends: &[(syn::LitStr, syn::Expr)], p: &TokenStream) -> TokenStream {
+    if extends.is_empty() {
         return quote!(::core::option::Option::None);
     }
-    let keys = tool.extends.iter().map(|(k, _)| k);
-    let values = tool.extends.iter().map(|(_, v)| v);
+    let keys = extends.iter().map(|(k, _)| k);
+    let values = extends.iter().map(|(_, v)| v);
     quote!(::core::option::Option::Some({
         static EXTEND: #p::Extend = #p::Extend::new(
             |schema: &mut #p::Map<::std::string::String, #p::Value>| {
@@ -287,10 +292,9 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             let sensitive = inner.sensitive;
             // A conversion that may refuse a value: tried by the check, so that its
             // refusal is reported at the value's own path.
-            let converts = if inner.converts {
-                quote!(::core::option::Option::Some(#p::converts::<#ident>))
-            } else {
-                quote!(::core::option::Option::None)
+            let converts = match inner.converts {
+                Some(rule) => quote!(::core::option::Option::Some((#rule, #p::converts::<#ident>))),
+                None => quote!(::core::option::Option::None),
             };
             let argument = argument_impl(
                 tool,
@@ -301,6 +305,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
             );
             let json_schema =
                 json_schema_impl(&p, ident, quote!(#p::newtype_json_schema(&__NEWTYPE)));
+            let extend = extend(tool, &p);
+            let name = ident.to_string();
             let assertions = assertions(
                 ty.to_token_stream(),
                 &inner.own,
@@ -331,6 +337,8 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                     title: #title,
                     sensitive: #sensitive,
                     converts: #converts,
+                    name: #name,
+                    extend: #extend,
                     ty: #p::ArgType::of::<#ty>(),
                     rules: #p::Rules {
                         own: &[#(#own),*],

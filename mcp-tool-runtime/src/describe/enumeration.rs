@@ -19,6 +19,11 @@ pub struct EnumSpec {
     pub aliases: &'static [(&'static str, &'static str)],
     /// Each variant's doc comment (or `#[schemars(description)]`), as `values`.
     pub docs: &'static [Option<&'static str>],
+    /// The enum's name, for what `extend` says of it.
+    pub name: &'static str,
+    /// `#[schemars(extend(...))]` on the enum: keywords added to its schema, and
+    /// enforced on a value that is one of `values`.
+    pub extend: Option<&'static super::Extend>,
 }
 
 impl EnumSpec {
@@ -45,6 +50,9 @@ impl EnumSpec {
                 Value::Object(form)
             });
             schema.insert("oneOf".into(), forms.collect());
+        }
+        if let Some(extend) = self.extend {
+            extend.advertise(&mut schema, self.name);
         }
         rules::apply_schema(rules.own, rules::JsonType::String, &mut schema);
         schema
@@ -78,6 +86,13 @@ impl EnumSpec {
             rules::one_of_failure(self.values, s, !cx.is_sensitive()).report(cx, value, None, None);
             return false;
         }
+        if let Some(extend) = self.extend {
+            let before = cx.count();
+            extend.judge(value, self.name, cx);
+            if cx.count() != before {
+                return false;
+            }
+        }
         rules::check(rules.own, value, cx);
         true
     }
@@ -85,7 +100,8 @@ impl EnumSpec {
     /// [`Argument::passes`](crate::Argument::passes): one of the values as written,
     /// passing the field's rules (a former name has its reading to report).
     pub fn passes(&self, value: &Value, rules: Rules, judge: &Judge<'_>) -> bool {
-        value.as_str().is_some_and(|s| self.values.contains(&s))
+        self.extend.is_none()
+            && value.as_str().is_some_and(|s| self.values.contains(&s))
             && rules::pass(rules.own, value, judge.context)
     }
 }

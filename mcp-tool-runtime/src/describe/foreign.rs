@@ -283,6 +283,37 @@ written_as! {
     };
 }
 
+/// A version of Semantic Versioning 2.0.0, as the `semver` crate reads it: the grammar's
+/// own pattern (as semver.org gives it, in groups llama.cpp's converter takes and
+/// `[0-9]` for `\d`), and a number past 64 bits refused by the crate's reading.
+#[cfg(feature = "semver")]
+pub(crate) const SEMVER: &str = "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\
+    (-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?\
+    (\\+[0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*)?$";
+
+#[cfg(feature = "semver")]
+written_as! {
+    semver::Version => Written {
+        schema: || json!({
+            "type": "string",
+            "pattern": SEMVER,
+            "description": "A semantic version, such as 1.4.2 or 2.0.0-rc.1.",
+        }),
+        expected: "a semantic version (SemVer 2.0.0), such as 1.4.2 or 2.0.0-rc.1",
+        strict: |s| s.parse::<semver::Version>().is_ok(),
+    };
+    // No pattern says a requirement's grammar short enough to read: the description
+    // does, and the check is the crate's own reading (Cargo's).
+    semver::VersionReq => Written {
+        schema: || json!({
+            "type": "string",
+            "description": "A version requirement as Cargo reads it, such as ^1.2, >=1.0, <2.0 or =1.4.2.",
+        }),
+        expected: "a version requirement, such as ^1.2, >=1.0, <2.0 or =1.4.2",
+        strict: |s| s.parse::<semver::VersionReq>().is_ok(),
+    };
+}
+
 #[cfg(feature = "url")]
 written_as! {
     url::Url => Written {

@@ -23,9 +23,17 @@ pub struct Newtype {
     pub title: Option<&'static str>,
     /// `#[validate(sensitive)]`: its values are never echoed.
     pub sensitive: bool,
-    /// `#[serde(try_from = "T")]`: reads a value as the newtype, so that a refusal of
-    /// the conversion is known where the value is (see `__private::converts`).
-    pub converts: Option<crate::check::Convert>,
+    /// A reading that may refuse a value of the inner type, tried on the value as the
+    /// newtype so that its refusal is known where the value is (see
+    /// `__private::converts`), with the rule it is reported under: `try_from` for
+    /// `#[serde(try_from = "T")]`, `deserialize` for a type whose own `Deserialize`
+    /// reads its one field's value (`#[schemars(transparent)]`).
+    pub converts: Option<(&'static str, crate::check::Convert)>,
+    /// The newtype's name, for what `extend` says of it.
+    pub name: &'static str,
+    /// `#[schemars(extend(...))]` on the newtype: keywords added to its schema, and
+    /// enforced on a value that passes the rest.
+    pub extend: Option<&'static super::Extend>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.
@@ -36,6 +44,9 @@ impl Newtype {
     /// The inner type's schema with the newtype's rules, then a field's `rules`.
     pub fn schema(&self, rules: Rules, walk: &mut Walk) -> Map<String, Value> {
         let mut schema = (self.ty.schema)(self.rules, walk);
+        if let Some(extend) = self.extend {
+            extend.advertise(&mut schema, self.name);
+        }
         if let Some(title) = self.title {
             schema.insert("title".into(), title.into());
         }
@@ -70,10 +81,13 @@ impl Newtype {
             let before = cx.count();
             let typed = (self.ty.check)(value, self.rules, cx);
             if typed && cx.count() == before {
+                if let Some(extend) = self.extend {
+                    extend.judge(value, self.name, cx);
+                }
                 rules::check(rules.own, value, cx);
                 // Tried on the value as serde will read it, once every check passed.
-                if let Some(convert) = self.converts {
-                    cx.convert_later("try_from", convert);
+                if let Some((rule, convert)) = self.converts {
+                    cx.convert_later(rule, convert);
                 }
             }
             typed

@@ -1,7 +1,7 @@
-//! The number policy: what an integer or float type means in JSON. A bound is a keyword
-//! where every reader holds it exactly (up to 2^53 - 1), else a sentence of the
-//! description; `3.0` is an integer, read as `3`; 128-bit integers hold what
-//! serde_json reads exactly; `NonZero` types say "not 0".
+//! The number policy: what an integer or float type means in JSON. A type's own bound is
+//! a keyword where every reader holds it exactly (up to 2^53 - 1), else it is not told
+//! (see [`EXACT`]) and only enforced; `3.0` is an integer, read as `3`; 128-bit integers
+//! hold what serde_json reads exactly; `NonZero` types say "not 0".
 
 use serde_json::{Map, Value, json};
 
@@ -14,11 +14,26 @@ use crate::number;
 use crate::rules::{self, JsonType, Rules};
 
 /// The largest integer every JSON reader holds exactly (2^53 - 1, JavaScript's
-/// `Number.MAX_SAFE_INTEGER`). A 64-bit type's full range is not advertised as a number
-/// past it: llama.cpp's grammar converter reads `maximum: 18446744073709551615` as -1
+/// `Number.MAX_SAFE_INTEGER`), and the line between a type's own bound that is told to
+/// the model and one that is only enforced.
+///
+/// Told, as `minimum` and `maximum`: the bounds within it, those of the 8-, 16- and
+/// 32-bit types and the 0 of every unsigned one (1 of an unsigned `NonZero`). A client
+/// that validates, or constrains its decoding to the schema, holds them exactly, and a
+/// model can reach them with a field's own meaning: 300 for a `u8` percentage, -1 for a
+/// count. (A profile that drops the keywords and says bounds in words leaves out the far
+/// ends of the 32-bit types there: read and not enforced, they are noise; see
+/// `profile::said::is_far_end`.)
+///
+/// Not told, anywhere: the far ends of the 64- and 128-bit types (`u64`, `usize`,
+/// `i64`, `isize`, `u128`, `i128`), past 2^53 - 1. No quantity a model writes for a
+/// field's meaning comes near 9.2e18, so a sentence "At most 18446744073709551615."
+/// would tell a model nothing and cost tokens in every tool with an id or a count; as a
+/// number, llama.cpp's grammar converter reads `maximum: 18446744073709551615` as -1
 /// (the model may then write only 0 to 9) and throws on both bounds of an `i64`, and a
-/// JavaScript client cannot write such a number exactly. Such a bound is said in the
-/// description instead, and enforced as said.
+/// JavaScript client cannot write it exactly. Such a bound is still enforced: a value
+/// past it is refused with the rule `integer_range`, whose text names the range.
+/// A bound the author wrote (a `range` rule) is a keyword as written.
 pub(crate) const EXACT: i128 = (1 << 53) - 1;
 
 macro_rules! integers {
@@ -50,8 +65,7 @@ integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
 /// 128-bit integers: JSON numbers as this server reads them (serde_json's) hold at most
 /// 64 bits exactly, so the range read, advertised and checked is that: `u128` from 0 to
-/// `u64::MAX`, `i128` from `i64::MIN` to `u64::MAX` (said in the description, past
-/// 2^53 - 1).
+/// `u64::MAX`, `i128` from `i64::MIN` to `u64::MAX` (past 2^53 - 1: enforced, untold).
 macro_rules! wide_integers {
     ($($t:ty => $min:expr, $max:expr);*) => {$(
         impl Argument for $t {
@@ -139,8 +153,7 @@ nonzero!(
 );
 
 /// The schema of an integer type of range `min..=max`: each bound a keyword where every
-/// reader holds it exactly, else a sentence of the description (unless a rule gave that
-/// side a keyword of its own).
+/// reader holds it exactly, else untold (see [`EXACT`]); the author's rules tighten it.
 fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
     let mut schema = typed("integer");
     for (key, bound) in [("minimum", min), ("maximum", max)] {
@@ -149,22 +162,6 @@ fn integer_schema(rules: Rules, min: i128, max: i128) -> Map<String, Value> {
         }
     }
     rules::apply_schema(rules.own, JsonType::Number, &mut schema);
-    let said = |key: &str, bound: i128| bound.abs() <= EXACT || schema.contains_key(key);
-    let (low, high) = (said("minimum", min), said("maximum", max));
-    let note = match (low, high) {
-        (true, true) => None,
-        (false, false) => Some(format!("An integer from {min} to {max}.")),
-        (true, false) => Some(format!("At most {max}.")),
-        (false, true) => Some(format!("At least {min}.")),
-    };
-    if let Some(note) = note {
-        let mut text = match schema.remove("description") {
-            Some(Value::String(s)) => s,
-            _ => String::new(),
-        };
-        crate::text::push_sentence(&mut text, &note);
-        schema.insert("description".into(), text.into());
-    }
     schema
 }
 
@@ -206,7 +203,7 @@ fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, m
             rules::check(rules.own, value, cx);
             if cx.count() == before {
                 let expected = format!("an integer from {min} to {max}");
-                // The side it is past: said by a keyword, or in the description.
+                // The side it is past: told by a keyword, or untold.
                 let below = n.as_i64().map_or_else(
                     || n.as_f64().is_some_and(|f| f < 0.0),
                     |i| i128::from(i) < min,
@@ -215,7 +212,7 @@ fn check_integer(value: &Value, rules: Rules, cx: &mut Checker<'_>, min: i128, m
                 if bound.abs() <= EXACT {
                     cx.type_mismatch(&expected, value);
                 } else {
-                    // The bound the description states, no keyword.
+                    // A bound no keyword tells (see `EXACT`).
                     cx.report(crate::check::Report {
                         rule: std::borrow::Cow::Borrowed("integer_range"),
                         expectation: std::borrow::Cow::Owned(crate::text::expectation(&[

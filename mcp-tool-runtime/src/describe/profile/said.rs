@@ -52,9 +52,8 @@ pub(super) fn move_bounds(node: &mut Map<String, Value>, notes: &mut Vec<String>
     if let Some(multiple) = take(node, "multipleOf") {
         notes.push(format!("A multiple of {multiple}."));
     }
-    if is_full_range(min.as_ref(), max.as_ref()) {
-        return;
-    }
+    let min = min.filter(|m| !is_far_end(m));
+    let max = max.filter(|m| !is_far_end(m));
     let low = match (&min, &xmin) {
         (_, Some(x)) => Some(format!("more than {x}")),
         (Some(m), None) => Some(format!("at least {m}")),
@@ -74,19 +73,19 @@ pub(super) fn move_bounds(node: &mut Map<String, Value>, notes: &mut Vec<String>
     notes.push(text);
 }
 
-/// The bounds of a 32- or 64-bit integer type: saying them would only be noise.
-pub(super) fn is_full_range(min: Option<&Value>, max: Option<&Value>) -> bool {
-    let (Some(min), Some(max)) = (min, max) else {
-        return false;
-    };
-    let full = [
-        (i64::from(i32::MIN), u64::try_from(i32::MAX).unwrap_or(0)),
-        (0, u64::from(u32::MAX)),
-        (i64::MIN, i64::MAX as u64),
-        (0, u64::MAX),
+/// A far end of a 32- or 64-bit integer type (`i32::MAX`, `u32::MAX`, ...): in words it
+/// is only noise, no quantity a model writes for a field's meaning comes near it (the
+/// rule is `numbers::EXACT`'s). The 0 of an unsigned type is no far end: "At least 0."
+/// tells the model a count is not negative.
+pub(super) fn is_far_end(bound: &Value) -> bool {
+    let ends = [
+        i64::from(i32::MIN),
+        i64::from(i32::MAX),
+        i64::from(u32::MAX),
+        i64::MIN,
+        i64::MAX,
     ];
-    full.iter()
-        .any(|(lo, hi)| min.as_i64() == Some(*lo) && max.as_u64() == Some(*hi))
+    bound.as_i64().is_some_and(|b| ends.contains(&b)) || bound.as_u64() == Some(u64::MAX)
 }
 
 /// `minLength`/`maxLength` (characters), and with `items` `maxItems` and `minItems`
