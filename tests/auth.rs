@@ -362,7 +362,9 @@ async fn an_open_event_stream_ends_when_its_token_does() {
     let get = format!(
         "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n{head}Mcp-Session-Id: {session}\r\nConnection: close\r\n\r\n"
     );
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
     tokio::io::AsyncWriteExt::write_all(&mut stream, get.as_bytes())
         .await
         .unwrap();
@@ -377,6 +379,10 @@ async fn an_open_event_stream_ends_when_its_token_does() {
     )
     .await;
     assert!(ended.is_ok(), "the stream outlived its token");
-    assert!(opened.elapsed() >= std::time::Duration::from_millis(500), "{:?}", opened.elapsed());
+    assert!(
+        opened.elapsed() >= std::time::Duration::from_millis(500),
+        "{:?}",
+        opened.elapsed()
+    );
     serving.stop().await;
 }

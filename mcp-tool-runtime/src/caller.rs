@@ -347,6 +347,14 @@ impl ToolScopes {
 #[cfg(feature = "rmcp")]
 pub(crate) const SCOPES_KEY: &str = "x-mcp-tool-scopes";
 
+/// The name under which a [`Toolbox`]'s `get_tool` answers with every scope its tools
+/// declare (under [`SCOPES_KEY`]), for the HTTP gate's `scopes_supported`: a name no
+/// tool can have (a NUL is no character of a tool's name, nor of an HTTP header).
+///
+/// [`Toolbox`]: crate::Toolbox
+#[cfg(feature = "rmcp")]
+pub(crate) const ALL_SCOPES: &str = "\0mcp-tool/scopes";
+
 /// Every scope declared by a tool this process registered (a [`Toolbox`]'s tools, an
 /// rmcp router's `Parameters` types): what a resource server supports when no table
 /// names them. Scopes are few and `'static`; the set only grows.

@@ -71,6 +71,19 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     /// The tool `name`, its schema carrying the scopes it declares for the HTTP server
     /// to read (as a `structured` router's tools carry theirs; lists never show them).
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        if name == crate::caller::ALL_SCOPES {
+            let mut all: Vec<&'static str> =
+                self.scopes.iter().flat_map(|s| s.iter().copied()).collect();
+            all.sort_unstable();
+            all.dedup();
+            let mut schema = serde_json::Map::new();
+            crate::caller::with_scopes_in_schema(&mut schema, &all);
+            return Some(rmcp::model::Tool::new(
+                name.to_owned(),
+                "",
+                Arc::new(schema),
+            ));
+        }
         let i = self.list().iter().position(|t| t.name == name)?;
         let mut tool = rmcp_tools(self, self.profile_for(None)).get(i).cloned()?;
         if !self.scopes[i].is_empty() {

@@ -72,9 +72,16 @@ impl Gate {
             .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
         let (origin, resource_path) = split_origin(&auth.resource);
         let metadata_url = format!("{origin}{WELL_KNOWN}{resource_path}");
-        let mut supported: Vec<String> = (crate::caller::declared_scopes().into_iter())
-            .chain(auth.scopes.supported())
-            .map(str::to_owned)
+        // A Toolbox says every scope its tools declare; an rmcp router cannot be asked
+        // for its tools outside a request, so for one the scopes every `Parameters`
+        // type of this process declares are taken.
+        let declared_here = (declared)(crate::caller::ALL_SCOPES).unwrap_or_else(|| {
+            (crate::caller::declared_scopes().into_iter())
+                .map(str::to_owned)
+                .collect()
+        });
+        let mut supported: Vec<String> = (declared_here.into_iter())
+            .chain(auth.scopes.supported().into_iter().map(str::to_owned))
             .collect();
         supported.sort_unstable();
         supported.dedup();
