@@ -192,24 +192,9 @@ async fn two_replicas_serve_one_session_and_hand_an_answer_to_the_one_that_asked
     assert_eq!(code, 404);
 
     // The call on A: its stream carries the question, and stays open for the result.
-    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-        "params": {"name": "ship", "arguments": {"id": "A1"}}});
-    let (code, _, mut stream) = raw_http::post(
-        a.port,
-        &format!("127.0.0.1:{}", a.port),
-        None,
-        &in_session(&alice, Some(&session)),
-        &call.to_string(),
-    )
-    .await;
-    assert_eq!(code, 200);
-    let question = next_message(&mut stream).await;
-    assert_eq!(question["method"], "elicitation/create", "{question}");
-    let asked = question["id"].clone();
+    let (mut stream, answer) = ship(a.port, &alice, &session, "A1").await;
 
     // Bob cannot answer it, on either replica.
-    let answer =
-        json!({"jsonrpc": "2.0", "id": asked, "result": {"action": "accept", "content": {}}});
     let (code, _, _) = post(b.port, &bob, Some(&session), &answer).await;
     assert_eq!(code, 404);
     // Alice answers through B: handed to A, which asked.
@@ -222,6 +207,84 @@ async fn two_replicas_serve_one_session_and_hand_an_answer_to_the_one_that_asked
     assert_eq!(shipped.load(Ordering::SeqCst), 1, "shipped once");
     a.stop().await;
     b.stop().await;
+}
+
+/// The first request a replica sees in a session can be a call that asks at once, and
+/// the answer can reach another replica at once, which publishes it once: Redis keeps
+/// nothing for a subscriber yet to subscribe, so the replica that asks must listen for
+/// answers before its question goes out. Here its way to Redis is slow to open (as at
+/// a start or a reconnection under load), and the answer is sent the moment the
+/// question arrives.
+#[tokio::test]
+async fn a_replica_listens_for_answers_before_it_asks() {
+    let Some(binary) = redis_server() else { return };
+    let redis = Redis::start(binary).await;
+    let slow = slow_relay(redis.port, Duration::from_millis(400)).await;
+    let issuer = issuer().await;
+    let resource = "http://mcp.example.test/mcp";
+    let shipped = Arc::new(AtomicUsize::new(0));
+    let slow_url = format!("redis://127.0.0.1:{slow}/");
+    let a = replica(&issuer, resource, &slow_url, Arc::clone(&shipped)).await;
+    let b = replica(&issuer, resource, &redis.url(), Arc::clone(&shipped)).await;
+    let alice = token_of(&issuer, resource, "alice");
+
+    // Opened on B: the call is the first request A sees in the session.
+    let session = open(b.port, &alice, json!({"elicitation": {"form": {}}})).await;
+    let (mut stream, answer) = ship(a.port, &alice, &session, "A2").await;
+    let (code, _, body) = post(b.port, &alice, Some(&session), &answer).await;
+    assert_eq!(code, 202, "{body}");
+    let result = next_message(&mut stream).await;
+    assert_eq!(
+        result["result"]["content"][0]["text"], "alice shipped A2",
+        "{result}"
+    );
+    assert_eq!(shipped.load(Ordering::SeqCst), 1, "shipped once");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Calls `ship` of order `id` on `port` as `token`'s holder in `session`, and reads
+/// the question it asks: the call's stream, open for the result, and the answer that
+/// confirms.
+async fn ship(
+    port: u16,
+    token: &str,
+    session: &str,
+    id: &str,
+) -> (tokio::io::BufReader<TcpStream>, Value) {
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "ship", "arguments": {"id": id}}});
+    let (code, _, mut stream) = raw_http::post(
+        port,
+        &format!("127.0.0.1:{port}"),
+        None,
+        &in_session(token, Some(session)),
+        &call.to_string(),
+    )
+    .await;
+    assert_eq!(code, 200);
+    let question = next_message(&mut stream).await;
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    let answer = json!({"jsonrpc": "2.0", "id": question["id"],
+        "result": {"action": "accept", "content": {}}});
+    (stream, answer)
+}
+
+/// A loopback port that relays each connection to Redis at `port` after `delay`.
+async fn slow_relay(port: u16, delay: Duration) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let relay = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                if let Ok(mut redis) = TcpStream::connect(("127.0.0.1", port)).await {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut redis).await;
+                }
+            });
+        }
+    });
+    relay
 }
 
 /// The next JSON-RPC message of an event stream.

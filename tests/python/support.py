@@ -18,6 +18,30 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def wait_for_port(port, process, what):
+    """Returns once `port` on loopback takes connections; raises if `process` stops
+    first, or after 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not listen on {port}") from None
+            time.sleep(0.05)
+
+
+def stop(process):
+    """Ends `process`: asked, then, after 10 s, made to."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextlib.contextmanager
 def http_server(example, args=(), key=None):
     """Starts `example --http` on a free loopback port, its request-state key `key`;
@@ -31,21 +55,12 @@ def http_server(example, args=(), key=None):
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not listen: {server.stderr.read()!r}")
-                time.sleep(0.1)
+        try:
+            wait_for_port(port, server, example)
+        except RuntimeError as error:
+            said = server.stderr.read() if server.poll() is not None else b""
+            raise RuntimeError(f"{error}: {said!r}") from None
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
         server.stderr.close()

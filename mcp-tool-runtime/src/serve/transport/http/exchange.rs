@@ -42,6 +42,10 @@ pub(super) struct Exchange {
     /// request, in the runtime that serves).
     #[cfg_attr(not(feature = "redis"), expect(dead_code))]
     listening: std::sync::Once,
+    /// Whether this process is subscribed to the answers handed over (set by the
+    /// listener, which keeps it while subscribed).
+    #[cfg(feature = "redis")]
+    subscribed: Arc<tokio::sync::watch::Sender<bool>>,
     /// The questions asked in this endpoint's sessions, awaiting answers.
     waiters: Arc<sessions::Waiters>,
     /// Who may call what, when the server authorizes (feature `auth`).
@@ -68,6 +72,8 @@ impl Exchange {
             sessions,
             manager,
             listening: std::sync::Once::new(),
+            #[cfg(feature = "redis")]
+            subscribed: Arc::new(tokio::sync::watch::channel(false).0),
             waiters: Arc::default(),
             #[cfg(feature = "auth")]
             gate: None,
@@ -159,14 +165,16 @@ impl Exchange {
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        if let Some(session) = &session {
-            if let Some(refused) = self.foreign_session(session, subject.as_deref()).await {
-                return refused;
-            }
-            #[cfg(feature = "redis")]
-            if let Some(handed) = self.hand_over(&parts, session, &body).await {
-                return handed;
-            }
+        if let Some(session) = &session
+            && let Some(refused) = self.foreign_session(session, subject.as_deref()).await
+        {
+            return refused;
+        }
+        #[cfg(feature = "redis")]
+        if let Some(session) = &session
+            && let Some(handed) = self.hand_over(&parts, session, &body).await
+        {
+            return handed;
         }
         // For a call that asks its user within it: it says here that it waits.
         parts.extensions.insert(Arc::clone(&self.waiters));
@@ -251,6 +259,13 @@ impl Exchange {
             return None;
         }
         self.listen();
+        // A question this request asks may be answered through another replica, which
+        // publishes the answer once: Redis keeps nothing for a subscriber yet to
+        // subscribe, so the request waits (the first one, a moment) until this process
+        // listens. If it cannot within SUBSCRIBE_WITHIN, the request goes on: an answer
+        // through this replica still arrives, one through another would be lost.
+        let mut subscribed = self.subscribed.subscribe();
+        let _ = tokio::time::timeout(SUBSCRIBE_WITHIN, subscribed.wait_for(|s| *s)).await;
         let message: Value = serde_json::from_slice(body).ok()?;
         let is_answer = message.get("method").is_none()
             && (message.get("result").is_some() || message.get("error").is_some());
@@ -275,15 +290,22 @@ impl Exchange {
         self.listening.call_once(|| {
             let manager = Arc::clone(&self.manager);
             let waiters = Arc::clone(&self.waiters);
-            sessions::listen(&self.sessions, waiters, move |session, answer| {
-                let manager = Arc::clone(&manager);
-                Box::pin(async move {
-                    use rmcp::transport::streamable_http_server::session::SessionManager as _;
-                    if let Ok(message) = serde_json::from_value::<ClientJsonRpcMessage>(answer) {
-                        let _ = manager.accept_message(&session.into(), message).await;
-                    }
-                })
-            });
+            let subscribed = Arc::clone(&self.subscribed);
+            sessions::listen(
+                &self.sessions,
+                waiters,
+                subscribed,
+                move |session, answer| {
+                    let manager = Arc::clone(&manager);
+                    Box::pin(async move {
+                        use rmcp::transport::streamable_http_server::session::SessionManager as _;
+                        if let Ok(message) = serde_json::from_value::<ClientJsonRpcMessage>(answer)
+                        {
+                            let _ = manager.accept_message(&session.into(), message).await;
+                        }
+                    })
+                },
+            );
         });
     }
 }
@@ -319,6 +341,11 @@ impl hyper::body::Body for Until {
         Pin::new(&mut self.body).poll_frame(cx)
     }
 }
+
+/// How long a request in a shared session waits for this process to listen for the
+/// answers handed over (see `Exchange::hand_over`).
+#[cfg(feature = "redis")]
+const SUBSCRIBE_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn is_json(headers: &hyper::HeaderMap) -> bool {
     headers

@@ -384,10 +384,15 @@ impl RedisBook {
 }
 
 /// Listens for answers handed over by other replicas and gives each to the session
-/// here that waits for it, as long as the process serves (reconnecting after a failure).
+/// here that waits for it, as long as the process serves (reconnecting after a failure);
+/// `subscribed` says whether it listens now.
 #[cfg(feature = "redis")]
-pub(super) fn listen<F>(sessions: &Sessions, waiters: Arc<Waiters>, deliver: F)
-where
+pub(super) fn listen<F>(
+    sessions: &Sessions,
+    waiters: Arc<Waiters>,
+    subscribed: Arc<tokio::sync::watch::Sender<bool>>,
+    deliver: F,
+) where
     F: Fn(String, serde_json::Value) -> Pin<Box<dyn Future<Output = ()> + Send>>
         + Send
         + Sync
@@ -409,6 +414,7 @@ where
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 continue;
             };
+            subscribed.send_replace(true);
             let mut messages = pubsub.on_message();
             while let Some(message) = messages.next().await {
                 let Ok(payload) = message.get_payload::<String>() else {
@@ -430,6 +436,7 @@ where
                     deliver(session.to_owned(), answer.clone()).await;
                 }
             }
+            subscribed.send_replace(false);
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     });
