@@ -174,6 +174,21 @@ async fn a_task_is_created_polled_and_completed_with_its_result_inline() {
     let (seen, serving) = serve(TaskLimits::default()).await;
     let port = serving.port;
 
+    // The list says which tools run as tasks, where the clients of tasks read it.
+    let listed = request(port, true, "tools/list", json!({})).await;
+    let listed = listed["result"]["tools"].as_array().unwrap().clone();
+    let named = |name: &str| listed.iter().find(|t| t["name"] == name).unwrap().clone();
+    assert_eq!(
+        named("export")["execution"],
+        json!({ "taskSupport": "optional" })
+    );
+    assert_eq!(
+        named("rebuild")["execution"],
+        json!({ "taskSupport": "required" })
+    );
+    assert!(named("greet").get("execution").is_none());
+    assert!(named("export").get("_meta").is_none(), "{listed:?}");
+
     let discovered = request(port, true, "server/discover", json!({})).await;
     assert!(
         discovered["result"]["capabilities"]["extensions"][TASKS].is_object(),
@@ -334,4 +349,45 @@ async fn a_task_is_gone_once_its_time_to_live_passed() {
     let gone = get(port, &id).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
     serving.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_lists_each_tools_execution_too() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let (mut input, server_in) = tokio::io::duplex(64 * 1024);
+    let (server_out, output) = tokio::io::duplex(64 * 1024);
+    let seen = Arc::new(Seen::default());
+    let served = tokio::spawn(
+        mcp_tool::stdio::Stdio::new(server_in, server_out)
+            .serve(tools(seen, TaskLimits::default())),
+    );
+    let mut lines = BufReader::new(output).lines();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    for message in [initialize, initialized, list] {
+        input
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let listed = loop {
+        let line = lines.next_line().await.unwrap().unwrap();
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == 2 {
+            break message;
+        }
+    };
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    let export = tools.iter().find(|t| t["name"] == "export").unwrap();
+    assert_eq!(
+        export["execution"],
+        json!({ "taskSupport": "optional" }),
+        "{listed}"
+    );
+    assert!(export.get("_meta").is_none());
+    drop(input);
+    served.await.unwrap().unwrap();
 }

@@ -15,6 +15,44 @@ use crate::caller::Caller;
 use crate::serve::tasks::{TaskRecord, TaskRefusal, TaskState, Tasks, timestamp};
 use crate::task_support::TaskSupport;
 
+/// The key of a tool's `_meta` that carries its `execution` from the handler to the
+/// transport: rmcp's `Tool` has no field for it, so the transport moves it out of
+/// `_meta` to the tool's own `execution`, where the clients of tasks read it.
+pub(crate) const EXECUTION_META: &str = "mcp-tool/execution";
+
+/// Moves each listed tool's `execution` out of its `_meta` in `message`, a JSON-RPC
+/// response to `tools/list` (any other message is left as it is).
+pub(crate) fn executions_onto(message: &mut Value) {
+    let Some(tools) = message
+        .pointer_mut("/result/tools")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for tool in tools.iter_mut().filter_map(Value::as_object_mut) {
+        let Some(Value::Object(meta)) = tool.get_mut("_meta") else {
+            continue;
+        };
+        let Some(execution) = meta.remove(EXECUTION_META) else {
+            continue;
+        };
+        if meta.is_empty() {
+            tool.remove("_meta");
+        }
+        tool.insert("execution".into(), execution);
+    }
+}
+
+/// Whether `body` is a `tools/list` request, whose answer may carry executions.
+pub(crate) fn lists_tools(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Method<'a> {
+        #[serde(borrow)]
+        method: Option<&'a str>,
+    }
+    serde_json::from_slice::<Method>(body).is_ok_and(|m| m.method == Some("tools/list"))
+}
+
 /// Whether the request declared the tasks extension: in its own `_meta` (2026-07-28)
 /// or at `initialize`.
 pub(crate) fn declared_tasks(context: &RequestContext<RoleServer>) -> bool {
