@@ -253,8 +253,8 @@ impl Desk {
 
     async fn cancel_order(
         self: Arc<Self>,
-        args: CancelOrder,
         caller: Caller,
+        args: CancelOrder,
     ) -> Result<Cancelled, ToolError> {
         let mut db = self.db();
         // Immediate: the write lock is taken before the order's state is read, so that
@@ -297,8 +297,8 @@ impl Desk {
 
     async fn find_orders(
         self: Arc<Self>,
-        args: FindOrders,
         caller: Caller,
+        args: FindOrders,
     ) -> Result<Vec<OrderSummary>, ToolError> {
         let db = self.db();
         let mut statement = db
@@ -331,8 +331,8 @@ impl Desk {
 
     async fn find_order(
         self: Arc<Self>,
-        args: FindOrder,
         caller: Caller,
+        args: FindOrder,
     ) -> Result<Found, ToolError> {
         let db = self.db();
         let (sql, key) = match &args {
@@ -425,9 +425,9 @@ impl Desk {
 
     async fn track_order(
         self: Arc<Self>,
-        args: TrackOrder,
         caller: Caller,
         ask: Ask,
+        args: TrackOrder,
     ) -> Result<Tracking, ToolError> {
         let order_id = self.order_to_track(args.order_id, &caller, &ask).await?;
         let (order, shipment) = {

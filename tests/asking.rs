@@ -80,7 +80,7 @@ async fn book(_: Arc<Shop>, args: Book) -> Result<String, ToolError> {
     ))
 }
 
-async fn refund(shop: Arc<Shop>, args: Refund, ask: Ask) -> Result<String, ToolError> {
+async fn refund(shop: Arc<Shop>, ask: Ask, args: Refund) -> Result<String, ToolError> {
     let orders = [("ORD-1", "a lamp"), ("ORD-2", "a chair")];
     let (id, item) = ask
         .choose("Which order do you mean?", &orders, |(id, item)| {

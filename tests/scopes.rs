@@ -27,7 +27,7 @@ struct Ping {}
 
 struct Shop;
 
-async fn find(_: Arc<Shop>, args: FindOrder, caller: Caller) -> Result<Value, ToolError> {
+async fn find(_: Arc<Shop>, caller: Caller, args: FindOrder) -> Result<Value, ToolError> {
     if !args.order_id.starts_with(caller.subject()) {
         return Err(ToolError::permission("This order is not yours."));
     }
@@ -301,7 +301,10 @@ async fn an_unknown_tools_error_names_only_the_tools_the_caller_is_listed() {
     assert!(!reader.contains("cancel_order"), "{reader}");
     assert!(reader.contains("find_order"), "{reader}");
     let writer = message(Caller::new("ada").with_scopes(["orders:read", "orders:write"])).await;
-    assert!(writer.contains("Did you mean cancel_order"), "{writer}");
+    assert!(
+        writer.contains("Did you mean \"cancel_order\"?"),
+        "{writer}"
+    );
     // Without a verified caller, as the operator serves such calls.
     let unverified = shop().call("cancel_ordr", json!({})).await.unwrap_err();
     assert!(

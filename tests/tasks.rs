@@ -43,10 +43,10 @@ struct Seen {
     stopped: AtomicUsize,
 }
 
-async fn export(seen: Arc<Seen>, args: Export) -> Result<Value, ToolError> {
+async fn export(seen: Arc<Seen>, cancelled: Cancelled, args: Export) -> Result<Value, ToolError> {
     mcp_tool::tasks::progress(format!("Exporting month {}", args.month)).await;
     tokio::select! {
-        () = Cancelled::current() => {
+        () = cancelled => {
             seen.stopped.fetch_add(1, Ordering::SeqCst);
             Err(ToolError::transient("stopped"))
         }

@@ -838,3 +838,48 @@ fn an_error_no_handler_sorted_is_safe_by_default() {
     let peeked = block_on(shown.call("inspect", json!({"name": "Lyon"}))).unwrap();
     assert!(peeked.text().contains("no such table"), "{}", peeked.text());
 }
+
+/// A handler takes the pieces of the call it needs in any order, its arguments last:
+/// the state, the verified caller, the context its dates were judged in.
+#[tokio::test]
+async fn a_handler_takes_the_pieces_it_needs_in_any_order() {
+    use mcp_tool::Caller;
+
+    struct Desk(&'static str);
+
+    /// Greet.
+    #[derive(McpTool, Deserialize)]
+    struct Greet {
+        name: String,
+    }
+
+    async fn greet(
+        context: Context,
+        caller: Caller,
+        desk: Arc<Desk>,
+        args: Greet,
+    ) -> Result<String, ToolError> {
+        let _ = context;
+        Ok(format!(
+            "{} greets {} for {}",
+            desk.0,
+            args.name,
+            caller.subject()
+        ))
+    }
+    let tools = Toolbox::with_state(Desk("front desk")).tool(greet);
+    let ada = Caller::new("ada");
+    let result = tools
+        .call_as(&ada, "greet", json!({"name": "Bob"}))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "front desk greets Bob for ada");
+    // A handler that takes a caller, called without one, is refused before it runs:
+    // no handler ever gets an empty caller.
+    let refused = tools.call("greet", json!({"name": "Bob"})).await.unwrap();
+    assert!(refused.is_error);
+    assert_eq!(
+        refused.structured_content.unwrap()["errorCategory"],
+        "permission"
+    );
+}

@@ -38,7 +38,7 @@ pub use result::{
     Violation,
 };
 pub use rules::Invalid;
-pub use serve::call::Handler;
+pub use serve::call::{CallParts, FromCall, Handler};
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
 #[cfg(feature = "rmcp")]

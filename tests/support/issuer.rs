@@ -41,7 +41,7 @@ pub struct CancelOrder {
     pub order_id: String,
 }
 
-pub async fn find_orders(_: Arc<()>, args: FindOrders, caller: Caller) -> Result<Value, ToolError> {
+pub async fn find_orders(_: Arc<()>, caller: Caller, args: FindOrders) -> Result<Value, ToolError> {
     if args.customer != caller.subject() {
         return Err(ToolError::permission("Those orders are not yours."));
     }

@@ -341,7 +341,7 @@ impl Sealing {
 ///     customer: String,
 /// }
 ///
-/// async fn refund(_: Arc<()>, args: Refund, ask: Ask) -> Result<String, ToolError> {
+/// async fn refund(_: Arc<()>, ask: Ask, args: Refund) -> Result<String, ToolError> {
 ///     let orders = [("ORD-1", "a lamp"), ("ORD-2", "a chair")];
 ///     let (id, _) = ask
 ///         .choose("Which order do you mean?", &orders, |(id, item)| (id.to_string(), format!("{id}: {item}")))

@@ -306,12 +306,16 @@ where
     let args: T = spec
         .deserialize(T::NAME, arguments)
         .map_err(|error| error.with_repairs(repairs.clone()))?;
-    let ask = Ask::new(session.clone());
+    let parts = CallParts {
+        tool: T::NAME,
+        state,
+        ask: Ask::new(session.clone()),
+        caller,
+        context: setup.context.clone(),
+    };
     let finish = async move {
         // Both creating and polling the handler's future may panic.
-        let running = CatchUnwind(Box::pin(async move {
-            handler.call(state, args, ask, caller).await
-        }));
+        let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
         let outcome = running.await;
         finished::<T, _>(outcome, &session, echoed, repairs, shape)
     };
@@ -392,14 +396,101 @@ pub(crate) fn needs_confirmation(message: &str) -> ToolError {
     .with_hint("Tell the user what you were about to do; they can confirm it from a client that supports elicitation, or do it themselves.")
 }
 
-/// An async function that can handle the tool `T`: `async fn(T) -> Result<O, ToolError>`,
-/// `async fn(Arc<S>, T) -> Result<O, ToolError>`, `async fn(Arc<S>, T, Caller)` for a
-/// handler that acts for its verified [`Caller`], or `async fn(Arc<S>, T, Ask)` and
-/// `async fn(Arc<S>, T, Caller, Ask)` for a handler that asks the user. `M` only tells
-/// them apart.
+/// What a call hands its handler besides the arguments: each piece a handler takes is
+/// read from it by [`FromCall`].
+pub struct CallParts<S> {
+    pub(crate) tool: &'static str,
+    pub(crate) state: Arc<S>,
+    pub(crate) ask: Ask,
+    pub(crate) caller: Option<Caller>,
+    pub(crate) context: Context,
+}
+
+/// A piece of a call a handler may take, before its arguments: the server's state
+/// (`Arc<S>`), the verified [`Caller`], the [`Ask`] of a handler that asks its user
+/// (feature `ask`), the [`Context`] the call's dates are judged in. A handler takes
+/// any of them, in any order, then the arguments last, as axum's handlers take their
+/// extractors and then the body:
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_tool::{Caller, McpTool, ToolError, Toolbox};
+/// use serde::Deserialize;
+///
+/// struct Shop;
+///
+/// /// Find an order.
+/// #[derive(McpTool, Deserialize)]
+/// #[mcp_tool(scopes("orders:read"))]
+/// struct FindOrder { id: String }
+///
+/// async fn find(caller: Caller, _shop: Arc<Shop>, args: FindOrder) -> Result<String, ToolError> {
+///     Ok(format!("{} for {}", args.id, caller.subject()))
+/// }
+///
+/// let tools = Toolbox::with_state(Shop).tool(find);
+/// # let _ = tools;
+/// ```
+///
+/// The next piece a handler may take is one impl of this trait. A piece that cannot be
+/// had for a call refuses it before the handler runs: a [`Caller`] when the call has no
+/// verified caller is a `permission` error, never an empty caller.
+#[diagnostic::on_unimplemented(
+    message = "a tool handler cannot take `{Self}` before its arguments",
+    note = "a handler takes any of `Arc<S>` (the toolbox's state), `Caller`, `Ask` (feature `ask`) and `Context`, in any order, then the tool's arguments last"
+)]
+pub trait FromCall<S>: Sized + Send + 'static {
+    /// Whether taking it means the handler may ask the user (the call then carries
+    /// what a dialogue needs).
+    #[doc(hidden)]
+    const ASKS: bool = false;
+    /// Whether taking it means the handler runs only for a verified caller.
+    #[doc(hidden)]
+    const CALLER: bool = false;
+    /// The piece, from the parts of the call; or why the call is refused.
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError>;
+}
+
+impl<S: Send + Sync + 'static> FromCall<S> for Arc<S> {
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError> {
+        Ok(Arc::clone(&parts.state))
+    }
+}
+
+/// The verified caller (or the one the operator named, see
+/// [`Unverified`](crate::Unverified)); a call without one is refused before the
+/// handler runs.
+impl<S> FromCall<S> for Caller {
+    const CALLER: bool = true;
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError> {
+        parts
+            .caller
+            .clone()
+            .ok_or_else(|| crate::caller::no_caller(parts.tool, false))
+    }
+}
+
+#[cfg(feature = "ask")]
+impl<S> FromCall<S> for Ask {
+    const ASKS: bool = true;
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError> {
+        Ok(parts.ask.clone())
+    }
+}
+
+/// The clock and time zone the call's dates were judged in.
+impl<S> FromCall<S> for Context {
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError> {
+        Ok(parts.context.clone())
+    }
+}
+
+/// An async function that can handle the tool `T`: it takes any pieces of the call
+/// ([`FromCall`]: `Arc<S>`, [`Caller`], [`Ask`], [`Context`]) and the arguments `T`
+/// last, and returns `Result<O, ToolError>`. `M` only tells the forms apart.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool handler",
-    note = "a handler is an async fn taking the tool's arguments: `async fn(T)`, `async fn(Arc<S>, T)`, `async fn(Arc<S>, T, Caller)`, or, with mcp-tool's `ask` feature, `async fn(Arc<S>, T, Ask)` and `async fn(Arc<S>, T, Caller, Ask)`; it returns `Result<O, ToolError>` with `O: Serialize`"
+    note = "a handler is an async fn taking any of `Arc<S>`, `Caller`, `Ask` (feature `ask`) and `Context`, then the tool's arguments last: `async fn(T)`, `async fn(Arc<S>, T)`, `async fn(Arc<S>, Caller, T)`, ...; it returns `Result<O, ToolError>` with `O: Serialize`"
 )]
 pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// What a successful call returns.
@@ -412,82 +503,39 @@ pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// Whether the handler takes a [`Caller`], and so runs only for a verified one.
     #[doc(hidden)]
     const CALLER: bool = false;
-    /// Runs the handler (`caller`: who calls, if verified).
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, caller: Option<Caller>) -> Self::Future;
+    /// Runs the handler on the pieces it takes and `arguments`; or the refusal of a
+    /// piece it cannot have.
+    fn call(&self, parts: &CallParts<S>, arguments: T) -> Result<Self::Future, ToolError>;
 }
 
-/// The caller a handler that takes one is given: the verified one, always (a call
-/// without one is refused before the handler, see `call`); the empty subject is
-/// never reached, and names nobody if it were.
-fn given(caller: Option<Caller>) -> Caller {
-    caller.unwrap_or_else(|| Caller::new(""))
+/// The handler of each number of pieces before the arguments, written once.
+macro_rules! handler {
+    ($($piece:ident),*) => {
+        impl<S, T, F, Fut, O, $($piece,)*> Handler<S, T, fn($($piece,)* T) -> O> for F
+        where
+            F: Fn($($piece,)* T) -> Fut + Send + Sync + 'static,
+            Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+            $($piece: FromCall<S>,)*
+        {
+            type Output = O;
+            type Future = Fut;
+            const ASKS: bool = false $(|| $piece::ASKS)*;
+            const CALLER: bool = false $(|| $piece::CALLER)*;
+            #[allow(non_snake_case, unused_variables)]
+            fn call(&self, parts: &CallParts<S>, arguments: T) -> Result<Fut, ToolError> {
+                $(let $piece = $piece::from_call(parts)?;)*
+                Ok(self($($piece,)* arguments))
+            }
+        }
+    };
 }
 
-impl<S, T, F, Fut, O> Handler<S, T, fn(T) -> O> for F
-where
-    F: Fn(T) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    fn call(&self, _state: Arc<S>, arguments: T, _ask: Ask, _caller: Option<Caller>) -> Fut {
-        self(arguments)
-    }
-}
-
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T) -> O> for F
-where
-    F: Fn(Arc<S>, T) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask, _caller: Option<Caller>) -> Fut {
-        self(state, arguments)
-    }
-}
-
-#[cfg(feature = "ask")]
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Ask) -> O> for F
-where
-    F: Fn(Arc<S>, T, Ask) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    const ASKS: bool = true;
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, _caller: Option<Caller>) -> Fut {
-        self(state, arguments, ask)
-    }
-}
-
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Caller) -> O> for F
-where
-    F: Fn(Arc<S>, T, Caller) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    const CALLER: bool = true;
-    fn call(&self, state: Arc<S>, arguments: T, _ask: Ask, caller: Option<Caller>) -> Fut {
-        self(state, arguments, given(caller))
-    }
-}
-
-#[cfg(feature = "ask")]
-impl<S, T, F, Fut, O> Handler<S, T, fn(Arc<S>, T, Caller, Ask) -> O> for F
-where
-    F: Fn(Arc<S>, T, Caller, Ask) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
-{
-    type Output = O;
-    type Future = Fut;
-    const ASKS: bool = true;
-    const CALLER: bool = true;
-    fn call(&self, state: Arc<S>, arguments: T, ask: Ask, caller: Option<Caller>) -> Fut {
-        self(state, arguments, given(caller), ask)
-    }
-}
+handler!();
+handler!(A);
+handler!(A, B);
+handler!(A, B, C);
+handler!(A, B, C, D);
+handler!(A, B, C, D, E);
 
 /// Polls a future, turning a panic into an `Err`.
 pub(crate) struct CatchUnwind<F>(pub(crate) Pin<Box<F>>);

@@ -25,7 +25,34 @@ tokio::task_local! {
 /// [`Cancelled::is_cancelled`] between steps, and stop: a cancelled task stays
 /// cancelled, and nothing the handler returns after is reported, as done or failed.
 ///
-/// Outside a task (a call answered within its request) the signal never comes.
+/// A handler takes it before its arguments, as it takes its state or its caller:
+///
+/// ```
+/// use mcp_tool::{Cancelled, McpTool, ToolError, Toolbox};
+/// use serde::Deserialize;
+///
+/// /// Exports the orders of a month.
+/// #[derive(McpTool, Deserialize)]
+/// #[mcp_tool(task_support = "optional")]
+/// struct Export { month: u8 }
+///
+/// async fn export(cancelled: Cancelled, args: Export) -> Result<String, ToolError> {
+///     for day in 1..=28 {
+///         if cancelled.is_cancelled() {
+///             return Err(ToolError::transient("Cancelled: nothing was exported."));
+///         }
+///         // ... export the orders of `day` ...
+///         # let _ = day;
+///     }
+///     Ok(format!("Exported month {}", args.month))
+/// }
+///
+/// let tools = Toolbox::new().tool(export);
+/// # let _ = tools;
+/// ```
+///
+/// Outside a task (a call answered within its request) the signal never comes; within
+/// one, [`Cancelled::current`] reads it too, wherever the handler's code is.
 ///
 /// ```
 /// use mcp_tool::Cancelled;
@@ -62,6 +89,14 @@ impl IntoFuture for Cancelled {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.0.cancelled_owned())
+    }
+}
+
+/// A handler may take the signal of its call, as it takes its other pieces (see
+/// [`FromCall`](crate::FromCall)): outside a task, one that never comes.
+impl<S> crate::serve::call::FromCall<S> for Cancelled {
+    fn from_call(_parts: &crate::serve::call::CallParts<S>) -> Result<Self, crate::ToolError> {
+        Ok(Cancelled::current())
     }
 }
 

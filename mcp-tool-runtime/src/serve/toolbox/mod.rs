@@ -161,7 +161,8 @@ impl Default for Toolbox<()> {
 }
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
-    /// An empty toolbox whose handlers may take `Arc<S>` as their first argument.
+    /// An empty toolbox whose handlers may take `Arc<S>` among the pieces before their
+    /// arguments (see [`FromCall`](crate::FromCall)).
     pub fn with_state(state: S) -> Self {
         Toolbox::with_shared_state(Arc::new(state))
     }
@@ -491,8 +492,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn
-    /// taking `T`, or `Arc<S>` and `T`, or `Arc<S>`, `T` and an [`Ask`](crate::Ask), and
-    /// returning `Result<_, ToolError>`.
+    /// taking the pieces of the call it needs (`Arc<S>`, a [`Caller`](crate::Caller), an
+    /// [`Ask`](crate::Ask), a [`Context`]: see [`FromCall`](crate::FromCall)) in any
+    /// order, then `T` last, and returning `Result<_, ToolError>`.
     ///
     /// # Panics
     ///

@@ -9,7 +9,7 @@ struct Refund {
     customer: String,
 }
 
-async fn refund(_: Arc<()>, args: Refund, _ask: Ask) -> Result<String, ToolError> {
+async fn refund(_: Arc<()>, _ask: Ask, args: Refund) -> Result<String, ToolError> {
     Ok(args.customer)
 }
 
