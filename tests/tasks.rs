@@ -18,6 +18,8 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
+#[path = "support/example.rs"]
+mod example;
 #[path = "support/raw_http.rs"]
 mod raw_http;
 use raw_http::start;
@@ -390,4 +392,70 @@ async fn stdio_lists_each_tools_execution_too() {
     assert!(export.get("_meta").is_none());
     drop(input);
     served.await.unwrap().unwrap();
+}
+
+/// A process killed when dropped.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_orders_desk_exports_as_a_task_that_expires_after_its_ttl() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _desk = Process(
+        std::process::Command::new(example::example("orders"))
+            .args(["--http", &format!("127.0.0.1:{port}"), "--db", ":memory:"])
+            .args(["--task-ttl-ms", "3000"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    for _ in 0..200 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let listed = request(port, true, "tools/list", json!({})).await;
+    let export = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "export_orders")
+        .unwrap()
+        .clone();
+    assert_eq!(export["execution"]["taskSupport"], "optional", "{export}");
+    // Checked first: a state that is none is answered at once.
+    let refused = call(port, true, "export_orders", json!({ "status": "LOST" })).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    // A task, polled to its result.
+    let created = call(port, true, "export_orders", json!({})).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert_eq!(created["result"]["ttlMs"], 3000);
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = settled(port, &id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let csv = done["result"]["structuredContent"]["csv"].as_str().unwrap();
+    assert!(
+        csv.starts_with("order_id,status,placed_on,total_cents\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("ORD-2026-"), "{csv}");
+    // Another, cancelled while it works.
+    let created = call(port, true, "export_orders", json!({})).await;
+    let cancelled = created["result"]["taskId"].as_str().unwrap().to_owned();
+    request(port, true, "tasks/cancel", json!({ "taskId": cancelled })).await;
+    assert_eq!(settled(port, &cancelled).await["status"], "cancelled");
+    // Past its time to live, the first is gone.
+    tokio::time::sleep(Duration::from_millis(3200)).await;
+    assert_eq!(get(port, &id).await["error"]["code"], -32602);
 }
