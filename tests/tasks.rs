@@ -78,8 +78,18 @@ async fn rebuild(_args: Rebuild) -> Result<String, ToolError> {
     Ok("rebuilt".into())
 }
 
+/// Fails unexpectedly.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(task_support = "optional")]
+struct Crash {}
+
+async fn crash(_args: Crash) -> Result<String, ToolError> {
+    panic!("the export's disk vanished")
+}
+
 fn tools(seen: Arc<Seen>, limits: TaskLimits) -> Toolbox<Seen> {
     Toolbox::with_shared_state(seen)
+        .tool(crash)
         .tool(export)
         .tool(greet)
         .tool(rebuild)
@@ -222,6 +232,15 @@ async fn a_task_is_created_polled_and_completed_with_its_result_inline() {
     assert_eq!(done["statusMessage"], "Exporting month 3");
     assert!(done.get("error").is_none());
     assert_eq!(seen.finished.load(Ordering::SeqCst), 1);
+
+    // A handler that panics gave no result of the tool: its task fails, with a JSON-RPC
+    // error and no result.
+    let created = call(port, true, "crash", json!({})).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let failed = settled(port, &id).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(failed["error"]["code"], -32603);
+    assert!(failed.get("result").is_none());
     serving.stop().await;
 }
 

@@ -54,8 +54,13 @@ pub(crate) enum Routed {
     Later(Later),
 }
 
-/// The rest of a call that becomes a task.
-pub(crate) type Later = Pin<Box<dyn Future<Output = Answer> + Send>>;
+/// The rest of a call that becomes a task: its answer, or [`Panicked`].
+pub(crate) type Later = Pin<Box<dyn Future<Output = Result<Answer, Panicked>> + Send>>;
+
+/// The handler of a task panicked: no result of the tool, so the task fails (a call
+/// answered within its request says so in an `isError` result instead).
+#[derive(Debug)]
+pub(crate) struct Panicked;
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
 /// malformed request. A call that resumes a round of questions claims the round: it
@@ -137,7 +142,8 @@ where
             // Its arguments passed: the task is created, and its round (if it resumed
             // one) is over, answered by the task.
             let later = async move {
-                settled(Ok(later.await)).unwrap_or_else(|e| Answer::Complete(e.into_call_result()))
+                let answer = settled(Ok(later.await?));
+                Ok(answer.unwrap_or_else(|e| Answer::Complete(e.into_call_result())))
             };
             return Ok(Routed::Later(Box::pin(later)));
         }
@@ -313,24 +319,23 @@ where
         caller,
         context: setup.context.clone(),
     };
-    let finish = async move {
-        // Both creating and polling the handler's future may panic.
-        let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
-        let outcome = running.await;
-        finished::<T, _>(outcome, &session, echoed, repairs, shape)
-    };
+    // Both creating and polling the handler's future may panic.
+    let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
     if defer {
         // A task's handler asks nobody within the request that created it: were it to
         // ask, its client is told the user cannot be asked (see `completed`).
         let later = async move {
-            match finish.await {
-                Ok(answer) => answer,
-                Err(error) => Answer::Complete(error.into_call_result()),
+            let outcome = running.await;
+            if outcome.is_err() {
+                return Err(Panicked);
             }
+            let answer = finished::<T, _>(outcome, &session, echoed, repairs, shape);
+            Ok(answer.unwrap_or_else(|error| Answer::Complete(error.into_call_result())))
         };
         return Ok(Routed::Later(Box::pin(later)));
     }
-    finish.await.map(Routed::Now)
+    let outcome = running.await;
+    finished::<T, _>(outcome, &session, echoed, repairs, shape).map(Routed::Now)
 }
 
 /// The answer of a call whose handler ran, with `outcome`.

@@ -121,8 +121,13 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             Ok(Routed::Later(later)) => {
                 let name = request.name.to_string();
                 let work = Box::pin(async move {
+                    let Ok(answer) = later.await else {
+                        return Err(internal(&format!(
+                            "The tool {name} failed unexpectedly (its handler panicked): its work may be partly done."
+                        )));
+                    };
                     // A handler that asks within its task finds nobody to ask.
-                    let answer = Answer::Complete(completed(&name, later.await));
+                    let answer = Answer::Complete(completed(&name, answer));
                     match answered(answer, bare, &name) {
                         Ok(CallToolResponse::Complete(result)) => {
                             serde_json::to_value(result).map_err(|e| internal(&e.to_string()))

@@ -74,7 +74,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let routed = self.call_routed(caller, profile, name, arguments, reach, false);
         match routed.await? {
             Routed::Now(answer) => Ok(answer),
-            Routed::Later(later) => Ok(later.await),
+            // Not deferred, so never here: a panic, as a call within its request says it.
+            Routed::Later(later) => Ok(later.await.unwrap_or_else(|_| {
+                let error = crate::serve::output::internal_failure(name, Default::default());
+                Answer::Complete(error.for_tool(name.to_owned()).into_call_result())
+            })),
         }
     }
 
@@ -120,9 +124,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             Ok(Routed::Later(later)) => {
                 let settings = self.settings.clone();
                 Ok(Routed::Later(Box::pin(async move {
-                    let mut answer = later.await;
+                    let mut answer = later.await?;
                     settle(&settings, &started, &mut answer);
-                    answer
+                    Ok(answer)
                 })))
             }
             Err(error) => {
