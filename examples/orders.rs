@@ -28,7 +28,8 @@
 //!
 //! `export_orders` takes two seconds: a client that declared the tasks extension gets a
 //! task, which it polls with `tasks/get` and may cancel (`--task-ttl-ms MS`: how long a
-//! task and its result are kept, an hour unless said).
+//! task and its result are kept, an hour unless said); with `--redis`, through any
+//! replica.
 //!
 //! The database is a file in the system's temporary directory, created and seeded on
 //! first start (`--db PATH` to choose another, `--db :memory:` for a fresh one). The
@@ -777,18 +778,21 @@ pub(crate) fn desk_for(
     let desk = Desk::open(&path, &customer)?;
     eprintln!("orders: serving customer {customer} from {path}");
     let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
-    let tools = match task_ttl {
-        Some(ms) => {
-            let ms: u64 = ms
-                .parse()
-                .map_err(|_| format!("--task-ttl-ms {ms}: a number of milliseconds"))?;
-            let limits = mcp_tool::tasks::TaskLimits::default().ttl(Duration::from_millis(ms));
-            tools.tasks(mcp_tool::tasks::Tasks::new(
-                mcp_tool::tasks::MemoryTasks::new(),
-                limits,
-            ))
-        }
-        None => tools,
+    let mut limits = mcp_tool::tasks::TaskLimits::default();
+    if let Some(ms) = task_ttl {
+        let ms: u64 = (ms.parse()).map_err(|_| format!("--task-ttl-ms {ms}: milliseconds"))?;
+        limits = limits.ttl(Duration::from_millis(ms));
+    }
+    // With --redis, the tasks too are where every replica sees them.
+    let tools = match &redis {
+        Some(url) => tools.tasks(mcp_tool::tasks::Tasks::new(
+            mcp_tool::tasks::RedisTasks::new(url)?,
+            limits,
+        )),
+        None => tools.tasks(mcp_tool::tasks::Tasks::new(
+            mcp_tool::tasks::MemoryTasks::new(),
+            limits,
+        )),
     };
     let tools = serve::profiled(tools, command);
     let (Some(issuer), Some(addr)) = (issuer, addr) else {

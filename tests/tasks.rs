@@ -22,9 +22,11 @@ use tokio::net::TcpStream;
 mod example;
 #[path = "support/raw_http.rs"]
 mod raw_http;
+#[path = "support/tasks_wire.rs"]
+mod tasks_wire;
 use raw_http::start;
 
-const TASKS: &str = "io.modelcontextprotocol/tasks";
+use tasks_wire::TASKS;
 
 /// Exports the orders of a month, slowly.
 #[derive(McpTool, Deserialize, Debug)]
@@ -105,41 +107,9 @@ async fn serve(limits: TaskLimits) -> (Arc<Seen>, raw_http::Serving) {
 
 /// One stateless request of 2026-07-28; `tasks` declares the extension in its `_meta`.
 async fn request(port: u16, tasks: bool, method: &str, params: Value) -> Value {
-    let mut params = params;
-    let capabilities = if tasks {
-        json!({ "extensions": { TASKS: {} } })
-    } else {
-        json!({})
-    };
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": capabilities,
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
-    });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .map(|n| format!("Mcp-Name: {n}\r\n"))
-        .unwrap_or_default();
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}).to_string();
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    let text = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\n{name}Content-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nConnection: close\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut out = String::new();
-    tokio::io::AsyncReadExt::read_to_string(&mut stream, &mut out)
-        .await
-        .unwrap();
-    out.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l.strip_prefix("data: ").unwrap_or(l)).ok())
-        .find(|v| v.get("id").is_some())
-        .unwrap_or_else(|| panic!("no response in {out}"))
+    let (_, message) = tasks_wire::request_as(port, tasks, "", method, params).await;
+    assert!(!message.is_null(), "no response to {method}");
+    message
 }
 
 async fn call(port: u16, tasks: bool, name: &str, arguments: Value) -> Value {

@@ -15,10 +15,9 @@ use serde_json::{Value, json};
 mod issuer;
 #[path = "support/raw_http.rs"]
 mod raw_http;
-use issuer::{bearer, claims, message, mint, send};
-use raw_http::post_text;
-
-const TASKS: &str = "io.modelcontextprotocol/tasks";
+#[path = "support/tasks_wire.rs"]
+mod tasks_wire;
+use issuer::{bearer, claims, mint};
 
 /// Exports the orders, slowly.
 #[derive(McpTool, Deserialize)]
@@ -34,32 +33,8 @@ async fn export_orders(args: ExportOrders) -> Result<Value, ToolError> {
 }
 
 /// A stateless request declaring the tasks extension, with `token`: status and message.
-async fn request(port: u16, token: &str, method: &str, mut params: Value) -> (u16, Value) {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": { "extensions": { TASKS: {} } },
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
-    });
-    let name = (params.get("name").or_else(|| params.get("taskId")))
-        .and_then(Value::as_str)
-        .map(|n| format!("Mcp-Name: {n}\r\n"))
-        .unwrap_or_default();
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    let extra = format!(
-        "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n{name}{}Connection: close\r\n",
-        bearer(token)
-    );
-    let (code, _, body) = send(
-        port,
-        &post_text(&format!("127.0.0.1:{port}"), None, &extra, &body),
-    )
-    .await;
-    let message = if code == 200 {
-        message(&body)
-    } else {
-        Value::Null
-    };
-    (code, message)
+async fn request(port: u16, token: &str, method: &str, params: Value) -> (u16, Value) {
+    tasks_wire::request_as(port, true, &bearer(token), method, params).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -10,6 +10,8 @@
 //! ([`Cancelled`]).
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 mod signal;
 
 use std::collections::HashMap;
@@ -22,6 +24,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 pub use memory::MemoryTasks;
+#[cfg(feature = "redis")]
+pub use redis::RedisTasks;
 pub use signal::{Cancelled, progress};
 
 /// A future a store answers with.
@@ -72,6 +76,26 @@ pub struct TaskRecord {
 }
 
 impl TaskRecord {
+    /// A task of `owner` calling `tool`, working from now, kept `ttl_ms`.
+    pub fn working(
+        id: impl Into<String>,
+        owner: Option<String>,
+        tool: impl Into<String>,
+        ttl_ms: u64,
+    ) -> Self {
+        let now = now_ms();
+        TaskRecord {
+            id: id.into(),
+            owner,
+            tool: tool.into(),
+            state: TaskState::Working,
+            status_message: None,
+            created_ms: now,
+            updated_ms: now,
+            ttl_ms,
+        }
+    }
+
     /// Whether its time to live has passed at `now_ms`.
     pub fn expired(&self, now_ms: u64) -> bool {
         now_ms >= self.created_ms.saturating_add(self.ttl_ms)
@@ -86,6 +110,8 @@ pub enum TaskRefusal {
     PerCaller(usize),
     /// The server already keeps this many tasks.
     InAll(usize),
+    /// The store could not be reached (why).
+    Unavailable(String),
 }
 
 impl TaskRefusal {
@@ -98,6 +124,7 @@ impl TaskRefusal {
             TaskRefusal::InAll(n) => format!(
                 "This server already keeps {n} tasks, its limit: the call was not started. Call again later."
             ),
+            TaskRefusal::Unavailable(_) => "The server could not keep a task for this call just now: it was not started. Call again in a moment.".to_owned(),
         }
     }
 }
@@ -135,6 +162,20 @@ pub trait TaskStore: Send + Sync + 'static {
         id: &'a str,
         owner: Option<&'a str>,
     ) -> StoreFuture<'a, Option<TaskRecord>>;
+
+    /// For a store that replicas share: how often the replica running a task says it
+    /// still runs it ([`TaskStore::heartbeat`]); `None` (the default) for a store of one
+    /// process, whose tasks go with it.
+    fn heartbeat_every(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Says that the task `id` still runs here; whether it is still working (`false`:
+    /// cancelled, through any replica, or gone).
+    fn heartbeat<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        let _ = id;
+        Box::pin(std::future::ready(true))
+    }
 }
 
 /// How many tasks are kept, and for how long.
@@ -248,18 +289,9 @@ impl Tasks {
         tool: &str,
         work: Work,
     ) -> Result<TaskRecord, TaskRefusal> {
-        let now = now_ms();
         let id = crate::id::random_id().unwrap_or_else(|_| fallback_id());
-        let record = TaskRecord {
-            id: id.clone(),
-            owner,
-            tool: tool.to_owned(),
-            state: TaskState::Working,
-            status_message: None,
-            created_ms: now,
-            updated_ms: now,
-            ttl_ms: u64::try_from(self.limits.ttl.as_millis()).unwrap_or(u64::MAX),
-        };
+        let ttl_ms = u64::try_from(self.limits.ttl.as_millis()).unwrap_or(u64::MAX);
+        let record = TaskRecord::working(id.clone(), owner, tool, ttl_ms);
         self.store.create(record.clone(), &self.limits).await?;
         let token = CancellationToken::new();
         lock(&self.running).insert(id.clone(), token.clone());
@@ -271,8 +303,19 @@ impl Tasks {
             id: id.clone(),
             store: Arc::clone(&store),
         };
+        let done = CancellationToken::new();
+        if let Some(every) = store.heartbeat_every() {
+            tokio::spawn(heartbeats(
+                Arc::clone(&store),
+                id.clone(),
+                every,
+                token.clone(),
+                done.clone(),
+            ));
+        }
         tokio::spawn(async move {
             let outcome = signal::RUNNING.scope(signal, work).await;
+            done.cancel();
             lock(&running).remove(&id);
             // A cancelled task stays cancelled: what its handler did after is not
             // reported, as done or failed.
@@ -300,6 +343,27 @@ impl Tasks {
             token.cancel();
         }
         Some(record)
+    }
+}
+
+/// Says every `every` that the task `id` runs here, until it is `done`; tells its
+/// handler (`token`) when it was cancelled through another replica.
+async fn heartbeats(
+    store: Arc<dyn TaskStore>,
+    id: String,
+    every: Duration,
+    token: CancellationToken,
+    done: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            () = done.cancelled() => return,
+            () = tokio::time::sleep(every) => {}
+        }
+        if !store.heartbeat(&id).await && !done.is_cancelled() {
+            token.cancel();
+            return;
+        }
     }
 }
 

@@ -77,7 +77,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             // Not deferred, so never here: a panic, as a call within its request says it.
             Routed::Later(later) => Ok(later.await.unwrap_or_else(|_| {
                 let error = crate::serve::output::internal_failure(name, Default::default());
-                Answer::Complete(error.for_tool(name.to_owned()).into_call_result())
+                let error = error.for_call(name.to_owned(), Value::Object(Default::default()));
+                Answer::Complete(error.into_call_result())
             })),
         }
     }
