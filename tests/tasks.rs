@@ -448,3 +448,47 @@ async fn the_orders_desk_exports_as_a_task_that_expires_after_its_ttl() {
     tokio::time::sleep(Duration::from_millis(3200)).await;
     assert_eq!(get(port, &id).await["error"]["code"], -32602);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_of_2025_11_25_lists_each_tools_execution_in_its_event_stream() {
+    use tokio::io::AsyncBufReadExt;
+    let (_seen, serving) = serve(TaskLimits::default()).await;
+    let port = serving.port;
+    let local = format!("127.0.0.1:{port}");
+    let (code, headers, _) = raw_http::post(port, &local, None, "", raw_http::INITIALIZE).await;
+    assert_eq!(code, 200);
+    let session = raw_http::header(&headers, "mcp-session-id").expect("a session");
+    let extra = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    raw_http::post(port, &local, None, &extra, initialized).await;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let (code, headers, mut reader) = raw_http::post(port, &local, None, &extra, list).await;
+    assert_eq!(code, 200);
+    assert!(
+        raw_http::header(&headers, "content-type")
+            .unwrap()
+            .contains("event-stream")
+    );
+    let listed = loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).await.unwrap() > 0,
+            "the stream ended"
+        );
+        if let Some(data) = line.trim().strip_prefix("data:")
+            && let Ok(message) = serde_json::from_str::<Value>(data.trim())
+            && message["id"] == 2
+        {
+            break message;
+        }
+    };
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    let export = tools.iter().find(|t| t["name"] == "export").unwrap();
+    assert_eq!(
+        export["execution"],
+        json!({ "taskSupport": "optional" }),
+        "{listed}"
+    );
+    assert!(export.get("_meta").is_none());
+    serving.stop().await;
+}
