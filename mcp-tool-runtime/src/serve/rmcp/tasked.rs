@@ -44,6 +44,7 @@ pub(crate) fn executions_onto(message: &mut Value) {
 }
 
 /// Whether `body` is a `tools/list` request, whose answer may carry executions.
+#[cfg(feature = "http")]
 pub(crate) fn lists_tools(body: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
     struct Method<'a> {
