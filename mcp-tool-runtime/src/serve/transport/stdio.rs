@@ -386,6 +386,21 @@ impl<R, W> Drop for Stdio<R, W> {
     }
 }
 
+/// The line of `item`; a tool list's with each tool's `execution` where clients read
+/// it (see `tasked::executions_onto`).
+fn to_line(item: &ServerJsonRpcMessage) -> serde_json::Result<Vec<u8>> {
+    let JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
+        result: rmcp::model::ServerResult::ListToolsResult(_),
+        ..
+    }) = item
+    else {
+        return serde_json::to_vec(item);
+    };
+    let mut value = serde_json::to_value(item)?;
+    crate::serve::rmcp::tasked::executions_onto(&mut value);
+    serde_json::to_vec(&value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,19 +436,4 @@ mod tests {
         assert_eq!(read[0].0.len(), KEPT_OF_TOO_LONG);
         assert_eq!(read[0].1, Some(200_000));
     }
-}
-
-/// The line of `item`; a tool list's with each tool's `execution` where clients read
-/// it (see `tasked::executions_onto`).
-fn to_line(item: &ServerJsonRpcMessage) -> serde_json::Result<Vec<u8>> {
-    let JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
-        result: rmcp::model::ServerResult::ListToolsResult(_),
-        ..
-    }) = item
-    else {
-        return serde_json::to_vec(item);
-    };
-    let mut value = serde_json::to_value(item)?;
-    crate::serve::rmcp::tasked::executions_onto(&mut value);
-    serde_json::to_vec(&value)
 }
