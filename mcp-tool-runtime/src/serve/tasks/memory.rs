@@ -100,3 +100,73 @@ impl TaskStore for MemoryTasks {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(id: &str, owner: Option<&str>, ttl_ms: u64) -> TaskRecord {
+        TaskRecord::working(id, owner.map(str::to_owned), "export", ttl_ms)
+    }
+
+    fn run<T>(future: StoreFuture<'_, T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    #[test]
+    fn each_caller_has_its_own_bound_and_the_server_one_in_all() {
+        let store = MemoryTasks::new();
+        let limits = TaskLimits::default().per_caller(1).in_all(2);
+        assert_eq!(
+            run(store.create(task("a1", Some("ada"), 60_000), &limits)),
+            Ok(())
+        );
+        let refused = run(store.create(task("a2", Some("ada"), 60_000), &limits));
+        assert_eq!(refused, Err(TaskRefusal::PerCaller(1)));
+        assert_eq!(
+            run(store.create(task("b1", Some("bob"), 60_000), &limits)),
+            Ok(())
+        );
+        let full = run(store.create(task("c1", Some("cy"), 60_000), &limits));
+        assert_eq!(full, Err(TaskRefusal::InAll(2)));
+        // Nothing of the tasks kept was touched by the refusals.
+        assert!(run(store.get("a1", Some("ada"))).is_some());
+        assert!(run(store.get("a2", Some("ada"))).is_none());
+    }
+
+    #[test]
+    fn an_expired_task_counts_for_nothing_and_is_found_by_nobody() {
+        let store = MemoryTasks::new();
+        let limits = TaskLimits::default().per_caller(1);
+        let mut old = task("old", Some("ada"), 1_000);
+        old.created_ms -= 2_000;
+        run(store.create(old, &limits)).unwrap();
+        assert!(run(store.get("old", Some("ada"))).is_none());
+        assert_eq!(
+            run(store.create(task("new", Some("ada"), 60_000), &limits)),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_task_is_its_owners_and_a_cancelled_one_stays_cancelled() {
+        let store = MemoryTasks::new();
+        run(store.create(task("t", Some("ada"), 60_000), &TaskLimits::default())).unwrap();
+        assert!(run(store.get("t", Some("bob"))).is_none());
+        assert!(run(store.get("t", None)).is_none());
+        assert!(run(store.cancel("t", Some("bob"))).is_none());
+        let cancelled = run(store.cancel("t", Some("ada"))).unwrap();
+        assert_eq!(cancelled.state, TaskState::Cancelled);
+        // The handler's result, after, is not kept.
+        assert!(!run(
+            store.finish("t", TaskState::Completed(serde_json::json!({})))
+        ));
+        assert_eq!(
+            run(store.get("t", Some("ada"))).unwrap().state,
+            TaskState::Cancelled
+        );
+    }
+}
