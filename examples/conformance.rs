@@ -2,7 +2,9 @@
 //! written as a server author writes one with this crate: the suite's fixture tools are
 //! rmcp `#[tool]` methods served through [`mcp_tool::rmcp::structured`], those that take
 //! arguments with them derived by `#[derive(McpTool)]`; prompts, resources, completion
-//! and logging are rmcp's own. `.ci/run` runs the suite against it over Streamable HTTP,
+//! and logging are rmcp's own; the tasks extension's fixtures (`slow_compute`,
+//! `failing_job`, ...) are a `Toolbox` served beside the router, which answers their
+//! calls and `tasks/*`. `.ci/run` runs the suite against it over Streamable HTTP,
 //! every scenario protocol 2026-07-28 requires and the 2025-11-25 suite.
 //!
 //! ```sh
@@ -25,16 +27,17 @@ use mcp_tool::rmcp::Parameters;
 use mcp_tool::{McpTool, SchemaProfile, ToolError};
 use rmcp::handler::server::tool::{InputResponses as Answers, RequestState, ToolRouter};
 use rmcp::model::{
-    CacheScope, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestParams,
-    CompleteResult, CompletionInfo, ContentBlock, CreateMessageRequestParams, CustomRequest,
-    CustomResult, ElicitRequestParams, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ClientCapabilities, CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
+    CreateMessageRequestParams, CustomRequest, CustomResult, ElicitRequestParams,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetTaskParams, GetTaskResult,
     Implementation, InputRequests, InputRequiredResult, InputResponses, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
     LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam, Prompt,
     PromptArgument, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
     ResourceTemplate, Role, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
@@ -249,6 +252,104 @@ fn greet(responses: &Option<InputResponses>) -> Result<CallToolResponse, ErrorDa
     }
 }
 
+/// The tasks extension's fixtures (SEP-2663), served by a `Toolbox` beside the router:
+/// a tool says whether it runs as a task where it is defined.
+mod tasks {
+    use std::time::Duration;
+
+    use mcp_tool::{Cancelled, McpTool, ToolError, Toolbox};
+    use serde::Deserialize;
+
+    /// Greets someone, at once (no task).
+    #[derive(McpTool, Deserialize)]
+    pub struct Greet {
+        /// Who to greet.
+        name: String,
+    }
+
+    async fn greet(args: Greet) -> Result<String, ToolError> {
+        Ok(format!("Hello, {}!", args.name))
+    }
+
+    /// Computes slowly: waits `seconds`, then answers; stops at once when cancelled.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "optional")]
+    pub struct SlowCompute {
+        /// How long the computation takes.
+        #[validate(range(min = 0, max = 600))]
+        seconds: f64,
+        /// A name for the computation.
+        label: Option<String>,
+    }
+
+    async fn slow_compute(cancelled: Cancelled, args: SlowCompute) -> Result<String, ToolError> {
+        tokio::select! {
+            () = cancelled => Err(ToolError::transient("Cancelled before it finished.")),
+            () = tokio::time::sleep(Duration::from_secs_f64(args.seconds)) => Ok(format!(
+                "Computed {} in {} s",
+                args.label.unwrap_or_default(),
+                args.seconds
+            )),
+        }
+    }
+
+    /// Fails as a tool fails (a result with isError) after a second; only as a task.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "required")]
+    pub struct FailingJob {}
+
+    async fn failing_job(_: FailingJob) -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        Err(ToolError::business("The job failed, as it always does."))
+    }
+
+    /// Fails with no result of the tool: its handler panics.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "optional")]
+    pub struct ProtocolErrorJob {}
+
+    async fn protocol_error_job(_: ProtocolErrorJob) -> Result<String, ToolError> {
+        panic!("protocol_error_job fails by design")
+    }
+
+    /// Deletes a file once the user confirms (asked before the task is created).
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "optional", confirm = "Delete {filename}?")]
+    pub struct ConfirmDelete {
+        /// The file.
+        filename: String,
+    }
+
+    async fn confirm_delete(args: ConfirmDelete) -> Result<String, ToolError> {
+        Ok(format!("Deleted {}", args.filename))
+    }
+
+    /// Asks the user's name (a round of its own), then greets them in a task.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "required")]
+    pub struct TestToolWithTask {
+        /// The user's name.
+        #[validate(ask = "What is your name?")]
+        name: String,
+    }
+
+    async fn test_tool_with_task(args: TestToolWithTask) -> Result<String, ToolError> {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        Ok(format!("Hello, {}! (from a task)", args.name))
+    }
+
+    pub fn toolbox() -> Toolbox {
+        Toolbox::new()
+            .named("mcp-tool-conformance", env!("CARGO_PKG_VERSION"))
+            .tool(greet)
+            .tool(slow_compute)
+            .tool(failing_job)
+            .tool(protocol_error_job)
+            .tool(confirm_delete)
+            .tool(test_tool_with_task)
+    }
+}
+
 fn text(text: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
@@ -263,6 +364,8 @@ struct Conformance {
     profile: SchemaProfile,
     /// Each client gets its family's form (`--schema-profile auto`).
     from_client: bool,
+    /// The tasks extension's fixtures.
+    tasks: Arc<mcp_tool::Toolbox>,
 }
 
 #[tool_router]
@@ -274,6 +377,7 @@ impl Conformance {
             log_level: Arc::default(),
             profile,
             from_client,
+            tasks: Arc::new(serve::state_key(tasks::toolbox())),
         }
     }
 
@@ -828,6 +932,7 @@ impl ServerHandler for Conformance {
             .enable_resources_subscribe()
             .enable_completions()
             .enable_logging()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities).with_server_info(Implementation::new(
             "mcp-tool-conformance",
@@ -840,10 +945,50 @@ impl ServerHandler for Conformance {
         _: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(cached!(
-            ListToolsResult::with_all_items(self.served().list_for(&context)),
-            &context
-        ))
+        let mut tools = self.served().list_for(&context);
+        tools.extend(self.tasks.list_tools(None, context.clone()).await?.tools);
+        Ok(cached!(ListToolsResult::with_all_items(tools), &context))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.tasks.get(&request.name).is_some() {
+            return self.tasks.call_tool(request, context).await;
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.served().call(call).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        let served = self.served();
+        (served.get(name).cloned()).or_else(|| ServerHandler::get_tool(&*self.tasks, name))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel_task(request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update_task(request, context).await
     }
 
     async fn list_prompts(

@@ -22,8 +22,14 @@
 //!
 //! With `--issuer`, every request needs a JWT access token of that authorization server
 //! (its JWK set found through its metadata) whose audience is `--resource`:
-//! `find_orders`, `find_order` and `track_order` need the scope `orders:read`,
+//! `find_orders`, `find_order`, `track_order` and `export_orders` need the scope
+//! `orders:read`,
 //! `cancel_order` needs `orders:write`, and the customer is the token's subject.
+//!
+//! `export_orders` takes two seconds: a client that declared the tasks extension gets a
+//! task, which it polls with `tasks/get` and may cancel (`--task-ttl-ms MS`: how long a
+//! task and its result are kept, an hour unless said); with `--redis`, through any
+//! replica.
 //!
 //! The database is a file in the system's temporary directory, created and seeded on
 //! first start (`--db PATH` to choose another, `--db :memory:` for a fresh one). The
@@ -92,6 +98,20 @@ struct FindOrders {
     exclude: Option<std::collections::BTreeSet<String>>,
 }
 
+/// Export the customer's orders as CSV, oldest first. Slow (a few seconds): a client
+/// that declared tasks gets a task to poll, and may cancel it.
+#[derive(McpTool, Deserialize, Debug)]
+#[serde(rename_all = "camelCase")]
+#[mcp_tool(read_only, scopes("orders:read"), task_support = "optional")]
+struct ExportOrders {
+    /// Only orders in this state.
+    #[validate(enum = STATUSES)]
+    status: Option<String>,
+    /// Only orders placed on or after this day (YYYY-MM-DD).
+    #[validate(past_date)]
+    placed_since: Option<String>,
+}
+
 /// Find one of the customer's orders, by its ID or by the tracking number of its
 /// shipment. Nothing matching is an empty result.
 #[derive(McpTool, Deserialize, Debug)]
@@ -148,6 +168,19 @@ struct OrderSummary {
     placed_on: String,
     total_cents: i64,
 }
+
+/// What `export_orders` wrote.
+#[derive(Serialize, schemars::JsonSchema, Debug)]
+#[serde(rename_all = "camelCase")]
+struct Exported {
+    /// How many orders.
+    orders: usize,
+    /// One line a order, under a header: `order_id,status,placed_on,total_cents`.
+    csv: String,
+}
+
+/// How long `export_orders` takes for each quarter of its orders: two seconds in all.
+const EXPORT_STEP: Duration = Duration::from_millis(500);
 
 /// What `cancel_order` did.
 #[derive(Serialize, schemars::JsonSchema, Debug)]
@@ -295,10 +328,14 @@ impl Desk {
         })
     }
 
-    async fn find_orders(
-        self: Arc<Self>,
-        caller: Caller,
-        args: FindOrders,
+    /// The customer's orders in `status` placed on or after `since` (each `None`: any),
+    /// newest first, at most `limit` of them.
+    fn summaries(
+        &self,
+        customer: &str,
+        status: Option<&str>,
+        since: Option<&str>,
+        limit: u32,
     ) -> Result<Vec<OrderSummary>, ToolError> {
         let db = self.db();
         let mut statement = db
@@ -311,22 +348,69 @@ impl Desk {
             .map_err(storage_error)?;
         let rows = statement
             .query_map(
-                params![
-                    caller.subject(),
-                    args.status,
-                    args.placed_since,
-                    args.limit.unwrap_or(20)
-                ],
+                params![customer, status, since, limit],
                 OrderSummary::from_row,
             )
             .map_err(storage_error)?;
-        let rows: Vec<OrderSummary> = rows.collect::<Result<_, _>>().map_err(storage_error)?;
+        rows.collect::<Result<_, _>>().map_err(storage_error)
+    }
+
+    async fn find_orders(
+        self: Arc<Self>,
+        caller: Caller,
+        args: FindOrders,
+    ) -> Result<Vec<OrderSummary>, ToolError> {
+        let rows = self.summaries(
+            caller.subject(),
+            args.status.as_deref(),
+            args.placed_since.as_deref(),
+            args.limit.unwrap_or(20).into(),
+        )?;
         let excluded = args.exclude.unwrap_or_default();
         // No match is an empty list: a success with empty content, not an error.
         Ok(rows
             .into_iter()
             .filter(|order| !excluded.contains(&order.status))
             .collect())
+    }
+
+    async fn export_orders(
+        self: Arc<Self>,
+        caller: Caller,
+        cancelled: mcp_tool::Cancelled,
+        args: ExportOrders,
+    ) -> Result<Exported, ToolError> {
+        let mut rows = self.summaries(
+            caller.subject(),
+            args.status.as_deref(),
+            args.placed_since.as_deref(),
+            u32::MAX,
+        )?;
+        rows.reverse();
+        let mut csv = String::from("order_id,status,placed_on,total_cents\n");
+        let quarter = rows.len().div_ceil(4).max(1);
+        for (i, chunk) in rows.chunks(quarter).chain([&[][..]; 4]).take(4).enumerate() {
+            // The slow part of a real export (a file written, a report built), in steps
+            // that each stop at once if the caller cancelled: nothing is returned as done.
+            tokio::select! {
+                () = cancelled.clone() => {
+                    return Err(ToolError::transient("The export was cancelled: nothing was exported."));
+                }
+                () = tokio::time::sleep(EXPORT_STEP) => {}
+            }
+            for order in chunk {
+                csv.push_str(&format!(
+                    "{},{},{},{}\n",
+                    order.order_id, order.status, order.placed_on, order.total_cents
+                ));
+            }
+            let done = (quarter * (i + 1)).min(rows.len());
+            mcp_tool::tasks::progress(format!("Exported {done} of {} orders", rows.len())).await;
+        }
+        Ok(Exported {
+            orders: rows.len(),
+            csv,
+        })
     }
 
     async fn find_order(
@@ -650,7 +734,8 @@ fn toolbox(desk: Desk) -> Toolbox<Desk> {
         .tool(Desk::cancel_order)
         .tool(Desk::find_orders)
         .tool(Desk::find_order)
-        .tool(Desk::track_order);
+        .tool(Desk::track_order)
+        .tool(Desk::export_orders);
     serve::state_key(tools)
 }
 
@@ -662,6 +747,7 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("--state-key", "HEX"),
     ("--issuer", "URL"),
     ("--resource", "URI"),
+    ("--task-ttl-ms", "MS"),
 ];
 
 /// The desk as the command line asks for it: its tools, and the HTTP server they are
@@ -672,8 +758,8 @@ pub(crate) fn desk_for(
     command: &serve::CommandLine,
     addr: Option<std::net::SocketAddr>,
 ) -> Result<(Toolbox<Desk>, mcp_tool::http::HttpServer), Box<dyn Error>> {
-    let [db, customer, redis, state_key, issuer, resource] =
-        <[Option<String>; 6]>::try_from(command.values.clone()).expect("six flags");
+    let [db, customer, redis, state_key, issuer, resource, task_ttl] =
+        <[Option<String>; 7]>::try_from(command.values.clone()).expect("seven flags");
     let customer = customer.unwrap_or_else(|| "C-1001".into());
     let default_db = std::env::temp_dir().join("mcp-tool-orders.sqlite3");
     let path = db.unwrap_or_else(|| default_db.display().to_string());
@@ -683,6 +769,22 @@ pub(crate) fn desk_for(
     let desk = Desk::open(&path, &customer)?;
     eprintln!("orders: serving customer {customer} from {path}");
     let tools = replicas(toolbox(desk), redis.as_deref(), state_key.as_deref())?;
+    let mut limits = mcp_tool::tasks::TaskLimits::default();
+    if let Some(ms) = task_ttl {
+        let ms: u64 = (ms.parse()).map_err(|_| format!("--task-ttl-ms {ms}: milliseconds"))?;
+        limits = limits.ttl(Duration::from_millis(ms));
+    }
+    // With --redis, the tasks too are where every replica sees them.
+    let tools = match &redis {
+        Some(url) => tools.tasks(mcp_tool::tasks::Tasks::new(
+            mcp_tool::tasks::RedisTasks::new(url)?,
+            limits,
+        )),
+        None => tools.tasks(mcp_tool::tasks::Tasks::new(
+            mcp_tool::tasks::MemoryTasks::new(),
+            limits,
+        )),
+    };
     let tools = serve::profiled(tools, command);
     let mut server = mcp_tool::http::HttpServer::new();
     if let Some(redis) = &redis {

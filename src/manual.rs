@@ -8,6 +8,8 @@
 //! - [`serving`]: a Toolbox, stdio, HTTP, serving in production.
 //! - [`rmcp`]: a server already written with rmcp's macros; migrating one.
 //! - [`asking`]: asking the user (feature `ask`).
+//! - [`tasks`]: long calls as tasks, polled and cancelled by their client (feature
+//!   `rmcp`).
 //! - [`authorization`]: who may call what: a tool's scopes, the caller in its handler,
 //!   the HTTP server as an OAuth resource server (feature `auth`).
 //! - [`deploying`]: a remote server: both routes, the issuer, replicas, the balancer.
@@ -34,6 +36,9 @@ pub mod rmcp {}
 
 #[doc = include_str!("../docs/asking.md")]
 pub mod asking {}
+
+#[doc = include_str!("../docs/tasks.md")]
+pub mod tasks {}
 
 #[doc = include_str!("../docs/authorization.md")]
 pub mod authorization {}

@@ -13,31 +13,14 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tokio::net::TcpStream;
 
+#[path = "support/example.rs"]
+mod example;
 #[path = "support/issuer.rs"]
 mod issuer;
 #[path = "support/raw_http.rs"]
 mod raw_http;
+use example::example;
 use issuer::*;
-
-/// The example `name`, built for this test (the test harness builds examples only as
-/// tests of their own).
-fn example(name: &str) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "--quiet", "-p", "mcp-tool", "--example", name])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "the {name} example builds");
-    // This test is target/<profile>/deps/axum_app-<hash>.
-    let exe = std::env::current_exe().unwrap();
-    exe.parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join(name)
-}
 
 /// A process ended when dropped, with its database.
 struct Served {

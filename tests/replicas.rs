@@ -10,7 +10,7 @@
 //! or is slow need none.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -27,93 +27,17 @@ use tokio::net::TcpStream;
 mod orders_example;
 #[path = "support/raw_http.rs"]
 mod raw_http;
-use orders_example::{free_port, orders_binary};
+#[path = "support/redis.rs"]
+mod redis;
+use orders_example::orders_binary;
 use raw_http::{header, post_text, read_head};
+use redis::{Process, Redis, free_port, redis_server, wait_for_port};
 
 const STATE_KEY: &str = "5f3a9c0e7d2b4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a";
 
 // ---------------------------------------------------------------------------------
 // The parts: redis-server, the replicas, a client.
 
-/// `redis-server` on PATH; `None` (after saying why) where it is not and CI is not on.
-fn redis_server() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("redis-server"))
-            .find(|path| path.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "redis-server is not on PATH, and CI=true: .ci/run installs it (Debian's redis-server)"
-        );
-        eprintln!(
-            "SKIPPED: redis-server is not on PATH (install Debian's redis-server to run the replica tests)"
-        );
-    }
-    found
-}
-
-/// A process ended when dropped.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A Redis server of this test: no configuration file, nothing written to disk.
-struct Redis {
-    binary: PathBuf,
-    port: u16,
-    process: Option<Process>,
-}
-
-impl Redis {
-    async fn start(binary: PathBuf) -> Redis {
-        let mut redis = Redis {
-            binary,
-            port: free_port(),
-            process: None,
-        };
-        redis.restart().await;
-        redis
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-
-    /// Starts it again on its port (after [`Redis::stop`]), empty.
-    async fn restart(&mut self) {
-        let child = Command::new(&self.binary)
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        self.process = Some(Process(child));
-        wait_for_port(self.port).await;
-    }
-
-    fn stop(&mut self) {
-        self.process = None;
-    }
-}
-
-async fn wait_for_port(port: u16) {
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "nothing listens on {port}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 /// A replica of the orders example, serving over HTTP.
 struct Replica {

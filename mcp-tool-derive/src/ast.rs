@@ -133,6 +133,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
         extends,
         across: Vec::new(),
         scopes: attrs.scopes.unwrap_or_default(),
+        task_support: attrs.task_support.as_ref().map(LitStr::value),
         body,
     };
     Some(Read {

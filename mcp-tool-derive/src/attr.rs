@@ -37,6 +37,8 @@ pub struct ContainerAttrs {
     pub require: Vec<crate::model::AcrossParsed>,
     /// `scopes("orders:read", ...)`: the OAuth scopes a caller needs, all of them.
     pub scopes: Option<Vec<String>>,
+    /// `task_support = "optional"`: whether a call may be answered with a task.
+    pub task_support: Option<LitStr>,
 }
 
 /// A key of `#[mcp_tool(...)]` on a type: which derives take it, and how it is read.
@@ -147,6 +149,20 @@ const CONTAINER_KEYS: &[ContainerKey] = &[
         read: |a, meta| {
             let scopes = crate::scopes::read(meta)?;
             set(&mut a.scopes, meta, scopes)
+        },
+    },
+    ContainerKey {
+        name: "task_support",
+        takes: TOOL,
+        read: |a, meta| {
+            let lit: LitStr = meta.value()?.parse()?;
+            if !matches!(lit.value().as_str(), "forbidden" | "optional" | "required") {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    "`task_support` is \"forbidden\" (the default: every call is answered within its request), \"optional\" (a client that declared the tasks extension gets a task) or \"required\" (only such a client may call the tool)",
+                ));
+            }
+            set(&mut a.task_support, meta, lit)
         },
     },
 ];

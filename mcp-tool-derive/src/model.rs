@@ -42,6 +42,8 @@ pub struct Tool<'a, R = Rule> {
     pub across: Vec<AcrossRule<'a>>,
     /// `#[mcp_tool(scopes(...))]`: every scope a caller needs, vetted as scope-tokens.
     pub scopes: Vec<String>,
+    /// `#[mcp_tool(task_support = "...")]`: `forbidden`, `optional` or `required`.
+    pub task_support: Option<String>,
     pub body: Body<'a, R>,
 }
 

@@ -57,6 +57,7 @@ pub fn tool<'a>(read: Read<'a>, derive: Derive, errors: &mut Errors) -> Tool<'a>
         extends: tool.extends,
         across,
         scopes: tool.scopes,
+        task_support: tool.task_support,
         body: body(tool.body, errors),
     }
 }

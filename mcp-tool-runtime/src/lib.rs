@@ -21,6 +21,7 @@ mod pattern;
 mod result;
 mod rules;
 mod serve;
+mod task_support;
 mod text;
 
 #[cfg(feature = "ask")]
@@ -40,11 +41,16 @@ pub use rules::Invalid;
 pub use serve::call::{CallParts, FromCall, Handler};
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
+#[cfg(feature = "rmcp")]
+pub use serve::tasks;
+#[cfg(feature = "rmcp")]
+pub use serve::tasks::Cancelled;
 pub use serve::toolbox::{CallError, Toolbox};
 #[cfg(feature = "http")]
 pub use serve::transport::http;
 #[cfg(feature = "rmcp")]
 pub use serve::transport::stdio;
+pub use task_support::{Execution, TaskSupport};
 
 /// The [`Argument`] trait, the marker traits that say which rules a type takes (the
 /// compiler names them when a rule does not fit a field), and how many problems one
@@ -92,6 +98,7 @@ pub mod __private {
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;
     pub use crate::pattern::{CompiledPattern, Pattern, Piece as PatternPiece};
+    pub use crate::task_support::TaskSupport;
     // Every rule's data, by the name the derive writes: a new rule needs no line here.
     pub use crate::rules::*;
     pub use schemars;

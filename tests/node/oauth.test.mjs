@@ -171,7 +171,7 @@ test("a real OAuth client: a narrow token, a 403, a wider token, the list growin
   assert.equal(first.aud, resource, "bound to this resource (RFC 8707)");
   assert.equal(first.sub, CLIENT.client_id);
   const before = (await client.listTools()).tools.map((t) => t.name).sort();
-  assert.deepEqual(before, ["find_order", "find_orders", "track_order"]);
+  assert.deepEqual(before, ["export_orders", "find_order", "find_orders", "track_order"]);
 
   const found = await client.callTool({ name: "find_orders", arguments: {} });
   assert.equal(found.isError ?? false, false, JSON.stringify(found));
@@ -188,7 +188,7 @@ test("a real OAuth client: a narrow token, a 403, a wider token, the list growin
   assert.deepEqual(claims(tokens[1]).scope.split(" ").sort(), ["orders:read", "orders:write"]);
 
   const afterList = (await client.listTools()).tools.map((t) => t.name).sort();
-  assert.deepEqual(afterList, ["cancel_order", "find_order", "find_orders", "track_order"]);
+  assert.deepEqual(afterList, ["cancel_order", "export_orders", "find_order", "find_orders", "track_order"]);
   await client.close();
 
   for (const t of tokens) {

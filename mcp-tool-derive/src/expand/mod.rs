@@ -71,6 +71,7 @@ fn tool_spec(
     extend: TokenStream,
     across: TokenStream,
     scopes: &[String],
+    task_support: TokenStream,
 ) -> TokenStream {
     let title = opt_str(title);
     let description = opt_str(description);
@@ -93,10 +94,20 @@ fn tool_spec(
             asking: #asking,
             extend: #extend,
             scopes: &[#(#scopes),*],
+            task_support: #task_support,
             walk: #walk,
             cache: #p::SpecCache::new(),
         }
     })
+}
+
+/// `#[mcp_tool(task_support = "...")]`, as the runtime's `TaskSupport`.
+pub(crate) fn task_support(tool: &Tool, p: &TokenStream) -> TokenStream {
+    match tool.task_support.as_deref() {
+        Some("optional") => quote!(#p::TaskSupport::Optional),
+        Some("required") => quote!(#p::TaskSupport::Required),
+        _ => quote!(#p::TaskSupport::Forbidden),
+    }
 }
 
 /// `#[schemars(extend(...))]` on a struct or a newtype: its keywords, added to the
@@ -259,6 +270,7 @@ fn expand(tool: &Tool, is_tool: bool) -> TokenStream {
                 extend(tool, &p),
                 across,
                 &tool.scopes,
+                task_support(tool, &p),
             );
             let tool_impl = is_tool.then(|| tool_impl(tool));
             let argument = argument_impl(

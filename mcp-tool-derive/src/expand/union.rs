@@ -53,6 +53,7 @@ pub(super) fn union(
                     quote!(::core::option::Option::None),
                     quote!(&[]),
                     &[],
+                    quote!(#p::TaskSupport::Forbidden),
                 );
                 statics.push(quote!(static #spec_ident: #p::ToolSpec = #spec;));
                 checks.extend(fields.iter().map(|f| field_assertions(f, p)));
@@ -107,6 +108,7 @@ pub(super) fn union(
             quote!(::core::option::Option::None),
             quote!(&[]),
             &tool.scopes,
+            super::task_support(tool, p),
         );
         quote!(static __SPEC: #p::ToolSpec = #spec;)
     });

@@ -45,40 +45,27 @@ const RUNNING: &str = "running";
 /// # }
 /// ```
 pub struct RedisStates {
+    link: Link,
+    prefix: String,
+}
+
+/// A Redis at a URL, connected on first use and again after a failure, each command
+/// bounded by a timeout: what every store of the crate in Redis talks through.
+pub(crate) struct Link {
     client: redis::Client,
     /// Made on first use, in the runtime that serves; it reconnects by itself.
     connection: OnceLock<ConnectionManager>,
-    prefix: String,
-    timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
-impl RedisStates {
-    /// The record in the Redis at `url` (`redis://host:port/db`, with
-    /// `redis://user:password@...` where it needs a password, `rediss://` for TLS if the
-    /// `redis` crate was built with a TLS feature). Only the URL is read here: nothing
-    /// is sent until the first round is claimed.
-    pub fn new(url: &str) -> Result<Self, redis::RedisError> {
-        Ok(RedisStates {
+impl Link {
+    /// The Redis at `url`; nothing is sent yet.
+    pub(crate) fn new(url: &str) -> Result<Self, redis::RedisError> {
+        Ok(Link {
             client: redis::Client::open(url)?,
             connection: OnceLock::new(),
-            prefix: "mcp-tool:round:".to_owned(),
             timeout: Duration::from_secs(1),
         })
-    }
-
-    /// The longest a claim may take, connecting included, and each command of it (1
-    /// second unless set): past it, a confirmed round is not run and the client is told
-    /// to retry.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// What every key starts with (`mcp-tool:round:` unless set): servers that share
-    /// one Redis and not their rounds give each a prefix of its own.
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
-        self
     }
 
     fn connection(&self) -> Result<ConnectionManager, String> {
@@ -98,7 +85,10 @@ impl RedisStates {
     }
 
     /// `command`'s reply, within the timeout.
-    async fn query<T: redis::FromRedisValue>(&self, command: redis::Cmd) -> Result<T, String> {
+    pub(crate) async fn query<T: redis::FromRedisValue>(
+        &self,
+        command: redis::Cmd,
+    ) -> Result<T, String> {
         let mut connection = self.connection()?;
         match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
             Ok(Ok(reply)) => Ok(reply),
@@ -108,6 +98,38 @@ impl RedisStates {
                 self.timeout.as_millis()
             )),
         }
+    }
+}
+
+impl RedisStates {
+    /// The record in the Redis at `url` (`redis://host:port/db`, with
+    /// `redis://user:password@...` where it needs a password, `rediss://` for TLS if the
+    /// `redis` crate was built with a TLS feature). Only the URL is read here: nothing
+    /// is sent until the first round is claimed.
+    pub fn new(url: &str) -> Result<Self, redis::RedisError> {
+        Ok(RedisStates {
+            link: Link::new(url)?,
+            prefix: "mcp-tool:round:".to_owned(),
+        })
+    }
+
+    /// The longest a claim may take, connecting included, and each command of it (1
+    /// second unless set): past it, a confirmed round is not run and the client is told
+    /// to retry.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.link.timeout = timeout;
+        self
+    }
+
+    /// What every key starts with (`mcp-tool:round:` unless set): servers that share
+    /// one Redis and not their rounds give each a prefix of its own.
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    async fn query<T: redis::FromRedisValue>(&self, command: redis::Cmd) -> Result<T, String> {
+        self.link.query(command).await
     }
 
     async fn claim_round(&self, key: &str, keep_until: SystemTime) -> Result<Claim, String> {
@@ -150,11 +172,12 @@ impl UsedStates for RedisStates {
         Box::pin(async move {
             let key = format!("{}{id}", self.prefix);
             // The claim as a whole is bounded too, not only each of its commands.
-            match tokio::time::timeout(self.timeout, self.claim_round(&key, keep_until)).await {
+            match tokio::time::timeout(self.link.timeout, self.claim_round(&key, keep_until)).await
+            {
                 Ok(claim) => claim.unwrap_or_else(Claim::Unavailable),
                 Err(_) => Claim::Unavailable(format!(
                     "Redis did not answer within {} ms",
-                    self.timeout.as_millis()
+                    self.link.timeout.as_millis()
                 )),
             }
         })
@@ -184,7 +207,7 @@ impl fmt::Debug for RedisStates {
         // Not the URL: it may hold a password.
         f.debug_struct("RedisStates")
             .field("prefix", &self.prefix)
-            .field("timeout", &self.timeout)
+            .field("timeout", &self.link.timeout)
             .finish_non_exhaustive()
     }
 }

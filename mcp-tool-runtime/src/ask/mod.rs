@@ -67,7 +67,7 @@
 mod exact;
 pub(crate) mod form;
 #[cfg(feature = "redis")]
-mod in_redis;
+pub(crate) mod in_redis;
 mod progress;
 mod record;
 #[cfg(feature = "ask")]

@@ -75,6 +75,8 @@ pub struct ToolSpec {
     /// `#[mcp_tool(scopes(...))]`: the OAuth scopes a caller needs, every one of them
     /// (empty: any caller the server lets in).
     pub scopes: &'static [&'static str],
+    /// `#[mcp_tool(task_support = "...")]`: whether a call may be answered with a task.
+    pub task_support: crate::task_support::TaskSupport,
     /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
     /// index in `fields` of the field named `key` when `value` passes it with nothing
     /// to record; `None` for a key of no field's, or a doubt.
@@ -328,6 +330,10 @@ pub struct Tool {
     /// Behaviour hints.
     #[serde(skip_serializing_if = "Annotations::is_empty")]
     pub annotations: Annotations,
+    /// How the tool runs: `{"taskSupport": ...}` for a tool that supports tasks
+    /// (absent: every call is answered within its request).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution: Option<crate::task_support::Execution>,
 }
 
 impl Field {

@@ -50,6 +50,7 @@ impl ToolSpec {
             input_schema: schema.clone(),
             output_schema: None,
             annotations: self.annotations,
+            execution: crate::task_support::Execution::of(self.task_support),
         };
         Plan {
             schema,

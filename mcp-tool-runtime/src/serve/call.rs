@@ -42,7 +42,27 @@ pub(crate) struct Setup {
     pub caller: Option<Caller>,
     /// What a call without a verified caller is served as.
     pub unverified: Unverified,
+    /// Whether the call becomes a task once its arguments pass: its handler then runs
+    /// later, as [`Routed::Later`].
+    pub defer: bool,
 }
+
+/// Where a call's route got to: its answer, or (for a call that becomes a task) the
+/// rest of it, to run in the background once its arguments passed.
+pub(crate) enum Routed {
+    /// The answer.
+    Now(Answer),
+    /// The handler and what follows it, still to run.
+    Later(Later),
+}
+
+/// The rest of a call that becomes a task: its answer, or [`Panicked`].
+pub(crate) type Later = Pin<Box<dyn Future<Output = Result<Answer, Panicked>> + Send>>;
+
+/// The handler of a task panicked: no result of the tool, so the task fails (a call
+/// answered within its request says so in an `isError` result instead).
+#[derive(Debug)]
+pub(crate) struct Panicked;
 
 /// The answer to a call of `T`: its result, the questions for the user, or (`Err`) a
 /// malformed request. A call that resumes a round of questions claims the round: it
@@ -53,7 +73,7 @@ pub(crate) async fn call<S, T, M, H>(
     arguments: Value,
     setup: Setup,
     shape: OutputShape,
-) -> Result<Answer, ToolError>
+) -> Result<Routed, ToolError>
 where
     S: Send + Sync + 'static,
     T: McpTool + Send + 'static,
@@ -69,6 +89,7 @@ where
     let show_unexpected = setup.show_unexpected;
     let sorting = Arc::clone(&setup.sorting);
     let reach = setup.reach;
+    let setup_defer = setup.defer;
     // Who may call is decided before the arguments are read: a refusal says nothing
     // of them, and costs nothing of the checks.
     let admitted = crate::caller::admit(
@@ -86,14 +107,14 @@ where
         Err(error) => {
             // A refusal of who calls, never an unexpected error: nothing to settle.
             let error = error.for_call(T::NAME.to_owned(), Value::Object(Default::default()));
-            return Ok(Answer::Complete(error.into_call_result()));
+            return Ok(Routed::Now(Answer::Complete(error.into_call_result())));
         }
     };
     let subject = caller.as_ref().map(Caller::subject);
     let (outcome, claimed) =
         match Session::start(T::NAME, &arguments, reach, &setup.sealing, may_ask, subject).await {
             #[cfg(feature = "ask")]
-            Begun::Replay(json) => (crate::ask::replayed(&json), None),
+            Begun::Replay(json) => (crate::ask::replayed(&json).map(Routed::Now), None),
             Begun::Stop(error, claimed) => {
                 let error = named(error, T::NAME, || {
                     T::spec().attempted_arguments(
@@ -111,24 +132,39 @@ where
                     reading,
                     caller: caller.clone(),
                 };
-                let outcome =
-                    run::<S, T, M, H>(handler, state, arguments, session, setup, shape, caller)
-                        .await;
+                let defer = setup_defer;
+                let outcome = run::<S, T, M, H>(
+                    handler, state, arguments, session, setup, shape, caller, defer,
+                )
+                .await;
                 (outcome, claimed)
             }
         };
-    let answer = match outcome {
-        Ok(answer) => answer,
-        Err(error) if error.is_malformed_request() => return Err(error),
+    let settled = move |outcome: Result<Answer, ToolError>| match outcome {
+        Ok(answer) => Ok(answer),
+        Err(error) if error.is_malformed_request() => Err(error),
         Err(error) => {
             let error = error.settled(T::NAME, T::spec().annotations, show_unexpected, &sorting);
-            Answer::Complete(error.into_call_result())
+            Ok(Answer::Complete(error.into_call_result()))
         }
+    };
+    let answer = match outcome {
+        Ok(Routed::Later(later)) => {
+            // Its arguments passed: the task is created, and its round (if it resumed
+            // one) is over, answered by the task.
+            let later = async move {
+                let answer = settled(Ok(later.await?));
+                Ok(answer.unwrap_or_else(|e| Answer::Complete(e.into_call_result())))
+            };
+            return Ok(Routed::Later(Box::pin(later)));
+        }
+        Ok(Routed::Now(answer)) => settled(Ok(answer))?,
+        Err(error) => settled(Err(error))?,
     };
     if let Some(claimed) = claimed {
         claimed.keep(&answer).await;
     }
-    Ok(answer)
+    Ok(Routed::Now(answer))
 }
 
 /// What the checks and the handler are run with.
@@ -259,6 +295,7 @@ pub(crate) fn named(error: ToolError, tool: &str, shown: impl FnOnce() -> Value)
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run<S, T, M, H>(
     handler: Arc<H>,
     state: Arc<S>,
@@ -267,7 +304,8 @@ async fn run<S, T, M, H>(
     setup: Ready,
     shape: OutputShape,
     caller: Option<Caller>,
-) -> Result<Answer, ToolError>
+    defer: bool,
+) -> Result<Routed, ToolError>
 where
     S: Send + Sync + 'static,
     T: McpTool + Send + 'static,
@@ -277,7 +315,7 @@ where
     let spec = T::spec();
     let passed = match prepare(spec, T::NAME, &session, arguments, &setup).await? {
         Prepared::Ready(passed) => passed,
-        Prepared::Asking(answer) => return Ok(answer),
+        Prepared::Asking(answer) => return Ok(Routed::Now(answer)),
     };
     let Passed {
         arguments,
@@ -297,7 +335,32 @@ where
     };
     // Both creating and polling the handler's future may panic.
     let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
+    if defer {
+        // A task's handler asks nobody within the request that created it: were it to
+        // ask, its client is told the user cannot be asked (see `completed`).
+        let later = async move {
+            let outcome = running.await;
+            if outcome.is_err() {
+                return Err(Panicked);
+            }
+            let answer = finished::<T, _>(outcome, &session, echoed, repairs, shape);
+            Ok(answer.unwrap_or_else(|error| Answer::Complete(error.into_call_result())))
+        };
+        return Ok(Routed::Later(Box::pin(later)));
+    }
     let outcome = running.await;
+    finished::<T, _>(outcome, &session, echoed, repairs, shape).map(Routed::Now)
+}
+
+/// The answer of a call whose handler ran, with `outcome`.
+fn finished<T: McpTool, O: Serialize>(
+    outcome: Result<Result<O, ToolError>, Box<dyn Any + Send>>,
+    session: &Session,
+    echoed: Option<Echoed>,
+    repairs: Vec<crate::result::Repair>,
+    shape: OutputShape,
+) -> Result<Answer, ToolError> {
+    let spec = T::spec();
     let shown = || echoed.as_ref().map(Echoed::value).unwrap_or_default();
     if session.has_pending() {
         return session

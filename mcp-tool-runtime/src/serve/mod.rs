@@ -6,6 +6,8 @@
 //! - [`rmcp`]: the adapters to rmcp, the official Rust SDK: the `Toolbox` as an rmcp
 //!   `ServerHandler`, the conversions, and the `Parameters` extractor and `structured`
 //!   wrapper that give an rmcp `#[tool]` method this crate's checks (feature `rmcp`);
+//! - [`tasks`]: calls that become tasks, polled and cancelled by their client (feature
+//!   `rmcp`);
 //! - [`transport`]: stdio, Streamable HTTP, and the JSON-RPC they write (feature `rmcp`,
 //!   and `http` for HTTP).
 
@@ -16,6 +18,8 @@ pub(crate) mod output;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod settings;
+#[cfg(feature = "rmcp")]
+pub mod tasks;
 pub(crate) mod toolbox;
 #[cfg(feature = "rmcp")]
 pub mod transport;

@@ -31,6 +31,14 @@ pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
         .output_schema
         .as_ref()
         .map(|schema| Arc::new(as_object(schema)));
+    if let Some(execution) = tool.execution {
+        // rmcp's `Tool` has no `execution`: it rides in `_meta` to the transport, which
+        // writes it where clients read it (see `tasked::executions_onto`).
+        let mut meta = serde_json::Map::new();
+        let execution = serde_json::to_value(execution).unwrap_or_default();
+        meta.insert(super::tasked::EXECUTION_META.into(), execution);
+        out.meta = Some(rmcp::model::MetaObject(meta));
+    }
     if !tool.annotations.is_empty() {
         // Same wire names on both sides.
         out.annotations = serde_json::to_value(tool.annotations)

@@ -3,8 +3,9 @@
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    GetTaskParams, GetTaskResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -16,9 +17,12 @@ use super::convert::{
     to_rmcp_tool,
 };
 use super::peer::{caller_of, client_name, reach, takes_bare_results};
+use super::tasked;
 use crate::ask::Answer;
 use crate::describe::profile::SchemaProfile;
+use crate::serve::call::Routed;
 use crate::serve::toolbox::Toolbox;
+use crate::serve::toolbox::completed;
 
 /// The toolbox's tools as rmcp's type, in `profile`: made once per toolbox.
 fn rmcp_tools<S: Send + Sync + 'static>(
@@ -34,7 +38,14 @@ fn rmcp_tools<S: Send + Sync + 'static>(
 impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     fn get_info(&self) -> ServerConfig {
         let (name, version) = self.server_info();
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        // The tasks extension, where a tool supports tasks.
+        let capabilities = if self.serves_tasks() {
+            capabilities.enable_tasks().build()
+        } else {
+            capabilities.build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(rmcp::model::Implementation::new(name, version))
     }
 
@@ -108,23 +119,66 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             self.answer_within(),
         );
         let caller = caller_of(&context);
-        match self
-            .call_reaching_as(caller.as_ref(), profile, &request.name, arguments, reach)
-            .await
-        {
-            Ok(Answer::InputRequired(asked)) => to_rmcp_input_required(asked),
-            Ok(Answer::Complete(mut result)) => {
-                if !result.is_error
-                    && takes_bare_results(&context)
-                    && self.bare_outputs.contains_key(request.name.as_ref())
-                    && let Some(Value::Object(mut wrapped)) = result.structured_content.take()
-                {
-                    result.structured_content = wrapped.remove("result");
-                }
-                Ok(to_rmcp_result(result).into())
+        let defer = tasked::defers(self.task_support_of(&request.name), &context)?;
+        let routed = self.call_routed(
+            caller.as_ref(),
+            profile,
+            &request.name,
+            arguments,
+            reach,
+            defer,
+        );
+        let bare = takes_bare_results(&context) && self.bare_outputs.contains_key(&*request.name);
+        match routed.await {
+            Ok(Routed::Now(answer)) => answered(answer, bare, &request.name),
+            Ok(Routed::Later(later)) => {
+                let name = request.name.to_string();
+                let work = Box::pin(async move {
+                    let Ok(answer) = later.await else {
+                        return Err(internal(&format!(
+                            "The tool {name} failed unexpectedly (its handler panicked): its work may be partly done."
+                        )));
+                    };
+                    // A handler that asks within its task finds nobody to ask.
+                    let answer = Answer::Complete(completed(&name, answer));
+                    match answered(answer, bare, &name) {
+                        Ok(CallToolResponse::Complete(result)) => {
+                            serde_json::to_value(result).map_err(|e| internal(&e.to_string()))
+                        }
+                        Ok(_) => Err(internal("the call asked its user within a task")),
+                        Err(error) => Err(serde_json::to_value(error).unwrap_or_default()),
+                    }
+                });
+                let owner = tasked::owner(&context);
+                let record = self.tasks.start(owner, &request.name, work).await;
+                tasked::created(&self.tasks, record, &request.name)
             }
             Err(error) => Err(to_rmcp_error(&error)),
         }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        tasked::get(&self.tasks, &request.task_id, &context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasked::cancel(&self.tasks, &request.task_id, &context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasked::update(&self.tasks, &request.task_id, &context).await
     }
 
     async fn on_custom_request(
@@ -134,4 +188,27 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
     ) -> Result<CustomResult, ErrorData> {
         reject_malformed_call(request)
     }
+}
+
+/// A call's answer as rmcp's: the questions for the user, or the result (its output the
+/// value itself where `bare`: a peer of 2026-07-28 takes any JSON value as structured
+/// content, and the output carried as `{"result": value}` for older peers is unwrapped).
+fn answered(answer: Answer, bare: bool, _tool: &str) -> Result<CallToolResponse, ErrorData> {
+    match answer {
+        Answer::InputRequired(asked) => to_rmcp_input_required(asked),
+        Answer::Complete(mut result) => {
+            if !result.is_error
+                && bare
+                && let Some(Value::Object(mut wrapped)) = result.structured_content.take()
+            {
+                result.structured_content = wrapped.remove("result");
+            }
+            Ok(to_rmcp_result(result).into())
+        }
+    }
+}
+
+/// A task that failed within this server: a JSON-RPC internal error object.
+fn internal(message: &str) -> Value {
+    serde_json::json!({ "code": -32603, "message": message })
 }

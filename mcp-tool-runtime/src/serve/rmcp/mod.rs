@@ -88,6 +88,7 @@ pub(crate) mod per_caller;
 mod rounds;
 mod scoped;
 mod structured;
+pub(crate) mod tasked;
 
 pub use convert::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};
 pub use extractor::Parameters;

@@ -466,6 +466,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     asking: None,
     extend: None,
     scopes: &[],
+    task_support: crate::task_support::TaskSupport::Forbidden,
     walk: crate::describe::valid_walk::no_field,
     cache: crate::describe::SpecCache::new(),
 };

@@ -13,8 +13,8 @@ use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::result::echo;
 use crate::result::{CallToolResult, ToolError};
-use crate::serve::call::Setup;
-use crate::serve::settings::Started;
+use crate::serve::call::{Routed, Setup};
+use crate::serve::settings::{Settings, Started};
 use crate::text::suggest;
 
 impl<S: Send + Sync + 'static> Toolbox<S> {
@@ -71,6 +71,29 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
     ) -> Result<Answer, CallError> {
+        let routed = self.call_routed(caller, profile, name, arguments, reach, false);
+        match routed.await? {
+            Routed::Now(answer) => Ok(answer),
+            // Not deferred, so never here: a panic, as a call within its request says it.
+            Routed::Later(later) => Ok(later.await.unwrap_or_else(|_| {
+                let error = crate::serve::output::internal_failure(name, Default::default());
+                let error = error.for_call(name.to_owned(), Value::Object(Default::default()));
+                Answer::Complete(error.into_call_result())
+            })),
+        }
+    }
+
+    /// [`Toolbox::call_reaching_as`], that becomes a task (`defer`) once the arguments
+    /// pass: its answer is then the rest of the call, settled as any answer is.
+    pub(crate) async fn call_routed(
+        &self,
+        caller: Option<&Caller>,
+        profile: SchemaProfile,
+        name: &str,
+        arguments: Value,
+        reach: Reach,
+        defer: bool,
+    ) -> Result<Routed, CallError> {
         let started = Started::now(name, caller.map(Caller::subject));
         let Some(&i) = self.index.get(name) else {
             let error = self.unknown_tool(name, caller);
@@ -88,23 +111,31 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             sorting: Arc::clone(&self.settings.sorting),
             caller: caller.cloned(),
             unverified: self.unverified.clone(),
+            defer,
         };
-        let mut result = self.routes[i](&self.state, arguments, setup)
+        let result = self.routes[i](&self.state, arguments, setup)
             .await
             .map_err(|error| CallError::MalformedRequest {
                 message: error.message().to_owned(),
             });
-        match &mut result {
-            Ok(Answer::Complete(answer)) => self.settings.settle(
-                &started,
-                answer.is_error,
-                answer.structured_content.as_mut(),
-                &mut answer.meta,
-            ),
-            Ok(Answer::InputRequired(asked)) => started.waiting(asked.input_requests.keys()),
-            Err(error) => started.rejected("malformed_request", error.message()),
+        match result {
+            Ok(Routed::Now(mut answer)) => {
+                settle(&self.settings, &started, &mut answer);
+                Ok(Routed::Now(answer))
+            }
+            Ok(Routed::Later(later)) => {
+                let settings = self.settings.clone();
+                Ok(Routed::Later(Box::pin(async move {
+                    let mut answer = later.await?;
+                    settle(&settings, &started, &mut answer);
+                    Ok(answer)
+                })))
+            }
+            Err(error) => {
+                started.rejected("malformed_request", error.message());
+                Err(error)
+            }
         }
-        result
     }
 
     /// Answers the `params` of a `tools/call` request as received:
@@ -136,10 +167,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 }
 
+/// Stamps `answer` and emits the call's event.
+fn settle(settings: &Settings, started: &Started, answer: &mut Answer) {
+    match answer {
+        Answer::Complete(answer) => settings.settle(
+            started,
+            answer.is_error,
+            answer.structured_content.as_mut(),
+            &mut answer.meta,
+        ),
+        Answer::InputRequired(asked) => started.waiting(asked.input_requests.keys()),
+    }
+}
+
 /// The answer of a call from a client that cannot ask its user: such a call puts no
 /// question; were one put, the model would be told the user cannot be asked, never the
 /// question's state.
-pub(super) fn completed(name: &str, answer: Answer) -> CallToolResult {
+pub(crate) fn completed(name: &str, answer: Answer) -> CallToolResult {
     match answer {
         Answer::Complete(result) => result,
         Answer::InputRequired(_) => ToolError::from(crate::ask::Unanswered::cannot(name))

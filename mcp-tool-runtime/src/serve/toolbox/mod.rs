@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ask::{Answer, Sealing};
+use crate::ask::Sealing;
 #[cfg(feature = "ask")]
 use crate::ask::{StateKey, UsedStates};
 use crate::caller::Unverified;
@@ -28,9 +28,9 @@ mod calls;
 
 pub use calls::CallError;
 #[cfg(feature = "rmcp")]
-pub(crate) use calls::{malformed_call, unknown_tool_message};
+pub(crate) use calls::{completed, malformed_call, unknown_tool_message};
 
-use super::call::{Handler, Setup, call};
+use super::call::{Handler, Routed, Setup, call};
 use super::output::{OutputShape, output_schema};
 use super::settings::Settings;
 
@@ -38,7 +38,7 @@ type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// Checks the arguments, asks the user where the tool says so, then runs the handler:
 /// the `tools/call` answer, or the error of a malformed request.
-type Route<S> = dyn Fn(&Arc<S>, Value, Setup) -> BoxFuture<Result<Answer, ToolError>> + Send + Sync;
+type Route<S> = dyn Fn(&Arc<S>, Value, Setup) -> BoxFuture<Result<Routed, ToolError>> + Send + Sync;
 
 /// The tools of a server, each with its async handler: answers `tools/list` and
 /// `tools/call`.
@@ -117,6 +117,11 @@ pub struct Toolbox<S = ()> {
     routes: Vec<Box<Route<S>>>,
     /// Each tool's declared scopes, in registration order.
     pub(super) scopes: Vec<&'static [&'static str]>,
+    /// Each tool's support of tasks, in registration order.
+    pub(crate) task_support: Vec<crate::task_support::TaskSupport>,
+    /// The tasks of the calls that became tasks (see [`Toolbox::tasks`]).
+    #[cfg(feature = "rmcp")]
+    pub(crate) tasks: Arc<super::tasks::Tasks>,
     /// What a call without a verified caller is served as.
     pub(super) unverified: Unverified,
     index: HashMap<&'static str, usize>,
@@ -172,6 +177,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             bare_outputs: HashMap::new(),
             routes: Vec::new(),
             scopes: Vec::new(),
+            task_support: Vec::new(),
+            #[cfg(feature = "rmcp")]
+            tasks: Arc::default(),
             unverified: Unverified::Refused,
             index: HashMap::new(),
             context: None,
@@ -485,6 +493,38 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
+    /// Where and how long the calls that become tasks are kept (the tasks extension:
+    /// a tool with `#[mcp_tool(task_support = "optional")]` or `"required"`, called by
+    /// a client that declared `io.modelcontextprotocol/tasks`). By default, in this
+    /// process's memory within [`TaskLimits::default`](crate::tasks::TaskLimits).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_tool::Toolbox;
+    /// use mcp_tool::tasks::{MemoryTasks, TaskLimits, Tasks};
+    ///
+    /// let limits = TaskLimits::default().ttl(Duration::from_secs(600)).per_caller(8);
+    /// let tools = Toolbox::new().tasks(Tasks::new(MemoryTasks::new(), limits));
+    /// # let _ = tools;
+    /// ```
+    #[cfg(feature = "rmcp")]
+    pub fn tasks(mut self, tasks: super::tasks::Tasks) -> Self {
+        self.tasks = Arc::new(tasks);
+        self
+    }
+
+    /// Whether a tool supports tasks, so that the server serves them.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn serves_tasks(&self) -> bool {
+        self.task_support.iter().any(|t| t.allows_tasks())
+    }
+
+    /// The tool `name`'s support of tasks (`None`: no such tool).
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn task_support_of(&self, name: &str) -> Option<crate::task_support::TaskSupport> {
+        self.index.get(name).map(|&i| self.task_support[i])
+    }
+
     /// Served over rmcp, gives a client that names a family in its `clientInfo` the
     /// profile that family needs ([`SchemaProfile::for_client`]); other clients get the
     /// toolbox's profile.
@@ -571,6 +611,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
         self.routes.push(Box::new(route));
         self.scopes.push(T::spec().scopes);
+        self.task_support.push(T::spec().task_support);
         crate::caller::declare(T::spec().scopes);
         self
     }

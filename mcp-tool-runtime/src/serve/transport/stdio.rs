@@ -345,7 +345,7 @@ where
             if answers.as_ref().is_some_and(|id| shared.is_abandoned(id)) {
                 return Ok(());
             }
-            let written = match serde_json::to_vec(&item) {
+            let written = match to_line(&item) {
                 Ok(line) => shared.write(&line).await,
                 Err(e) => Err(io::Error::other(e)),
             };
@@ -384,6 +384,21 @@ impl<R, W> Drop for Stdio<R, W> {
             reading.abort();
         }
     }
+}
+
+/// The line of `item`; a tool list's with each tool's `execution` where clients read
+/// it (see `tasked::executions_onto`).
+fn to_line(item: &ServerJsonRpcMessage) -> serde_json::Result<Vec<u8>> {
+    let JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
+        result: rmcp::model::ServerResult::ListToolsResult(_),
+        ..
+    }) = item
+    else {
+        return serde_json::to_vec(item);
+    };
+    let mut value = serde_json::to_value(item)?;
+    crate::serve::rmcp::tasked::executions_onto(&mut value);
+    serde_json::to_vec(&value)
 }
 
 #[cfg(test)]

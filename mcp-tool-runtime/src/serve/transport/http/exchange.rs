@@ -208,6 +208,9 @@ impl Exchange {
                 &jsonrpc::unreadable(&kept, &e.to_string()),
             );
         }
+        if crate::serve::rmcp::tasked::lists_tools(&kept) {
+            return with_executions(response);
+        }
         response
     }
 }
@@ -346,6 +349,49 @@ impl hyper::body::Body for Until {
 /// answers handed over (see `Exchange::hand_over`).
 #[cfg(feature = "redis")]
 const SUBSCRIBE_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A `tools/list` answer with each tool's `execution` where clients read it (see
+/// `tasked::executions_onto`), frame by frame: a JSON body, or an event stream's
+/// events, each whole in a frame of rmcp's.
+fn with_executions(
+    response: Response<BoxBody<Bytes, Infallible>>,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let (mut parts, body) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let body = body.map_frame(|frame| match frame.into_data() {
+        Ok(data) => hyper::body::Frame::data(executions_in(data)),
+        Err(frame) => frame,
+    });
+    Response::from_parts(parts, body.boxed())
+}
+
+/// `data`, a JSON message or events whose `data:` lines are, with the executions moved.
+fn executions_in(data: Bytes) -> Bytes {
+    let marker = crate::serve::rmcp::tasked::EXECUTION_META.as_bytes();
+    if !data.windows(marker.len()).any(|w| w == marker) {
+        return data;
+    }
+    let Ok(text) = std::str::from_utf8(&data) else {
+        return data;
+    };
+    let moved = |json: &str| -> Option<String> {
+        let mut message: Value = serde_json::from_str(json).ok()?;
+        crate::serve::rmcp::tasked::executions_onto(&mut message);
+        Some(message.to_string())
+    };
+    if let Some(whole) = moved(text) {
+        return Bytes::from(whole);
+    }
+    let lines: Vec<String> =
+        text.split('\n')
+            .map(|line| match line.strip_prefix("data:") {
+                Some(json) => moved(json.trim_start())
+                    .map_or_else(|| line.to_owned(), |m| format!("data: {m}")),
+                None => line.to_owned(),
+            })
+            .collect();
+    Bytes::from(lines.join("\n"))
+}
 
 fn is_json(headers: &hyper::HeaderMap) -> bool {
     headers

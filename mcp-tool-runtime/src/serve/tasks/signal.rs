@@ -1,0 +1,116 @@
+//! What a handler running as a task can know of it: whether its caller cancelled it
+//! ([`Cancelled`]), and how to say how far it got ([`progress`]).
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::TaskStore;
+
+/// The task a handler's work runs for, while it runs.
+pub(super) struct Running {
+    pub token: CancellationToken,
+    pub id: String,
+    pub store: Arc<dyn TaskStore>,
+}
+
+tokio::task_local! {
+    pub(super) static RUNNING: Running;
+}
+
+/// The signal that the call a handler runs for was cancelled: its task, by
+/// `tasks/cancel`. Await it beside the work (`tokio::select!`), or ask
+/// [`Cancelled::is_cancelled`] between steps, and stop: a cancelled task stays
+/// cancelled, and nothing the handler returns after is reported, as done or failed.
+///
+/// A handler takes it before its arguments, as it takes its state or its caller:
+///
+/// ```
+/// use mcp_tool::{Cancelled, McpTool, ToolError, Toolbox};
+/// use serde::Deserialize;
+///
+/// /// Exports the orders of a month.
+/// #[derive(McpTool, Deserialize)]
+/// #[mcp_tool(task_support = "optional")]
+/// struct Export { month: u8 }
+///
+/// async fn export(cancelled: Cancelled, args: Export) -> Result<String, ToolError> {
+///     for day in 1..=28 {
+///         if cancelled.is_cancelled() {
+///             return Err(ToolError::transient("Cancelled: nothing was exported."));
+///         }
+///         // ... export the orders of `day` ...
+///         # let _ = day;
+///     }
+///     Ok(format!("Exported month {}", args.month))
+/// }
+///
+/// let tools = Toolbox::new().tool(export);
+/// # let _ = tools;
+/// ```
+///
+/// Outside a task (a call answered within its request) the signal never comes; within
+/// one, [`Cancelled::current`] reads it too, wherever the handler's code is.
+///
+/// ```
+/// use mcp_tool::Cancelled;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let cancelled = Cancelled::current();
+/// assert!(!cancelled.is_cancelled()); // not in a task: never cancelled
+/// tokio::select! {
+///     () = cancelled => unreachable!(),
+///     () = std::future::ready(()) => {}
+/// }
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct Cancelled(CancellationToken);
+
+impl Cancelled {
+    /// The signal of the task the current handler runs for (one that never comes
+    /// outside a task).
+    pub fn current() -> Cancelled {
+        let token = RUNNING.try_with(|r| r.token.clone());
+        Cancelled(token.unwrap_or_default())
+    }
+
+    /// Whether the task was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.is_cancelled()
+    }
+}
+
+impl IntoFuture for Cancelled {
+    type Output = ();
+    type IntoFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.0.cancelled_owned())
+    }
+}
+
+/// A handler may take the signal of its call, as it takes its other pieces (see
+/// [`FromCall`](crate::FromCall)): outside a task, one that never comes.
+impl<S> crate::serve::call::FromCall<S> for Cancelled {
+    fn from_call(_parts: &crate::serve::call::CallParts<S>) -> Result<Self, crate::ToolError> {
+        Ok(Cancelled::current())
+    }
+}
+
+/// Says how far the current task got: its `statusMessage`, which `tasks/get` shows
+/// while it works. Nothing outside a task.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// mcp_tool::tasks::progress("Exported 1,200 of 5,000 orders").await;
+/// # });
+/// ```
+pub async fn progress(message: impl Into<String>) {
+    let Ok((id, store)) = RUNNING.try_with(|r| (r.id.clone(), Arc::clone(&r.store))) else {
+        return;
+    };
+    store.progress(&id, message.into()).await;
+}
