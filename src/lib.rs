@@ -89,6 +89,12 @@
 //!   rounds (HMAC-SHA256, base64, the system's randomness) and `elicitation/create`
 //!   within a 2025-11-25 call. Without it those are compile errors that name the
 //!   feature, and a `requestState` a client sends is refused: nothing was sealed.
+//! - `redis`: `ask::RedisStates`, the record of confirmed rounds in Redis, shared by the
+//!   replicas of a server so that a confirmed round runs once across all of them
+//!   (implies `ask`).
+//! - `tracing`: one event per `tools/call` for operators (tool, outcome, category,
+//!   duration, the violated paths and rules; never an argument's value), see the
+//!   operators page of the [`manual`].
 //! - `chrono`, `jiff`, `uuid`, `url`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
 #![warn(missing_docs)]
