@@ -1345,6 +1345,42 @@ mod tests {
         );
     }
 
+    /// The errors page shows this transient error in full: the same result, a text the
+    /// page shortens ("...") read as its beginning.
+    #[tokio::test]
+    async fn the_errors_page_shows_the_transient_result_as_it_is() {
+        /// Whether `shown` is `got`, but for texts `shown` cuts short with "...".
+        fn shows(shown: &Value, got: &Value) -> bool {
+            match (shown, got) {
+                (Value::String(shown), Value::String(got)) => match shown.strip_suffix("...") {
+                    Some(start) => got.starts_with(start),
+                    None => shown == got,
+                },
+                (Value::Array(shown), Value::Array(got)) => {
+                    shown.len() == got.len() && shown.iter().zip(got).all(|(s, g)| shows(s, g))
+                }
+                (Value::Object(shown), Value::Object(got)) => {
+                    shown.len() == got.len()
+                        && shown
+                            .iter()
+                            .all(|(k, s)| got.get(k).is_some_and(|g| shows(s, g)))
+                }
+                _ => shown == got,
+            }
+        }
+        let page = include_str!("../docs/errors.md");
+        let at = page
+            .find("The transient one, in full")
+            .expect("the page shows it");
+        let block = page[at..].split("```json\n").nth(1).unwrap();
+        let shown: Value = serde_json::from_str(block.split("```").next().unwrap()).unwrap();
+        let got = call(&desk(), "track_order", json!({"orderId": "ORD-2026-00050"})).await;
+        assert!(
+            shows(&shown, &got),
+            "the errors page does not show:\n{got:#}"
+        );
+    }
+
     #[tokio::test]
     async fn the_file_database_is_seeded_once() {
         let path = std::env::temp_dir().join(format!("orders-test-{}.sqlite3", std::process::id()));

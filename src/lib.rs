@@ -89,6 +89,13 @@
 //!   rounds (HMAC-SHA256, base64, the system's randomness) and `elicitation/create`
 //!   within a 2025-11-25 call. Without it those are compile errors that name the
 //!   feature, and a `requestState` a client sends is refused: nothing was sealed.
+//! - `redis`: what the replicas of a server share in Redis (implies `ask`):
+//!   `ask::RedisStates`, the record of confirmed rounds, so that a confirmed round runs
+//!   once across all of them; with `http`, `http::Sessions::redis`, the sessions of
+//!   2025-11-25 served by any replica; and the tasks of long-running tools.
+//! - `tracing`: one event per `tools/call` for operators (tool, outcome, category,
+//!   duration, the violated paths and rules; never an argument's value), see the
+//!   operators page of the [`manual`].
 //! - `chrono`, `jiff`, `uuid`, `url`, `semver`: those crates' types as argument types (see the
 //!   [`McpTool`](macro@McpTool) derive).
 #![warn(missing_docs)]

@@ -386,3 +386,78 @@ async fn an_open_event_stream_ends_when_its_token_does() {
     );
     serving.stop().await;
 }
+
+/// The authorization page's "On the wire" shows what this server sends, word for word:
+/// its 401, metadata, 403 and 503 in order, with this test's addresses written as the
+/// page's `https://mcp.example.com` (the resource) and `https://auth.example.com` (the
+/// issuer). A header's name is shown in its usual casing (HTTP's names are not
+/// case-sensitive; hyper writes them in lower case).
+#[tokio::test]
+async fn the_authorization_page_shows_the_wire_as_it_is() {
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/authorization.md"
+    ))
+    .unwrap();
+    let section = &page[page
+        .find("## On the wire\n")
+        .expect("the page has the section")..];
+    let section = &section[..section[1..]
+        .find("\n## ")
+        .map_or(section.len(), |end| end + 1)];
+    let blocks: Vec<&str> = section
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .map(|block| block.split_once('\n').expect("a fence ends its line").1)
+        .collect();
+    assert_eq!(blocks.len(), 4, "the 401, the metadata, the 403, the 503");
+
+    let issuer = issuer().await;
+    let (serving, resource, _) = resource(&issuer).await;
+    let port = serving.port;
+    let as_shown = |text: &str| {
+        text.replace(
+            &format!("http://127.0.0.1:{port}"),
+            "https://mcp.example.com",
+        )
+        .replace(&issuer.url(), "https://auth.example.com")
+    };
+    let head = |code: u16, headers: &[String], names: &[&str]| {
+        let reason = hyper::StatusCode::from_u16(code)
+            .unwrap()
+            .canonical_reason()
+            .unwrap();
+        let mut text = format!("HTTP/1.1 {code} {reason}\n");
+        for name in names {
+            let value = header(headers, name).unwrap_or_else(|| panic!("no {name}"));
+            text.push_str(&format!("{name}: {}\n", as_shown(value)));
+        }
+        text
+    };
+
+    let (code, headers, _) = request(port, "", "tools/list", json!({})).await;
+    assert_eq!(blocks[0], head(code, &headers, &["WWW-Authenticate"]));
+
+    let text = format!(
+        "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    );
+    let (_, _, body) = send(port, &text).await;
+    let shown: Value = serde_json::from_str(blocks[1]).unwrap();
+    let served: Value = serde_json::from_str(&as_shown(body.trim())).unwrap();
+    assert_eq!(shown, served);
+
+    let reader = mint(&claims(&issuer.url(), &resource, "orders:read"), "k1");
+    let call = json!({"name": "cancel_order", "arguments": {"order_id": "ORD-1"}});
+    let (code, headers, _) = request(port, &bearer(&reader), "tools/call", call).await;
+    assert_eq!(blocks[2], head(code, &headers, &["WWW-Authenticate"]));
+    serving.stop().await;
+
+    let down = self::issuer().await;
+    down.down.store(true, Ordering::SeqCst);
+    let (serving, resource, _) = self::resource(&down).await;
+    let token = mint(&claims(&down.url(), &resource, "orders:read"), "k1");
+    let (code, headers, _) = request(serving.port, &bearer(&token), "tools/list", json!({})).await;
+    assert_eq!(blocks[3], head(code, &headers, &["Retry-After"]));
+    serving.stop().await;
+}

@@ -137,9 +137,11 @@ async fn stateless_from(
     params: serde_json::Value,
 ) -> serde_json::Value {
     let mut params = params.clone();
+    // The client's capabilities, where the caller gave them in `_meta`; else none.
+    let capabilities = params["_meta"]["io.modelcontextprotocol/clientCapabilities"].take();
     params["_meta"] = serde_json::json!({
         "io.modelcontextprotocol/protocolVersion": version,
-        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientCapabilities": if capabilities.is_null() { serde_json::json!({}) } else { capabilities },
         "io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"},
     });
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
@@ -319,4 +321,60 @@ async fn invalid_arguments_are_tool_execution_errors_on_the_wire() {
     )
     .await;
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+}
+
+#[path = "../examples/common/flight.rs"]
+mod flight;
+
+/// The asking page's exchange under 2026-07-28, as served over HTTP: the README's tool
+/// called without its date gets the question as the call's answer, word for word (the
+/// sealed `requestState` shown by its first characters, as the page shows it), and the
+/// call the page shows next, with the user's answer and the state echoed, runs with
+/// the date the user gave.
+#[tokio::test]
+async fn the_asking_page_shows_a_round_as_served() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/asking.md")).unwrap();
+    let section = &page[page
+        .find("# Under protocol 2026-07-28")
+        .expect("the page has the section")..];
+    let blocks: Vec<serde_json::Value> = section
+        .split("```json\n")
+        .skip(1)
+        .take(2)
+        .map(|block| serde_json::from_str(block.split("```").next().unwrap()).unwrap())
+        .collect();
+    let (question, again) = (&blocks[0], &blocks[1]);
+    let shown_state = question["requestState"].as_str().unwrap();
+
+    let tools = Toolbox::new()
+        .in_context(mcp_tool::Context::on(2026, 11, 30).unwrap())
+        .tool(flight::book_flight);
+    let serving = start(HttpServer::new(), tools).await;
+    let capabilities = serde_json::json!({
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+    });
+    let mut call = serde_json::json!({"name": "book_flight", "arguments": again["arguments"]});
+    call["_meta"] = capabilities.clone();
+    let answer = stateless(serving.port, "2026-07-28", "tools/call", call).await;
+    let mut result = answer["result"].clone();
+    let state = result["requestState"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        state.starts_with(shown_state.trim_end_matches("...")),
+        "the state {state:?} does not start as the page shows it"
+    );
+    result["requestState"] = serde_json::json!(shown_state);
+    assert_eq!(&result, question);
+
+    let mut call = again.clone();
+    call["requestState"] = serde_json::json!(state);
+    call["_meta"] = capabilities;
+    let answer = stateless(serving.port, "2026-07-28", "tools/call", call).await;
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    assert_eq!(result["structuredContent"]["date"], "15/01/2027");
+    serving.stop().await;
 }

@@ -140,3 +140,97 @@ async fn the_readme_shows_the_entry_and_the_error_as_they_are() {
         .to_value();
     assert_eq!(block("## What the model gets back"), result);
 }
+
+/// The lowest and highest ratio over garde in a row of BENCHMARKS.md's targets table,
+/// across its three workloads' cells; a range in parentheses (the spread of a median's
+/// runs) is not a measurement of its own and is left out.
+fn ratio_range(benchmarks: &str, row: &str) -> (String, String) {
+    let targets = &benchmarks[benchmarks
+        .find("\n## Targets\n")
+        .expect("BENCHMARKS.md has its targets")..];
+    let line = targets
+        .lines()
+        .find(|line| line.starts_with(&format!("| {row} |")))
+        .unwrap_or_else(|| panic!("the targets table has the row {row:?}"));
+    let mut ratios: Vec<f64> = Vec::new();
+    for cell in line.split('|').skip(2).take(3) {
+        let mut depth = 0;
+        let outside: String = cell
+            .chars()
+            .filter(|&c| {
+                depth += i32::from(c == '(') - i32::from(c == ')');
+                depth == 0 && c != ')'
+            })
+            .collect();
+        ratios.extend(
+            outside
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter_map(|word| word.strip_suffix('x')?.parse::<f64>().ok()),
+        );
+    }
+    assert!(!ratios.is_empty(), "no ratio in the row {line:?}");
+    let lowest = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (format!("{lowest:.2}x"), format!("{highest:.2}x"))
+}
+
+/// The README's and the performance page's ratios over garde are the ranges of
+/// BENCHMARKS.md's targets table, so a new measurement written there and not in them
+/// fails here rather than leaving two different numbers.
+#[test]
+fn the_ratios_in_short_are_those_of_the_targets_table() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let (benchmarks, readme, performance) = (
+        read("BENCHMARKS.md"),
+        read("README.md"),
+        read("docs/performance.md"),
+    );
+    let (low, high) = ratio_range(&benchmarks, "valid input no slower than garde");
+    let valid = format!("{low} to {high} garde's");
+    let (low, high) = ratio_range(&benchmarks, "four errors within 1.25x garde");
+    let invalid = format!("four errors at once in {low} to {high} garde's");
+    // The README's paragraph is wrapped: read it as one line.
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        readme.contains(&format!("valid arguments are checked in {valid}")),
+        "the README's valid input is not {valid}"
+    );
+    assert!(
+        readme.contains(&invalid),
+        "the README does not say {invalid:?}"
+    );
+    assert!(
+        performance.contains(&format!("- Valid input: {valid}")),
+        "the performance page's valid input is not {valid}"
+    );
+    for (workload, ratio) in ["book_flight", "flight_b", "order"]
+        .iter()
+        .zip(ratio_cells(&benchmarks, "four errors within 1.25x garde"))
+    {
+        let performance = performance.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            performance.contains(&format!("{ratio} on `{workload}`"))
+                || performance.contains(&format!("{ratio} garde's on `{workload}`")),
+            "the performance page does not give {workload}'s four errors as {ratio}"
+        );
+    }
+}
+
+/// The first ratio of each workload's cell in a row of the targets table.
+fn ratio_cells(benchmarks: &str, row: &str) -> Vec<String> {
+    let line = benchmarks
+        .lines()
+        .find(|line| line.starts_with(&format!("| {row} |")))
+        .unwrap();
+    line.split('|')
+        .skip(2)
+        .take(3)
+        .map(|cell| {
+            cell.split_whitespace()
+                .next()
+                .unwrap()
+                .trim_end_matches(',')
+                .to_owned()
+        })
+        .collect()
+}

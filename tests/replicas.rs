@@ -38,7 +38,6 @@ const STATE_KEY: &str = "5f3a9c0e7d2b4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f2a4c6
 // ---------------------------------------------------------------------------------
 // The parts: redis-server, the replicas, a client.
 
-
 /// A replica of the orders example, serving over HTTP.
 struct Replica {
     port: u16,

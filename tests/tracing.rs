@@ -296,3 +296,64 @@ async fn the_draft_failure_meta_is_off_by_default_and_its_correlation_id_is_logg
         .unwrap();
     assert!(ok.meta.is_none());
 }
+
+#[path = "../examples/common/flight.rs"]
+mod flight;
+
+/// The operators page prints one event as `tracing-subscriber`'s `fmt` writes it: this
+/// is that line, from the README's tool called with a past date and a cabin off its
+/// list, word for word but for the call's duration, which differs from run to run.
+#[tokio::test]
+async fn the_operators_page_shows_the_event_as_fmt_prints_it() {
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    /// The line with its `duration_ms` value taken out.
+    fn timeless(line: &str) -> String {
+        let (before, after) = line.split_once("duration_ms=").expect("a duration");
+        let rest = after.split_once(' ').map_or("", |(_, rest)| rest);
+        format!("{before}duration_ms= {rest}")
+    }
+
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/operators.md")).unwrap();
+    let shown = page
+        .split("```text\n")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("the page has a text block");
+
+    let written = Written::default();
+    let into = written.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || into.clone())
+        .with_ansi(false)
+        .without_time()
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let tools = Toolbox::new()
+        .in_context(mcp_tool::Context::on(2026, 11, 30).unwrap())
+        .tool(flight::book_flight);
+    let call = json!({"origin": "CDG", "destination": "JFK", "departure_date": "12/12/2024",
+                      "cabin": "PROCESSING", "passengers": 2});
+    tools.call("book_flight", call).await.unwrap();
+
+    let written = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+    let line = written
+        .lines()
+        .find(|line| line.contains("tools/call"))
+        .unwrap_or_else(|| panic!("no event in {written:?}"));
+    assert_eq!(
+        timeless(shown.trim()),
+        timeless(line.trim()),
+        "printed: {line}"
+    );
+}

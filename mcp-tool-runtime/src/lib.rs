@@ -4,6 +4,8 @@
 //! this crate with its derives; the items here are documented there for users.
 
 #![warn(missing_docs)]
+// docs.rs builds with `--cfg docsrs` on nightly: each item says the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "agent")]
 pub mod agent;

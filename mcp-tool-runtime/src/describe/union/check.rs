@@ -203,7 +203,6 @@ impl UnionSpec {
     ) -> Option<&'static Variant> {
         let mark = cx.enter_key(tag);
         let found = match map.get(tag) {
-            Some(Value::String(s)) if let Some(variant) = self.variant(s) => Some(variant),
             None => {
                 let names = self.names();
                 let mut detail = String::from("It names the form the call takes: send one of ");
@@ -219,22 +218,27 @@ impl UnionSpec {
                 });
                 None
             }
-            Some(Value::String(s)) => {
-                let shown = !cx.is_sensitive();
-                let mut failure = one_of_failure(&self.names(), s, shown);
-                // The name of a form's property sent as the tag: that form is meant.
-                if shown
-                    && failure.detail.is_none()
-                    && let Some(form) = self.form_holding(s)
-                {
-                    let mut detail = String::new();
-                    suggest::push_did_you_mean(&mut detail, form.name);
-                    detail.push_str(&format!(" That form holds {s:?}."));
-                    failure.detail = Some(Cow::Owned(detail));
+            // (A match on the name, not an `if let` guard: those need Rust 1.95, past
+            // the crate's rust-version.)
+            Some(Value::String(s)) => match self.variant(s) {
+                Some(variant) => Some(variant),
+                None => {
+                    let shown = !cx.is_sensitive();
+                    let mut failure = one_of_failure(&self.names(), s, shown);
+                    // The name of a form's property sent as the tag: that form is meant.
+                    if shown
+                        && failure.detail.is_none()
+                        && let Some(form) = self.form_holding(s)
+                    {
+                        let mut detail = String::new();
+                        suggest::push_did_you_mean(&mut detail, form.name);
+                        detail.push_str(&format!(" That form holds {s:?}."));
+                        failure.detail = Some(Cow::Owned(detail));
+                    }
+                    failure.report(cx, &map[tag], None, None);
+                    None
                 }
-                failure.report(cx, &map[tag], None, None);
-                None
-            }
+            },
             Some(other) => {
                 let mut expected = String::from("one of ");
                 push_quoted_list(&mut expected, self.names());

@@ -6,10 +6,10 @@
 //!
 //! | slot | written by | read by |
 //! |---|---|---|
-//! | `repairs` | `Parameters`, once serde read the arguments | `structured`, into the result's `_meta` |
-//! | `shown` | `Parameters`, once serde read the arguments | `structured`: the `attempted_query` of the method's own error, or of its panic |
+//! | `repairs` | `Parameters`, once the arguments passed its checks | `structured`, into the result's `_meta` |
+//! | `echoed` | `Parameters`, once the arguments passed its checks: what the model sent (`Echoed` in the extensions, after asking) or else the arguments as checked | `structured`: the `attempted_query` of the method's own error, or of its panic |
 //! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Gate::First`]) | `structured`, which asks, then calls again with the answers in |
-//! | `refused` | [`extraction_error`], when the arguments are refused | [`restore`], which answers with the whole result in place of rmcp's text-only one |
+//! | `refused` | [`extraction_error`], when `Parameters` refuses the arguments, the caller (the tool's scopes) or a call not confirmed, and when `Caller` as a method's extractor refuses a call (`scoped.rs`) | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
 //! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`ReadSettings`], what a
@@ -51,8 +51,8 @@ pub(crate) struct ReadSettings {
     pub(crate) values_shown: bool,
 }
 
-/// What [`Parameters`] learned in one call, for [`structured`]: the repairs it made (said
-/// in `_meta`) and the arguments as `attempted_query` shows them.
+/// What [`Parameters`] (or another extractor) learned in one call, for [`structured`]:
+/// the slots of the module's table.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Mailbox(pub(crate) Arc<std::sync::Mutex<Posted>>);
 

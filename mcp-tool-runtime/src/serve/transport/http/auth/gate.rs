@@ -511,6 +511,18 @@ impl Tokens {
     }
 }
 
+/// When the event stream of a request by `caller` ends: when its token stops being
+/// taken (its `exp`, with the leeway a verifier gives clocks not quite together), so
+/// that a stream opened with a token does not outlive it. `None` for a token without
+/// `exp` (a verifier of API keys, say): its stream ends only when the client or the
+/// server ends it.
+pub(in crate::serve::transport::http) fn stream_ends(caller: &Caller) -> Option<SystemTime> {
+    let exp = caller.claims_map().get("exp")?.as_u64()?;
+    std::time::UNIX_EPOCH
+        .checked_add(std::time::Duration::from_secs(exp))?
+        .checked_add(super::jwt::LEEWAY)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,16 +614,4 @@ mod tests {
             "the last one is kept"
         );
     }
-}
-
-/// When the event stream of a request by `caller` ends: when its token stops being
-/// taken (its `exp`, with the leeway a verifier gives clocks not quite together), so
-/// that a stream opened with a token does not outlive it. `None` for a token without
-/// `exp` (a verifier of API keys, say): its stream ends only when the client or the
-/// server ends it.
-pub(in crate::serve::transport::http) fn stream_ends(caller: &Caller) -> Option<SystemTime> {
-    let exp = caller.claims_map().get("exp")?.as_u64()?;
-    std::time::UNIX_EPOCH
-        .checked_add(std::time::Duration::from_secs(exp))?
-        .checked_add(super::jwt::LEEWAY)
 }
