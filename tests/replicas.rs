@@ -9,7 +9,7 @@
 //! except under `CI=true`, where they fail. The tests of a store that cannot be reached
 //! or is slow need none.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
