@@ -7,18 +7,16 @@
 //! the read in flight (or starts one, at most every `refetch`); a set older than its
 //! age is read again in the background while its keys go on verifying.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use base64::Engine as _;
 use hyper::Uri;
-use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, KeyAlgorithm, KeyOperations, PublicKeyUse};
 use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, Validation};
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
 use super::fetch::{BoxFuture, Builtin, Fetch};
+use super::jwk::Keys;
 use super::{Rejected, TokenVerifier, Verified};
 use crate::caller::Caller;
 
@@ -50,9 +48,6 @@ const MAX_KEY_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// The longest token read: a JWT access token is a few hundred bytes to a few KB.
 const MAX_TOKEN: usize = 16 * 1024;
-
-/// The shortest RSA modulus taken (RFC 7518 section 3.3: 2048 bits or more).
-const MIN_RSA_BITS: usize = 2048;
 
 /// Verifies JWT access tokens of one issuer for one resource:
 ///
@@ -137,23 +132,6 @@ struct State {
     /// The read in flight: its sender is dropped when it ends.
     in_flight: Option<watch::Receiver<()>>,
     fetches: u64,
-}
-
-/// The keys of one read of the JWK set.
-#[derive(Default)]
-struct Keys {
-    by_id: HashMap<String, Usable>,
-    /// Keys without a `kid`, tried for a token without one.
-    unnamed: Vec<Usable>,
-    /// The `kid`s of members not taken, and why.
-    refused: HashMap<String, &'static str>,
-}
-
-/// A key taken, and the one algorithm it is for, if its `alg` says.
-#[derive(Clone)]
-struct Usable {
-    key: DecodingKey,
-    alg: Option<Algorithm>,
 }
 
 impl std::fmt::Debug for JwtVerifier {
@@ -606,102 +584,6 @@ async fn read_keys(config: &Config, known: Option<String>) -> Result<Read, Strin
     })
 }
 
-impl Keys {
-    /// The keys of a JWK set, member by member: one this crate does not use (another
-    /// key type, a field it cannot read) is passed over, not the whole set.
-    fn read(body: &[u8]) -> Result<Keys, String> {
-        let set: Value =
-            serde_json::from_slice(body).map_err(|e| format!("JWK set unreadable ({e})"))?;
-        let members = set["keys"]
-            .as_array()
-            .ok_or("the JWK set has no list of keys")?;
-        let mut keys = Keys::default();
-        for member in members {
-            let kid = member.get("kid").and_then(Value::as_str);
-            match (usable(member), kid) {
-                (Ok(key), Some(kid)) => {
-                    keys.by_id.insert(kid.to_owned(), key);
-                }
-                (Ok(key), None) => keys.unnamed.push(key),
-                (Err(why), Some(kid)) => {
-                    keys.refused.entry(kid.to_owned()).or_insert(why);
-                }
-                (Err(_), None) => {}
-            }
-        }
-        Ok(keys)
-    }
-
-    fn find(&self, kid: Option<&str>, alg: Algorithm) -> Option<DecodingKey> {
-        let fits = |usable: &&Usable| {
-            usable.key.family() == alg.family() && usable.alg.is_none_or(|a| a == alg)
-        };
-        match kid {
-            Some(kid) => self.by_id.get(kid).filter(fits).map(|u| u.key.clone()),
-            None => {
-                let mut fit = self.unnamed.iter().chain(self.by_id.values()).filter(fits);
-                match (fit.next(), fit.next()) {
-                    (Some(usable), None) => Some(usable.key.clone()),
-                    _ => None,
-                }
-            }
-        }
-    }
-}
-
-/// The key of one member of a JWK set, if this crate takes it for signatures: not a
-/// symmetric key (taking it would let anyone who read the set sign tokens), not one
-/// for encryption (`use`, `key_ops`, RFC 7517 section 4), not one for an algorithm
-/// that is no signature this crate verifies (RFC 8725 section 3.1), not an RSA key
-/// under 2048 bits (RFC 7518 section 3.3).
-fn usable(member: &Value) -> Result<Usable, &'static str> {
-    let jwk: Jwk =
-        serde_json::from_value(member.clone()).map_err(|_| "a member this server cannot read")?;
-    match &jwk.algorithm {
-        AlgorithmParameters::OctetKey(_) => {
-            return Err("a symmetric key, which a public set must not hold");
-        }
-        AlgorithmParameters::RSA(rsa) if modulus_bits(&rsa.n) < MIN_RSA_BITS => {
-            return Err("an RSA key under 2048 bits (RFC 7518 section 3.3)");
-        }
-        AlgorithmParameters::RSA(_)
-        | AlgorithmParameters::EllipticCurve(_)
-        | AlgorithmParameters::OctetKeyPair(_) => {}
-        _ => return Err("a key type this server does not use"),
-    }
-    if !matches!(
-        jwk.common.public_key_use,
-        None | Some(PublicKeyUse::Signature)
-    ) {
-        return Err("a key whose use is not sig");
-    }
-    if let Some(ops) = &jwk.common.key_operations
-        && !ops.iter().any(|op| matches!(op, KeyOperations::Verify))
-    {
-        return Err("a key whose key_ops do not include verify");
-    }
-    let alg = match jwk.common.key_algorithm {
-        None => None,
-        Some(alg) => Some(
-            algorithm_of(alg)
-                .ok_or("a key for an algorithm that is no signature this server verifies")?,
-        ),
-    };
-    let key = DecodingKey::from_jwk(&jwk).map_err(|_| "a key this server cannot read")?;
-    Ok(Usable { key, alg })
-}
-
-/// The length in bits of an RSA modulus written in base64url (0 if unreadable).
-fn modulus_bits(n: &str) -> usize {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(n.trim_end_matches('='))
-        .unwrap_or_default();
-    match bytes.iter().position(|b| *b != 0) {
-        Some(first) => (bytes.len() - first) * 8 - bytes[first].leading_zeros() as usize,
-        None => 0,
-    }
-}
-
 /// Whether a token of header `typ` is taken: `at+jwt` (RFC 9068 section 4, the media
 /// type's `application/` optional and its case not significant, RFC 7515 section
 /// 4.1.9), and unless only that is, `JWT` or none.
@@ -739,21 +621,6 @@ fn split_origin(url: &str) -> (&str, &str) {
         Some(i) => url.split_at(after_scheme + i),
         None => (url, ""),
     }
-}
-
-fn algorithm_of(key: KeyAlgorithm) -> Option<Algorithm> {
-    Some(match key {
-        KeyAlgorithm::RS256 => Algorithm::RS256,
-        KeyAlgorithm::RS384 => Algorithm::RS384,
-        KeyAlgorithm::RS512 => Algorithm::RS512,
-        KeyAlgorithm::PS256 => Algorithm::PS256,
-        KeyAlgorithm::PS384 => Algorithm::PS384,
-        KeyAlgorithm::PS512 => Algorithm::PS512,
-        KeyAlgorithm::ES256 => Algorithm::ES256,
-        KeyAlgorithm::ES384 => Algorithm::ES384,
-        KeyAlgorithm::EdDSA => Algorithm::EdDSA,
-        _ => return None,
-    })
 }
 
 /// Why a token was refused, in words that say nothing of the token.
@@ -809,6 +676,9 @@ fn verified(claims: Map<String, Value>, fresh_until: SystemTime) -> Verified {
 
 #[cfg(test)]
 mod tests {
+    use base64::Engine as _;
+
+    use super::super::jwk::modulus_bits;
     use super::*;
 
     #[test]

@@ -40,7 +40,9 @@
 
 mod fetch;
 pub(super) mod gate;
+mod jwk;
 mod jwt;
+mod tokens;
 
 use std::fmt;
 use std::sync::Arc;
