@@ -140,3 +140,43 @@ fn algorithm_of(key: KeyAlgorithm) -> Option<Algorithm> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+
+    use super::*;
+
+    #[test]
+    fn an_rsa_modulus_is_measured_in_bits() {
+        let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        assert_eq!(modulus_bits(&b64(&[0x80; 256])), 2048);
+        assert_eq!(modulus_bits(&b64(&[0x7f; 256])), 2047);
+        assert_eq!(modulus_bits(&b64(&[0, 0xff, 0xff])), 16);
+        assert_eq!(modulus_bits("!!"), 0);
+    }
+
+    /// A member this crate does not use is passed over, and the rest of the set read.
+    #[test]
+    fn a_jwk_set_is_read_member_by_member() {
+        let x = "YnoN4y_H6nAviTlnJKWxArxrSFjYMJD_b5gawS77WmI";
+        let set = serde_json::json!({"keys": [
+            null,
+            {"kty": "AKP", "alg": "ML-DSA-44", "pub": "AAAA", "kid": "pq"},
+            {"kty": "EC", "crv": "secp256k1", "x": "AA", "y": "AA", "kid": "k256"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "odd", "x5c": "not a list"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "enc", "use": "enc"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "ops", "key_ops": ["encrypt"]},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "oaep", "alg": "RSA-OAEP-256"},
+            {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
+            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "k1", "alg": "EdDSA", "extra": {"a": [1]}},
+        ]});
+        let keys = Keys::read(set.to_string().as_bytes()).unwrap();
+        assert!(keys.find(Some("k1"), Algorithm::EdDSA).is_some());
+        for kid in ["pq", "k256", "odd", "enc", "ops", "oaep", "hmac"] {
+            assert!(keys.find(Some(kid), Algorithm::EdDSA).is_none(), "{kid}");
+            assert!(keys.refused.contains_key(kid), "{kid}");
+        }
+        assert!(Keys::read(b"{\"keys\": 1}").is_err());
+    }
+}

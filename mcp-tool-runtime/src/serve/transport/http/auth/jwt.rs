@@ -8,17 +8,17 @@
 //! age is read again in the background while its keys go on verifying.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
-use hyper::Uri;
 use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, Validation};
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
+use super::claims::{reason, typ_taken, verified};
 use super::fetch::{BoxFuture, Builtin, Fetch};
+use super::issuer::{Config, Read, read_keys};
 use super::jwk::Keys;
 use super::{Rejected, TokenVerifier, Verified};
-use crate::caller::Caller;
 
 /// The algorithms taken unless told otherwise: public-key signatures only. An HMAC
 /// algorithm is never taken from a JWK set, so a token signed with the issuer's public
@@ -98,23 +98,6 @@ const MAX_TOKEN: usize = 16 * 1024;
 pub struct JwtVerifier {
     config: Arc<Config>,
     state: Arc<Mutex<State>>,
-}
-
-/// What the verifier was told.
-#[derive(Clone)]
-struct Config {
-    issuer: String,
-    audience: String,
-    algorithms: Vec<Algorithm>,
-    fetch: Arc<dyn Fetch>,
-    /// The built-in reader, while no other was given.
-    builtin: Option<Arc<Builtin>>,
-    jwks_uri: Option<String>,
-    refetch: Duration,
-    max_key_age: Duration,
-    plain_http: bool,
-    jwks_hosts: Vec<String>,
-    at_jwt_only: bool,
 }
 
 /// The keys as last read, and the reads.
@@ -353,13 +336,6 @@ struct Ending {
     _sender: watch::Sender<()>,
 }
 
-/// What one read of the JWK set gave.
-struct Read {
-    keys: Keys,
-    max_age: Option<Duration>,
-    jwks_uri: String,
-}
-
 impl Ending {
     fn record(&self, config: &Config, outcome: Result<Read, String>) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -468,143 +444,6 @@ impl TokenVerifier for JwtVerifier {
     }
 }
 
-impl Config {
-    /// Whether `url` may be read: `https://` where this build or the server's reader
-    /// can, `http://` on loopback or where allowed.
-    fn admit(&self, url: &str, what: &str) -> Result<(), String> {
-        let uri: Uri = url
-            .parse()
-            .map_err(|e| format!("{what} {url} is no URL ({e})"))?;
-        match uri.scheme_str() {
-            Some("https") if self.builtin.is_some() && !Builtin::READS_HTTPS => Err(format!(
-                "{what} {url} is https://, which this build does not read: enable the feature \
-                 `https` of mcp-tool (or give JwtVerifier::with_fetch a reader of your own)"
-            )),
-            Some("https") => Ok(()),
-            Some("http") if self.plain_http || loopback(uri.host().unwrap_or_default()) => Ok(()),
-            Some("http") => Err(format!(
-                "{what} {url} is plain http:// on another host, where its keys (and so every \
-                 token) could be replaced on the way: use https://, or \
-                 JwtVerifier::allow_plain_http() where a trusted network carries it"
-            )),
-            _ => Err(format!("{what} {url} is no http:// or https:// URL")),
-        }
-    }
-
-    /// Whether the metadata's `jwks_uri` may be read: on the issuer's host, or one
-    /// allowed.
-    fn admit_jwks(&self, url: &str) -> Result<(), String> {
-        self.admit(url, "the metadata's jwks_uri")?;
-        let host = |u: &str| {
-            u.parse::<Uri>()
-                .ok()
-                .and_then(|u| u.host().map(str::to_ascii_lowercase))
-        };
-        let jwks_host = host(url).unwrap_or_default();
-        if host(&self.issuer).as_deref() == Some(jwks_host.as_str())
-            || self
-                .jwks_hosts
-                .iter()
-                .any(|h| h.eq_ignore_ascii_case(&jwks_host))
-        {
-            return Ok(());
-        }
-        Err(format!(
-            "the metadata's jwks_uri {url} is on another host than the issuer's: \
-             JwtVerifier::allow_jwks_host({jwks_host:?}) takes it"
-        ))
-    }
-
-    /// The `jwks_uri` of the issuer's metadata: RFC 8414's well-known path (inserted
-    /// before the issuer's path), else OpenID discovery's (appended to it).
-    async fn discover(&self) -> Result<String, String> {
-        self.admit(&self.issuer, "the issuer")?;
-        let issuer = self.issuer.trim_end_matches('/');
-        let (origin, path) = split_origin(issuer);
-        let candidates = [
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
-            format!("{issuer}/.well-known/openid-configuration"),
-        ];
-        let mut last = String::new();
-        for url in &candidates {
-            match self.fetch.get_document(url).await {
-                Ok(document) => {
-                    let metadata: Value = serde_json::from_slice(&document.body)
-                        .map_err(|e| format!("metadata unreadable ({e})"))?;
-                    // RFC 8414 section 3.3: the metadata must name the issuer asked for.
-                    if metadata["issuer"].as_str().map(|i| i.trim_end_matches('/')) != Some(issuer)
-                    {
-                        return Err("the metadata names another issuer".into());
-                    }
-                    let jwks_uri = metadata["jwks_uri"]
-                        .as_str()
-                        .ok_or("the metadata names no jwks_uri")?;
-                    self.admit_jwks(jwks_uri)?;
-                    return Ok(jwks_uri.to_owned());
-                }
-                Err(e) => last = e,
-            }
-        }
-        Err(last)
-    }
-}
-
-/// One read of the JWK set (its URL found first, if not known).
-async fn read_keys(config: &Config, known: Option<String>) -> Result<Read, String> {
-    let jwks_uri = match config.jwks_uri.clone() {
-        Some(uri) => {
-            config.admit(&uri, "the jwks_uri")?;
-            uri
-        }
-        None => match known {
-            Some(uri) => uri,
-            None => config.discover().await?,
-        },
-    };
-    let document = config.fetch.get_document(&jwks_uri).await?;
-    let keys = Keys::read(&document.body)?;
-    #[cfg(feature = "tracing")]
-    if !keys.refused.is_empty() {
-        let passed: Vec<String> = keys
-            .refused
-            .iter()
-            .map(|(kid, why)| format!("{kid}: {why}"))
-            .collect();
-        tracing::warn!(
-            target: "mcp_tool",
-            issuer = %config.issuer,
-            keys = %passed.join("; "),
-            "keys of the issuer's JWK set this server does not take"
-        );
-    }
-    Ok(Read {
-        keys,
-        max_age: document.max_age,
-        jwks_uri,
-    })
-}
-
-/// Whether a token of header `typ` is taken: `at+jwt` (RFC 9068 section 4, the media
-/// type's `application/` optional and its case not significant, RFC 7515 section
-/// 4.1.9), and unless only that is, `JWT` or none.
-fn typ_taken(typ: Option<&str>, at_jwt_only: bool) -> bool {
-    let Some(typ) = typ else {
-        return !at_jwt_only;
-    };
-    let typ = typ.to_ascii_lowercase();
-    let typ = typ.strip_prefix("application/").unwrap_or(&typ);
-    typ == "at+jwt" || (!at_jwt_only && typ == "jwt")
-}
-
-/// Whether `host` (of a URL) is this machine.
-fn loopback(host: &str) -> bool {
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
 /// jsonwebtoken's default crypto provider is found from its features; a build that
 /// also enables its `aws_lc_rs` (features unify) has two, and none by default: this
 /// one is installed then, rather than a panic at the first token.
@@ -614,106 +453,9 @@ fn ensure_provider() {
     }
 }
 
-/// `https://host:port` and `/path` of a URL.
-fn split_origin(url: &str) -> (&str, &str) {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    match url[after_scheme..].find('/') {
-        Some(i) => url.split_at(after_scheme + i),
-        None => (url, ""),
-    }
-}
-
-/// Why a token was refused, in words that say nothing of the token.
-fn reason(kind: &jsonwebtoken::errors::ErrorKind) -> &'static str {
-    use jsonwebtoken::errors::ErrorKind as K;
-    match kind {
-        K::ExpiredSignature => "the token has expired",
-        K::ImmatureSignature => "the token is not valid yet",
-        K::InvalidIssuer => "the token is of another issuer",
-        K::InvalidAudience => "the token is for another resource",
-        K::InvalidSignature => "the token's signature does not verify",
-        K::MissingRequiredClaim(_) => "the token lacks a required claim",
-        K::InvalidAlgorithm => "the token's algorithm does not fit its key",
-        _ => "the token could not be verified",
-    }
-}
-
-/// The caller of verified `claims`, and until when it holds: its `exp`, or sooner
-/// when the keys that verified it must be read again (`fresh_until`), so that a token
-/// kept for reuse is verified again against the keys as they are then. An `exp` past
-/// what the clock can hold is read as `fresh_until`.
-fn verified(claims: Map<String, Value>, fresh_until: SystemTime) -> Verified {
-    let subject = claims
-        .get("sub")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let client = ["client_id", "azp"]
-        .iter()
-        .find_map(|k| claims.get(*k).and_then(Value::as_str));
-    let scopes: Vec<String> = match claims.get("scope").or_else(|| claims.get("scp")) {
-        Some(Value::String(s)) => s
-            .split(' ')
-            .filter(|s| !s.is_empty())
-            .map(Into::into)
-            .collect(),
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(Into::into).collect(),
-        _ => Vec::new(),
-    };
-    let expires = claims
-        .get("exp")
-        .and_then(Value::as_u64)
-        .and_then(|s| UNIX_EPOCH.checked_add(Duration::from_secs(s)))
-        .map_or(fresh_until, |exp| exp.min(fresh_until));
-    let mut caller = Caller::new(subject).with_scopes(scopes);
-    if let Some(client) = client {
-        caller = caller.with_client_id(client);
-    }
-    Verified {
-        caller: caller.with_claims(claims),
-        expires,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use base64::Engine as _;
-
-    use super::super::jwk::modulus_bits;
     use super::*;
-
-    #[test]
-    fn only_an_access_tokens_typ_is_taken() {
-        for typ in ["at+jwt", "AT+JWT", "application/at+jwt"] {
-            assert!(typ_taken(Some(typ), true), "{typ}");
-            assert!(typ_taken(Some(typ), false), "{typ}");
-        }
-        for typ in [None, Some("JWT"), Some("jwt")] {
-            assert!(typ_taken(typ, false), "{typ:?}");
-            assert!(!typ_taken(typ, true), "{typ:?}");
-        }
-        for typ in ["id_token+jwt", "logout+jwt", "secevent+jwt", "JOSE", ""] {
-            assert!(!typ_taken(Some(typ), false), "{typ}");
-        }
-    }
-
-    #[test]
-    fn an_rsa_modulus_is_measured_in_bits() {
-        let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-        assert_eq!(modulus_bits(&b64(&[0x80; 256])), 2048);
-        assert_eq!(modulus_bits(&b64(&[0x7f; 256])), 2047);
-        assert_eq!(modulus_bits(&b64(&[0, 0xff, 0xff])), 16);
-        assert_eq!(modulus_bits("!!"), 0);
-    }
-
-    #[test]
-    fn loopback_is_this_machine() {
-        for host in ["127.0.0.1", "127.8.9.1", "[::1]", "localhost", "LOCALHOST"] {
-            assert!(loopback(host), "{host}");
-        }
-        for host in ["10.0.0.1", "auth.example.com", "localhost.example.com", ""] {
-            assert!(!loopback(host), "{host}");
-        }
-    }
 
     /// An `https://` issuer without the feature, a plain `http://` one off loopback:
     /// refused when the server starts, the refusal naming what to do.
@@ -777,48 +519,5 @@ mod tests {
             allowed.config.admit_jwks("http://localhost:9000/keys"),
             Ok(())
         );
-    }
-
-    /// A member this crate does not use is passed over, and the rest of the set read.
-    #[test]
-    fn a_jwk_set_is_read_member_by_member() {
-        let x = "YnoN4y_H6nAviTlnJKWxArxrSFjYMJD_b5gawS77WmI";
-        let set = serde_json::json!({"keys": [
-            null,
-            {"kty": "AKP", "alg": "ML-DSA-44", "pub": "AAAA", "kid": "pq"},
-            {"kty": "EC", "crv": "secp256k1", "x": "AA", "y": "AA", "kid": "k256"},
-            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "odd", "x5c": "not a list"},
-            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "enc", "use": "enc"},
-            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "ops", "key_ops": ["encrypt"]},
-            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "oaep", "alg": "RSA-OAEP-256"},
-            {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
-            {"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "k1", "alg": "EdDSA", "extra": {"a": [1]}},
-        ]});
-        let keys = Keys::read(set.to_string().as_bytes()).unwrap();
-        assert!(keys.find(Some("k1"), Algorithm::EdDSA).is_some());
-        for kid in ["pq", "k256", "odd", "enc", "ops", "oaep", "hmac"] {
-            assert!(keys.find(Some(kid), Algorithm::EdDSA).is_none(), "{kid}");
-            assert!(keys.refused.contains_key(kid), "{kid}");
-        }
-        assert!(Keys::read(b"{\"keys\": 1}").is_err());
-    }
-
-    /// An `exp` the clock cannot hold is no panic: the token holds until its keys do.
-    #[test]
-    fn an_exp_past_the_clock_holds_until_the_keys_do() {
-        let fresh_until = SystemTime::now() + Duration::from_secs(60);
-        for exp in [u64::MAX, 1 << 63, (1 << 63) + 5] {
-            let claims = serde_json::json!({"sub": "alice", "exp": exp});
-            let Value::Object(claims) = claims else {
-                unreachable!()
-            };
-            assert_eq!(verified(claims, fresh_until).expires, fresh_until, "{exp}");
-        }
-        let soon = SystemTime::now() + Duration::from_secs(10);
-        let exp = soon.duration_since(UNIX_EPOCH).unwrap().as_secs();
-        let Value::Object(claims) = serde_json::json!({"sub": "a", "exp": exp}) else {
-            unreachable!()
-        };
-        assert!(verified(claims, fresh_until).expires < fresh_until);
     }
 }

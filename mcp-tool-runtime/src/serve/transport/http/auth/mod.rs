@@ -38,8 +38,10 @@
 //!
 //! [`Caller`]: crate::Caller
 
+mod claims;
 mod fetch;
 pub(super) mod gate;
+mod issuer;
 mod jwk;
 mod jwt;
 mod tokens;
