@@ -14,6 +14,11 @@ use crate::describe::{Annotations, Tool};
 use crate::result::{CallToolResult, Content, ToolError};
 use crate::serve::toolbox::{CallError, malformed_call};
 
+/// The key of a tool's `_meta` that carries its `execution` from the handler to the
+/// transport: rmcp's `Tool` has no field for it, so the transport moves it out of
+/// `_meta` to the tool's own `execution`, where the clients of tasks read it.
+pub(crate) const EXECUTION_META: &str = "mcp-tool/execution";
+
 /// rmcp's router recognizes a failed extraction by this start of the message, and turns
 /// it into an `isError` result instead of a JSON-RPC error.
 pub(crate) const RMCP_ARGUMENT_ERROR: &str = "failed to deserialize parameters: ";
@@ -36,7 +41,7 @@ pub fn to_rmcp_tool(tool: &Tool) -> rmcp::model::Tool {
         // writes it where clients read it (see `tasked::executions_onto`).
         let mut meta = serde_json::Map::new();
         let execution = serde_json::to_value(execution).unwrap_or_default();
-        meta.insert(super::tasked::EXECUTION_META.into(), execution);
+        meta.insert(EXECUTION_META.into(), execution);
         out.meta = Some(rmcp::model::MetaObject(meta));
     }
     if !tool.annotations.is_empty() {

@@ -89,6 +89,8 @@ mod rounds;
 mod scoped;
 mod structured;
 pub(crate) mod tasked;
+#[cfg(feature = "http")]
+pub(crate) mod waiting;
 
 pub use convert::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};
 pub use extractor::Parameters;

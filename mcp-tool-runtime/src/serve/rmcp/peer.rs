@@ -63,10 +63,7 @@ struct PeerElicit {
     /// is awaited, the endpoint is known to wait for it, so that a replica the answer
     /// reaches can hand it over.
     #[cfg(feature = "http")]
-    session: Option<(
-        String,
-        Arc<crate::serve::transport::http::sessions::Waiters>,
-    )>,
+    session: Option<(String, Arc<super::waiting::Waiters>)>,
 }
 
 /// The session of the HTTP request of `context` (`Mcp-Session-Id`) and its endpoint's
@@ -74,15 +71,10 @@ struct PeerElicit {
 #[cfg(all(feature = "ask", feature = "http"))]
 fn session_of(
     context: &RequestContext<RoleServer>,
-) -> Option<(
-    String,
-    Arc<crate::serve::transport::http::sessions::Waiters>,
-)> {
+) -> Option<(String, Arc<super::waiting::Waiters>)> {
     let parts = context.extensions.get::<hyper::http::request::Parts>()?;
     let session = parts.headers.get("mcp-session-id")?.to_str().ok()?;
-    let waiters = parts
-        .extensions
-        .get::<Arc<crate::serve::transport::http::sessions::Waiters>>()?;
+    let waiters = parts.extensions.get::<Arc<super::waiting::Waiters>>()?;
     Some((session.to_owned(), Arc::clone(waiters)))
 }
 

@@ -15,10 +15,7 @@ use crate::caller::Caller;
 use crate::serve::tasks::{TaskRecord, TaskRefusal, TaskState, Tasks, timestamp};
 use crate::task_support::TaskSupport;
 
-/// The key of a tool's `_meta` that carries its `execution` from the handler to the
-/// transport: rmcp's `Tool` has no field for it, so the transport moves it out of
-/// `_meta` to the tool's own `execution`, where the clients of tasks read it.
-pub(crate) const EXECUTION_META: &str = "mcp-tool/execution";
+pub(crate) use super::convert::EXECUTION_META;
 
 /// Moves each listed tool's `execution` out of its `_meta` in `message`, a JSON-RPC
 /// response to `tools/list` (any other message is left as it is).

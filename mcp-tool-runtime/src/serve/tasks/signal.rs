@@ -95,7 +95,9 @@ impl IntoFuture for Cancelled {
 /// A handler may take the signal of its call, as it takes its other pieces (see
 /// [`FromCall`](crate::FromCall)): outside a task, one that never comes.
 impl<S> crate::serve::call::FromCall<S> for Cancelled {
-    fn from_call(_parts: &crate::serve::call::CallParts<S>) -> Result<Self, crate::ToolError> {
+    fn from_call(
+        _parts: &crate::serve::call::CallParts<S>,
+    ) -> Result<Self, crate::result::ToolError> {
         Ok(Cancelled::current())
     }
 }

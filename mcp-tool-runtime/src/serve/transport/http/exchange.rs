@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::Limits;
 use super::sessions::{self, Sessions};
+use crate::serve::rmcp::waiting::Waiters;
 use crate::serve::transport::jsonrpc;
 
 /// The service behind rmcp's transport, type-erased: the exchange does not depend on
@@ -47,7 +48,7 @@ pub(super) struct Exchange {
     #[cfg(feature = "redis")]
     subscribed: Arc<tokio::sync::watch::Sender<bool>>,
     /// The questions asked in this endpoint's sessions, awaiting answers.
-    waiters: Arc<sessions::Waiters>,
+    waiters: Arc<Waiters>,
     /// Who may call what, when the server authorizes (feature `auth`).
     #[cfg(feature = "auth")]
     pub gate: Option<super::auth::gate::Gate>,
