@@ -8,11 +8,9 @@
 //! The replica test needs `redis-server` on PATH: skipped, saying so, where it is not,
 //! except under `CI=true`, where it fails.
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_tool::http::auth::Authorization;
 use mcp_tool::http::{HttpServer, Sessions};
@@ -26,7 +24,10 @@ use tokio::net::TcpStream;
 mod issuer;
 #[path = "support/raw_http.rs"]
 mod raw_http;
+#[path = "support/redis.rs"]
+mod redis;
 use issuer::*;
+use redis::{Redis, redis_server};
 
 /// A token of `subject` for `resource`, with both scopes of the tests' tools.
 fn token_of(issuer: &Issuer, resource: &str, subject: &str) -> String {
@@ -304,61 +305,4 @@ async fn next_message(stream: &mut tokio::io::BufReader<TcpStream>) -> Value {
     tokio::time::timeout(Duration::from_secs(20), read)
         .await
         .expect("a message within 20 s")
-}
-
-/// `redis-server` on PATH; `None` (after saying why) where it is not and CI is not on.
-fn redis_server() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("redis-server"))
-            .find(|path| path.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "redis-server is not on PATH, and CI=true: .ci/run installs it"
-        );
-        eprintln!("SKIPPED: redis-server is not on PATH");
-    }
-    found
-}
-
-/// A Redis server of this test, on a free loopback port, nothing written to disk.
-struct Redis {
-    port: u16,
-    child: Child,
-}
-
-impl Redis {
-    async fn start(binary: PathBuf) -> Redis {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new(binary)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-            assert!(start.elapsed() < Duration::from_secs(30), "redis on {port}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        Redis { port, child }
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
