@@ -87,7 +87,7 @@ impl Desk {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_rounds(&self.rounds))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).rounds(&self.rounds))]
 impl ServerHandler for Desk {}
 
 /// The server of a scenario: a `Toolbox`, or the rmcp router.

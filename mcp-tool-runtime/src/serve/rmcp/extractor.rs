@@ -82,7 +82,7 @@ struct Checked {
 /// What [`Parameters`] does once the arguments are read: refuse a call that must be
 /// confirmed, or log the repairs and the echo for `structured`.
 struct AfterRead {
-    /// What came may be shown in an error (see `Structured::with_echo_values`).
+    /// What came may be shown in an error (see `Structured::echo_values`).
     values_shown: bool,
     unconfirmed: Option<String>,
     repairs: Vec<crate::result::Repair>,

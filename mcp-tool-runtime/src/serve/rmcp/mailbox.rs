@@ -42,9 +42,9 @@ pub(crate) enum Gate {
 pub(crate) const ASKS: &str = "mcp-tool: the user is asked first";
 
 /// How [`Parameters`] reads the arguments: whether it repairs known client mistakes
-/// (see [`Toolbox::repairs`], set by [`Structured::with_repairs`]) and whether an error
+/// (see [`Toolbox::repairs`], set by [`Structured::repairs`]) and whether an error
 /// may show what came (see [`Toolbox::echo_values`], set by
-/// [`Structured::with_echo_values`]); both on where nothing set them.
+/// [`Structured::echo_values`]); both on where nothing set them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ReadSettings {
     pub(crate) repair: bool,
