@@ -8,7 +8,7 @@ use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use serde_json::Value;
 
-use super::mailbox::{ASKS, Gate, Mailbox, ReadSettings, attempted_arguments, extraction_error};
+use super::mailbox::{ASKS, Mailbox, ReadSettings, Stage, attempted_arguments, extraction_error};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -110,7 +110,7 @@ fn check(
         values_shown: settings.is_none_or(|s| s.values_shown),
     };
     let log = extensions.get::<Mailbox>().cloned();
-    let gate = extensions.get::<Gate>().copied();
+    let stage = extensions.get::<Stage>().copied();
     // Who may call is decided before the arguments are read, by the scopes the tool's
     // own type declares: a refusal says nothing of them.
     if !spec.scopes.is_empty()
@@ -123,7 +123,7 @@ fn check(
     // `structured` asks, then calls again with the answers in. (Nothing asks in a
     // build without `ask`: the branch and what it reaches are left out of the binary.)
     if cfg!(feature = "ask")
-        && gate == Some(Gate::First)
+        && stage == Some(Stage::First)
         && spec.asking.is_some()
         && let Some(log) = &log
         && let Ok(mut log) = log.0.lock()
@@ -137,7 +137,7 @@ fn check(
         .asking
         .filter(|_| cfg!(feature = "ask"))
         .and_then(|a| a.confirm.as_ref())
-        .filter(|_| gate != Some(Gate::Asked))
+        .filter(|_| stage != Some(Stage::Asked))
         .filter(|c| {
             let caller = super::peer::admitted(tool, spec.scopes, extensions)
                 .ok()

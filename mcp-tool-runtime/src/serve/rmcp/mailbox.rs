@@ -8,13 +8,13 @@
 //! |---|---|---|
 //! | `repairs` | `Parameters`, once the arguments passed its checks | `structured`, into the result's `_meta` |
 //! | `echoed` | `Parameters`, once the arguments passed its checks: what the model sent (`Echoed` in the extensions, after asking) or else the arguments as checked | `structured`: the `attempted_query` of the method's own error, or of its panic |
-//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Gate::First`]) | `structured`, which asks, then calls again with the answers in |
+//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Stage::First`]) | `structured`, which asks, then calls again with the answers in |
 //! | `refused` | [`extraction_error`], when `Parameters` refuses the arguments, the caller (the tool's scopes) or a call not confirmed, and when `Caller` as a method's extractor refuses a call (`scoped.rs`) | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
 //! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`ReadSettings`], what a
 //! call without a verified caller is served as (`Unverified`), the
-//! [`Gate`], and the arguments as the model sent them (`Echoed`), taken before the
+//! [`Stage`], and the arguments as the model sent them (`Echoed`), taken before the
 //! user's answers went in. Without `structured` nothing is in the extensions: the
 //! defaults hold, and a refusal travels as rmcp's text-only result.
 
@@ -30,7 +30,7 @@ use crate::result::{Content, ToolError};
 
 /// Where a call through `structured` is, for its [`Parameters`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Gate {
+pub(crate) enum Stage {
     /// The first call: a tool that asks stops here, for `structured` to ask.
     First,
     /// Called again once the user answered: the checks run, the method too.

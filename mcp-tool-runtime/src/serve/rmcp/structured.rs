@@ -11,7 +11,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
-use super::mailbox::{Gate, Mailbox, ReadSettings, attempted_arguments, restore};
+use super::mailbox::{Mailbox, ReadSettings, Stage, attempted_arguments, restore};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
@@ -262,7 +262,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .insert(self.unverified.clone());
         let log = Mailbox::default();
         context.request_context.extensions.insert(log.clone());
-        context.request_context.extensions.insert(Gate::First);
+        context.request_context.extensions.insert(Stage::First);
         let caller = super::peer::caller_of(&context.request_context);
         let started = Started::now(context.name(), caller.as_ref().map(Caller::subject));
         let Some(route) = route else {
