@@ -73,8 +73,8 @@ pub(crate) fn attempted_arguments(echoed: Option<Echoed>) -> Value {
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
-/// call's `log`, where [`restore`] takes it: no copy of it travels through the error.
-pub(crate) fn extraction_error(error: ToolError, log: Option<&Mailbox>) -> ErrorData {
+/// call's [`Mailbox`], where [`restore`] takes it: no copy of it travels through the error.
+pub(crate) fn extraction_error(error: ToolError, mailbox: Option<&Mailbox>) -> ErrorData {
     let result = error.into_call_result();
     // The text once: the result's text block is the error's text.
     let text = result
@@ -82,20 +82,20 @@ pub(crate) fn extraction_error(error: ToolError, log: Option<&Mailbox>) -> Error
         .iter()
         .map(|Content::Text { text }| text.as_str());
     let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
-    if let Some(log) = log
-        && let Ok(mut log) = log.0.lock()
+    if let Some(mailbox) = mailbox
+        && let Ok(mut posted) = mailbox.0.lock()
     {
-        log.refused = Some(result);
+        posted.refused = Some(result);
     }
     ErrorData::invalid_params(message, None)
 }
 
 /// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
-pub(crate) fn restore(error: ErrorData, log: &Mailbox) -> Result<CallToolResponse, ErrorData> {
+pub(crate) fn restore(error: ErrorData, mailbox: &Mailbox) -> Result<CallToolResponse, ErrorData> {
     if error.code != ErrorCode::INVALID_PARAMS {
         return Err(error);
     }
-    if let Some(result) = log.0.lock().ok().and_then(|mut l| l.refused.take()) {
+    if let Some(result) = mailbox.0.lock().ok().and_then(|mut l| l.refused.take()) {
         return Ok(to_rmcp_result(result).into());
     }
     if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {

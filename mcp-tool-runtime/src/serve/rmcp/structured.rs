@@ -260,8 +260,8 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .request_context
             .extensions
             .insert(self.unverified.clone());
-        let log = Mailbox::default();
-        context.request_context.extensions.insert(log.clone());
+        let mailbox = Mailbox::default();
+        context.request_context.extensions.insert(mailbox.clone());
         context.request_context.extensions.insert(Stage::First);
         let caller = super::peer::caller_of(&context.request_context);
         let started = Started::now(context.name(), caller.as_ref().map(Caller::subject));
@@ -310,20 +310,20 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let again = Again::of(&context);
         let first = CALLED.scope(
             called.clone(),
-            Self::answer(route.clone(), context, log.clone(), name.clone()),
+            Self::answer(route.clone(), context, mailbox.clone(), name.clone()),
         );
         let mut response = first.await;
         // A tool that asks its user: asked, then called again with the answers in. (In a
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
-        if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
+        if let Some((spec, arguments)) = mailbox.0.lock().ok().and_then(|mut l| l.asks.take()) {
             let reading = crate::describe::read::Reading {
                 profile,
                 repair: self.settings.repair,
                 values_shown: self.settings.echo_values,
             };
             let ready = super::rounds::ready(reading, caller.clone());
-            let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
+            let call = |context| CALLED.scope(called, Self::answer(route, context, mailbox, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
         match &mut response {
@@ -339,7 +339,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     async fn answer(
         route: rmcp::handler::server::router::tool::ToolRoute<S>,
         context: ToolCallContext<'_, S>,
-        log: Mailbox,
+        mailbox: Mailbox,
         tool: String,
     ) -> Result<CallToolResponse, ErrorData> {
         // A method that panics gets the answer a toolbox's handler gets: the call is
@@ -348,14 +348,14 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let annotations = route.attr.annotations.as_ref().map(annotations);
         let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
             let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let echoed = log.0.lock().ok().and_then(|mut l| l.echoed.take());
+            let echoed = mailbox.0.lock().ok().and_then(|mut l| l.echoed.take());
             let error =
                 internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
             return Ok(to_rmcp_result(error.into_call_result()).into());
         };
         match outcome {
             Ok(CallToolResponse::Complete(mut result)) => {
-                let (repairs, echoed) = log
+                let (repairs, echoed) = mailbox
                     .0
                     .lock()
                     .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
@@ -378,7 +378,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 Ok(CallToolResponse::Complete(result))
             }
             Ok(response) => Ok(response),
-            Err(error) => restore(error, &log),
+            Err(error) => restore(error, &mailbox),
         }
     }
 
