@@ -452,7 +452,7 @@ impl Conformance {
 
     #[tool(description = "Logs three messages, at the level the client asked for")]
     async fn test_tool_with_logging(&self, context: RequestContext<RoleServer>) -> String {
-        self.log(
+        self.notify_client(
             &context,
             &[
                 "Tool execution started",
@@ -466,7 +466,8 @@ impl Conformance {
 
     #[tool(description = "Logs one message, if the request asked for logs")]
     async fn test_logging_tool(&self, context: RequestContext<RoleServer>) -> String {
-        self.log(&context, &["test_logging_tool ran"]).await;
+        self.notify_client(&context, &["test_logging_tool ran"])
+            .await;
         "Logging tool completed".into()
     }
 
@@ -795,9 +796,10 @@ impl Conformance {
         Ok(input_required(question, Some(self.states.issue(tool, 1)))?.into())
     }
 
-    /// Sends `messages` as log notifications if the client asked for logs at info or
-    /// below: in the request's `_meta` (2026-07-28), or by `logging/setLevel` (2025-11-25).
-    async fn log(&self, context: &RequestContext<RoleServer>, messages: &[&str]) {
+    /// Sends `messages` to the client as MCP logging notifications, if it asked for them
+    /// at info or below: in the request's `_meta` (2026-07-28), or by `logging/setLevel`
+    /// (2025-11-25).
+    async fn notify_client(&self, context: &RequestContext<RoleServer>, messages: &[&str]) {
         let asked = context
             .meta
             .log_level()

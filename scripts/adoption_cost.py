@@ -229,7 +229,7 @@ def remote(source: str) -> str:
     }
 """)
     source = source.replace("mcp_tool::rmcp::structured(&self.tool_router)",
-                            "mcp_tool::rmcp::structured(&self.tool_router).with_rounds(&self.rounds)")
+                            "mcp_tool::rmcp::structured(&self.tool_router).rounds(&self.rounds)")
     source = source.replace("ServerHandler, ServiceExt,", "ServerHandler,")
     main = source.index("#[tokio::main]")
     return source[:main] + """#[tokio::main]

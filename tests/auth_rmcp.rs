@@ -79,14 +79,14 @@ impl Desk {
     }
 }
 
-#[tool_handler(router = structured(&self.tool_router).with_scopes(&SCOPES))]
+#[tool_handler(router = structured(&self.tool_router).scopes(&SCOPES))]
 impl ServerHandler for Desk {
     async fn list_tools(
         &self,
         _: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = structured(&self.tool_router).with_scopes(&SCOPES);
+        let tools = structured(&self.tool_router).scopes(&SCOPES);
         Ok(tools.list_tools(&context))
     }
 }
@@ -101,7 +101,7 @@ impl GeneratedList {
     }
 }
 
-#[tool_handler(router = structured(self.tool_router()).with_scopes(&SCOPES))]
+#[tool_handler(router = structured(self.tool_router()).scopes(&SCOPES))]
 impl ServerHandler for GeneratedList {
     async fn call_tool(
         &self,

@@ -33,8 +33,8 @@ async fn hello(args: Hello) -> Result<String, ToolError> {
 #[derive(McpTool, Deserialize, Debug)]
 struct Hold {}
 
-async fn hold(gate: Arc<Semaphore>, _: Hold) -> Result<String, ToolError> {
-    let _pass = gate
+async fn hold(latch: Arc<Semaphore>, _: Hold) -> Result<String, ToolError> {
+    let _pass = latch
         .acquire()
         .await
         .map_err(|_| ToolError::transient("closed"))?;
@@ -254,8 +254,8 @@ async fn two_thousand_idle_connections_do_not_keep_a_client_out() {
 
 #[tokio::test]
 async fn when_every_connection_is_answering_a_new_one_gets_503() {
-    let gate = Arc::new(Semaphore::new(0));
-    let tools = Toolbox::with_shared_state(Arc::clone(&gate)).tool(hold);
+    let latch = Arc::new(Semaphore::new(0));
+    let tools = Toolbox::with_shared_state(Arc::clone(&latch)).tool(hold);
     let serving = start(HttpServer::new().max_connections(2), tools).await;
     let port = serving.port;
     let host = format!("127.0.0.1:{port}");
@@ -270,9 +270,9 @@ async fn when_every_connection_is_answering_a_new_one_gets_503() {
             .unwrap();
         busy.push(stream);
     }
-    // Both calls are under way once the handler waits on the gate twice.
+    // Both calls are under way once the handler waits on the latch twice.
     tokio::time::timeout(PATIENCE, async {
-        while Arc::strong_count(&gate) < 4 {
+        while Arc::strong_count(&latch) < 4 {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     })
@@ -289,7 +289,7 @@ async fn when_every_connection_is_answering_a_new_one_gets_503() {
             .contains("at most 2 connections"),
         "{answer}"
     );
-    gate.add_permits(2);
+    latch.add_permits(2);
     for stream in busy {
         let (code, _, _) = read_head(BufReader::new(stream)).await;
         assert_eq!(code, 200);

@@ -497,7 +497,7 @@ impl Clinic {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_echo_values(false))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).echo_values(false))]
 impl ServerHandler for Clinic {}
 
 #[tokio::test]

@@ -87,7 +87,7 @@ impl Desk {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_rounds(&self.rounds))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).rounds(&self.rounds))]
 impl ServerHandler for Desk {}
 
 /// The server of a scenario: a `Toolbox`, or the rmcp router.
@@ -263,7 +263,7 @@ async fn answered(port: u16, request: &str, id: i64) -> Value {
 }
 
 /// Lets a handler that a dropped request started finish.
-async fn settle() {
+async fn let_handlers_finish() {
     tokio::time::sleep(Duration::from_millis(200)).await;
 }
 
@@ -285,7 +285,7 @@ async fn a_round_sent_again_runs_once_whatever_dropped(server: Server) {
             exchange(port, &call_2026(port, 1, None, None), first_drop, 1).await;
             let asked = answered(port, &call_2026(port, 1, None, None), 1).await;
             let (key, state) = question(&asked["result"]);
-            settle().await;
+            let_handlers_finish().await;
             assert_eq!(
                 shop.cancelled.load(Ordering::SeqCst),
                 before,
@@ -306,7 +306,7 @@ async fn a_round_sent_again_runs_once_whatever_dropped(server: Server) {
             // And once more: the same answer, and still one cancellation.
             let again = answered(port, &retry, 2).await;
             assert_eq!(again["result"], *result);
-            settle().await;
+            let_handlers_finish().await;
             assert_eq!(
                 shop.cancelled.load(Ordering::SeqCst),
                 before + 1,
@@ -344,7 +344,7 @@ async fn a_round_sent_again_while_it_runs_is_told_so(server: Server) {
     );
     let done = answered(port, &retry, 2).await;
     assert_eq!(done["result"]["content"][0]["text"], "cancelled ORD-7");
-    settle().await;
+    let_handlers_finish().await;
     assert_eq!(shop.cancelled.load(Ordering::SeqCst), 1);
     serving.stop().await;
 }
@@ -426,14 +426,14 @@ async fn a_call_sent_again_asks_again_and_runs_once_per_yes(server: Server) {
     // Dropped before the user answers: nothing runs.
     let (stream, _) = call_in(port, &session, 2).await;
     drop(stream);
-    settle().await;
+    let_handlers_finish().await;
     assert_eq!(shop.cancelled.load(Ordering::SeqCst), 0);
 
     // The user says yes, and the call's stream drops before its result: it ran once.
     let (stream, question) = call_in(port, &session, 3).await;
     post_in(port, &session, &reply(&question, "accept")).await;
     drop(stream);
-    settle().await;
+    let_handlers_finish().await;
     assert_eq!(shop.cancelled.load(Ordering::SeqCst), 1);
 
     // Sent again, the call is a new one and asks again: a no runs nothing more.

@@ -477,7 +477,7 @@ impl GeminiDesk {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(mcp_tool::SchemaProfile::Gemini))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).schema_profile(mcp_tool::SchemaProfile::Gemini))]
 impl ServerHandler for GeminiDesk {}
 
 #[tokio::test]
@@ -516,7 +516,7 @@ impl<const REPAIR: bool> TagDesk<REPAIR> {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_repairs(REPAIR))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).repairs(REPAIR))]
 impl<const REPAIR: bool> ServerHandler for TagDesk<REPAIR> {}
 
 #[tokio::test]
@@ -563,7 +563,7 @@ impl CarrierDesk {
     }
 }
 
-#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_tool_failure_meta(true))]
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).tool_failure_meta(true))]
 impl ServerHandler for CarrierDesk {}
 
 #[tokio::test]

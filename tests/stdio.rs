@@ -27,18 +27,18 @@ struct Hello {
 #[derive(McpTool, Deserialize, Debug)]
 struct Hold {}
 
-struct Gate {
+struct Latch {
     open: Semaphore,
     started: AtomicUsize,
 }
 
-async fn hello(_: Arc<Gate>, args: Hello) -> Result<String, ToolError> {
+async fn hello(_: Arc<Latch>, args: Hello) -> Result<String, ToolError> {
     Ok(format!("Hello, {}!", args.name))
 }
 
-async fn hold(gate: Arc<Gate>, _: Hold) -> Result<String, ToolError> {
-    gate.started.fetch_add(1, Ordering::SeqCst);
-    let _pass = gate
+async fn hold(latch: Arc<Latch>, _: Hold) -> Result<String, ToolError> {
+    latch.started.fetch_add(1, Ordering::SeqCst);
+    let _pass = latch
         .open
         .acquire()
         .await
@@ -55,12 +55,12 @@ struct Served {
     input: DuplexStream,
     output: tokio::io::Lines<BufReader<DuplexStream>>,
     serving: tokio::task::JoinHandle<std::io::Result<()>>,
-    gate: Arc<Gate>,
+    latch: Arc<Latch>,
 }
 
-/// A gate that holds every `hold` until the test opens it.
-fn closed_gate() -> Arc<Gate> {
-    Arc::new(Gate {
+/// A latch that holds every `hold` until the test opens it.
+fn closed_latch() -> Arc<Latch> {
+    Arc::new(Latch {
         open: Semaphore::new(0),
         started: AtomicUsize::new(0),
     })
@@ -70,18 +70,18 @@ fn closed_gate() -> Arc<Gate> {
 async fn serve(
     transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
 ) -> Served {
-    let gate = closed_gate();
-    let tools = Toolbox::with_shared_state(Arc::clone(&gate))
+    let latch = closed_latch();
+    let tools = Toolbox::with_shared_state(Arc::clone(&latch))
         .tool(hello)
         .tool(hold);
-    start(transport, tools, gate).await
+    start(transport, tools, latch).await
 }
 
 /// `handler` served, initialized.
 async fn start(
     transport: impl FnOnce(DuplexStream, DuplexStream) -> Stdio<DuplexStream, DuplexStream>,
     handler: impl rmcp::ServerHandler,
-    gate: Arc<Gate>,
+    latch: Arc<Latch>,
 ) -> Served {
     let (input, server_in) = tokio::io::duplex(64 * 1024);
     let (server_out, output) = tokio::io::duplex(64 * 1024);
@@ -91,7 +91,7 @@ async fn start(
         input,
         output: BufReader::new(output).lines(),
         serving,
-        gate,
+        latch,
     };
     served.send(INITIALIZE).await;
     let initialized = served.answer().await;
@@ -179,7 +179,7 @@ async fn an_id_still_in_use_is_refused_and_the_first_request_answered() {
     let refused = served.answer().await;
     assert_eq!(refused["id"], 5);
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
-    served.gate.open.add_permits(1);
+    served.latch.open.add_permits(1);
     let answer = served.answer().await;
     assert_eq!(answer["id"], 5);
     assert_eq!(answer["result"]["content"][0]["text"], "released");
@@ -203,7 +203,7 @@ async fn at_the_end_of_the_input_every_request_read_is_answered() {
         mut input,
         mut output,
         serving,
-        gate,
+        latch,
     } = served;
     // Written and closed while the answers are read (the pipe holds 64 KiB each
     // way); the last calls are still running when the input has ended.
@@ -211,7 +211,7 @@ async fn at_the_end_of_the_input_every_request_read_is_answered() {
         input.write_all(sent.as_bytes()).await.unwrap();
         input.shutdown().await.unwrap();
         tokio::time::sleep(Duration::from_millis(200)).await;
-        gate.open.add_permits(held as usize);
+        latch.open.add_permits(held as usize);
     });
     let mut answered = std::collections::BTreeSet::new();
     while let Some(line) = output.next_line().await.unwrap() {
@@ -236,8 +236,8 @@ async fn reading_pauses_while_too_many_answers_are_pending() {
     }
     // Four calls are under way, and no more is read while they wait.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(served.gate.started.load(Ordering::SeqCst), 4);
-    served.gate.open.add_permits(50);
+    assert_eq!(served.latch.started.load(Ordering::SeqCst), 4);
+    served.latch.open.add_permits(50);
     let mut answered = 0;
     while answered < 50 {
         let answer = served.answer().await;
@@ -247,7 +247,7 @@ async fn reading_pauses_while_too_many_answers_are_pending() {
         );
         answered += 1;
     }
-    assert_eq!(served.gate.started.load(Ordering::SeqCst), 50);
+    assert_eq!(served.latch.started.load(Ordering::SeqCst), 50);
 }
 
 #[tokio::test]
@@ -304,7 +304,7 @@ async fn a_request_whose_handler_panics_is_answered() {
     let fragile = Fragile {
         tool_router: Fragile::tool_router(),
     };
-    let mut served = start(Stdio::new, fragile, closed_gate()).await;
+    let mut served = start(Stdio::new, fragile, closed_latch()).await;
     served
         .send(&call(1, "forget", json!({"name": "Ada"})))
         .await;
@@ -379,7 +379,7 @@ impl rmcp::ServerHandler for BrokenListing {
 /// error, and the server goes on.
 #[tokio::test]
 async fn another_request_whose_handler_panics_gets_an_internal_error() {
-    let mut served = start(Stdio::new, BrokenListing, closed_gate()).await;
+    let mut served = start(Stdio::new, BrokenListing, closed_latch()).await;
     served
         .send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#)
         .await;
@@ -478,7 +478,7 @@ struct Delete {
     path: String,
 }
 
-async fn delete(_: Arc<Gate>, args: Delete) -> Result<String, ToolError> {
+async fn delete(_: Arc<Latch>, args: Delete) -> Result<String, ToolError> {
     Ok(format!("deleted {}", args.path))
 }
 
@@ -490,8 +490,8 @@ const INITIALIZE_ASKABLE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize
 /// the calls that do not wait are answered. Before, serving never ended.
 #[tokio::test]
 async fn a_call_waiting_for_the_user_is_abandoned_at_the_end_of_the_input() {
-    let gate = closed_gate();
-    let tools = Toolbox::with_shared_state(Arc::clone(&gate))
+    let latch = closed_latch();
+    let tools = Toolbox::with_shared_state(Arc::clone(&latch))
         .tool(hold)
         .tool(delete);
     let (mut input, server_in) = tokio::io::duplex(64 * 1024);
@@ -528,7 +528,7 @@ async fn a_call_waiting_for_the_user_is_abandoned_at_the_end_of_the_input() {
         !serving.is_finished(),
         "a call still running is answered first"
     );
-    gate.open.add_permits(1);
+    latch.open.add_permits(1);
     let answer = next().await.unwrap();
     assert_eq!(answer["id"], 2, "{answer}");
     assert_eq!(answer["result"]["content"][0]["text"], "released");

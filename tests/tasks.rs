@@ -122,7 +122,7 @@ async fn get(port: u16, id: &str) -> Value {
 }
 
 /// Polls the task until it is over (at most ten seconds: the suite's own bound).
-async fn settled(port: u16, id: &str) -> Value {
+async fn ended(port: u16, id: &str) -> Value {
     for _ in 0..200 {
         let task = get(port, id).await;
         let status = task["result"]["status"].as_str().unwrap_or_default();
@@ -192,7 +192,7 @@ async fn a_task_is_created_polled_and_completed_with_its_result_inline() {
     assert_eq!(working["result"]["taskId"], id.as_str(), "{working}");
     assert_eq!(working["result"]["resultType"], "complete");
 
-    let done = settled(port, &id).await;
+    let done = ended(port, &id).await;
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["isError"], false);
     assert_eq!(
@@ -207,7 +207,7 @@ async fn a_task_is_created_polled_and_completed_with_its_result_inline() {
     // error and no result.
     let created = call(port, true, "crash", json!({})).await;
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    let failed = settled(port, &id).await;
+    let failed = ended(port, &id).await;
     assert_eq!(failed["status"], "failed", "{failed}");
     assert_eq!(failed["error"]["code"], -32603);
     assert!(failed.get("result").is_none());
@@ -246,7 +246,7 @@ async fn a_cancelled_task_stops_its_handler_and_stays_cancelled() {
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
     let ack = request(port, true, "tasks/cancel", json!({ "taskId": id })).await;
     assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
-    let over = settled(port, &id).await;
+    let over = ended(port, &id).await;
     assert_eq!(over["status"], "cancelled", "{over}");
     for _ in 0..100 {
         if seen.stopped.load(Ordering::SeqCst) == 1 {
@@ -319,7 +319,7 @@ async fn bounds_refuse_a_new_task_and_keep_the_running_ones() {
     let text = second["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("limit"), "{text}");
     // The first runs on, and its result, over the size kept, fails it saying so.
-    let over = settled(port, &id).await;
+    let over = ended(port, &id).await;
     assert_eq!(over["status"], "failed", "{over}");
     assert_eq!(over["error"]["code"], -32603);
     assert!(over["error"]["message"].as_str().unwrap().contains("bytes"));
@@ -335,7 +335,7 @@ async fn a_task_is_gone_once_its_time_to_live_passed() {
     let created = call(port, true, "export", json!({ "month": 9, "millis": 0 })).await;
     assert_eq!(created["result"]["ttlMs"], 300);
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    assert_eq!(settled(port, &id).await["status"], "completed");
+    assert_eq!(ended(port, &id).await["status"], "completed");
     tokio::time::sleep(Duration::from_millis(400)).await;
     let gone = get(port, &id).await;
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
@@ -431,7 +431,7 @@ async fn the_orders_desk_exports_as_a_task_that_expires_after_its_ttl() {
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     assert_eq!(created["result"]["ttlMs"], 3000);
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-    let done = settled(port, &id).await;
+    let done = ended(port, &id).await;
     assert_eq!(done["status"], "completed", "{done}");
     let csv = done["result"]["structuredContent"]["csv"].as_str().unwrap();
     assert!(
@@ -443,7 +443,7 @@ async fn the_orders_desk_exports_as_a_task_that_expires_after_its_ttl() {
     let created = call(port, true, "export_orders", json!({})).await;
     let cancelled = created["result"]["taskId"].as_str().unwrap().to_owned();
     request(port, true, "tasks/cancel", json!({ "taskId": cancelled })).await;
-    assert_eq!(settled(port, &cancelled).await["status"], "cancelled");
+    assert_eq!(ended(port, &cancelled).await["status"], "cancelled");
     // Past its time to live, the first is gone.
     tokio::time::sleep(Duration::from_millis(3200)).await;
     assert_eq!(get(port, &id).await["error"]["code"], -32602);

@@ -72,7 +72,7 @@ async fn status_on(port: u16, id: &str) -> Value {
 }
 
 /// Polls through `port` until the task is over.
-async fn settled(port: u16, id: &str) -> Value {
+async fn ended(port: u16, id: &str) -> Value {
     for _ in 0..200 {
         let task = status_on(port, id).await;
         if task["status"] != "working" {
@@ -102,7 +102,7 @@ async fn a_task_created_on_one_replica_is_polled_and_cancelled_through_another()
     .await;
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
     assert_eq!(status_on(b.port, &id).await["status"], "working");
-    let done = settled(b.port, &id).await;
+    let done = ended(b.port, &id).await;
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["structuredContent"], json!({ "pages": 12 }));
 

@@ -133,9 +133,9 @@ pub fn profiled_router<S: Send + Sync + 'static>(
     profile: SchemaProfile,
     from_client: bool,
 ) -> mcp_tool::rmcp::Structured<'_, S> {
-    let router = router.with_profile(profile);
+    let router = router.schema_profile(profile);
     if from_client {
-        router.with_profile_from_client()
+        router.schema_profile_from_client()
     } else {
         router
     }

@@ -249,7 +249,7 @@ pub(crate) fn permits(scopes: &[&str], caller: Option<&Caller>, unverified: &Unv
 /// advertises (`scopes_supported`). A [`Toolbox`] gives its own
 /// ([`Toolbox::tool_scopes`]); for rmcp `#[tool]` methods served through
 /// `mcp_tool::rmcp::structured` (feature `rmcp`), it is the table given to
-/// `Structured::with_scopes`.
+/// `Structured::scopes`.
 ///
 /// ```
 /// use mcp_tool::ToolScopes;

@@ -213,7 +213,7 @@ impl InputRequired {
 /// let rounds = Rounds::new()
 ///     .state_key(StateKey::new(*b"0123456789abcdef0123456789abcdef").unwrap())
 ///     .state_lifetime(std::time::Duration::from_secs(300));
-/// // Kept by the server: `structured(&self.tool_router).with_rounds(&self.rounds)`.
+/// // Kept by the server: `structured(&self.tool_router).rounds(&self.rounds)`.
 /// # let _ = rounds;
 /// ```
 #[derive(Clone)]

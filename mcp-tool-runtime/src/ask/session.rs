@@ -167,18 +167,18 @@ impl Session {
     /// Asks for the fields `names` with the form `params`.
     pub async fn ask_fields(&self, names: Vec<String>, question: String, params: Value) -> Step {
         self.state().progress.field_asks += 1;
-        self.settle(Asked::Fields { names, question }, params).await
+        self.ask(Asked::Fields { names, question }, params).await
     }
 
     /// Asks the user to confirm `message`.
     pub async fn ask_confirm(&self, message: String) -> Step {
         let params = super::form::request(message.clone(), Map::new(), Vec::new());
-        self.settle(Asked::Confirm { message }, params).await
+        self.ask(Asked::Confirm { message }, params).await
     }
 
     /// Puts a question of the toolbox's own (fields, the confirmation) and takes its
     /// answer.
-    async fn settle(&self, asked: Asked, params: Value) -> Step {
+    async fn ask(&self, asked: Asked, params: Value) -> Step {
         match self.put(asked.clone(), params).await {
             Put::Suspend => Step::Suspend,
             Put::Failed(why) => {

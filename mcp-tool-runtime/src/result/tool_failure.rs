@@ -71,7 +71,7 @@ pub(crate) fn describe(structured: &Value, now: SystemTime) -> Option<Map<String
 }
 
 /// Adds the draft's object to an error result's `_meta`, with a correlation id of its
-/// own (the call's log event reads it from there). Nothing for a result that is not an
+/// own (the call's event reads it from there). Nothing for a result that is not an
 /// error of this crate.
 pub(crate) fn stamp(meta: &mut Option<Map<String, Value>>, structured: Option<&Value>) {
     let Some(mut failure) = structured.and_then(|s| describe(s, SystemTime::now())) else {

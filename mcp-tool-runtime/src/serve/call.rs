@@ -105,7 +105,7 @@ where
     let caller = match admitted {
         Ok(caller) => caller,
         Err(error) => {
-            // A refusal of who calls, never an unexpected error: nothing to settle.
+            // A refusal of who calls, never an unexpected error: nothing to sort.
             let error = error.for_call(T::NAME.to_owned(), Value::Object(Default::default()));
             return Ok(Routed::Now(Answer::Complete(error.into_call_result())));
         }
@@ -140,11 +140,11 @@ where
                 (outcome, claimed)
             }
         };
-    let settled = move |outcome: Result<Answer, ToolError>| match outcome {
+    let answered = move |outcome: Result<Answer, ToolError>| match outcome {
         Ok(answer) => Ok(answer),
         Err(error) if error.is_malformed_request() => Err(error),
         Err(error) => {
-            let error = error.settled(T::NAME, T::spec().annotations, show_unexpected, &sorting);
+            let error = error.sorted_for(T::NAME, T::spec().annotations, show_unexpected, &sorting);
             Ok(Answer::Complete(error.into_call_result()))
         }
     };
@@ -153,13 +153,13 @@ where
             // Its arguments passed: the task is created, and its round (if it resumed
             // one) is over, answered by the task.
             let later = async move {
-                let answer = settled(Ok(later.await?));
+                let answer = answered(Ok(later.await?));
                 Ok(answer.unwrap_or_else(|e| Answer::Complete(e.into_call_result())))
             };
             return Ok(Routed::Later(Box::pin(later)));
         }
-        Ok(Routed::Now(answer)) => settled(Ok(answer))?,
-        Err(error) => settled(Err(error))?,
+        Ok(Routed::Now(answer)) => answered(Ok(answer))?,
+        Err(error) => answered(Err(error))?,
     };
     if let Some(claimed) = claimed {
         claimed.keep(&answer).await;

@@ -101,7 +101,7 @@ impl ToolError {
     /// the server's `sorting` if one of its sorts takes it, else written for that tool
     /// (whether it may have taken effect follows from its `annotations`) and logged;
     /// any other is as it was.
-    pub(crate) fn settled(
+    pub(crate) fn sorted_for(
         mut self,
         tool: &str,
         annotations: Annotations,
@@ -226,10 +226,12 @@ mod tests {
             destructive_hint: Some(true),
             ..Annotations::NONE
         };
-        let error =
-            failing()
-                .unwrap_err()
-                .settled("delete_entity", destructive, false, ErrorSorting::NONE);
+        let error = failing().unwrap_err().sorted_for(
+            "delete_entity",
+            destructive,
+            false,
+            ErrorSorting::NONE,
+        );
         assert!(error.is_unexpected());
         assert!(!error.is_retryable());
         let text = error.text();
@@ -254,14 +256,14 @@ mod tests {
         let error =
             failing()
                 .unwrap_err()
-                .settled("read_graph", read_only, false, ErrorSorting::NONE);
+                .sorted_for("read_graph", read_only, false, ErrorSorting::NONE);
         assert!(!error.text().contains("took effect"), "{}", error.text());
         assert!(error.text().contains("Do not make the same call again"));
     }
 
     #[test]
     fn the_chain_reaches_the_model_only_when_the_author_says_so() {
-        let shown = failing().unwrap_err().with_cause_shown().settled(
+        let shown = failing().unwrap_err().with_cause_shown().sorted_for(
             "t",
             Annotations::NONE,
             false,
@@ -277,7 +279,7 @@ mod tests {
         let by_toolbox =
             failing()
                 .unwrap_err()
-                .settled("t", Annotations::NONE, true, ErrorSorting::NONE);
+                .sorted_for("t", Annotations::NONE, true, ErrorSorting::NONE);
         assert!(by_toolbox.message().contains("disk I/O error"));
     }
 
@@ -286,7 +288,7 @@ mod tests {
         let from_text: ToolError = "no such entity".into();
         assert!(from_text.is_unexpected());
         let sorted =
-            ToolError::business("x").settled("t", Annotations::NONE, true, ErrorSorting::NONE);
+            ToolError::business("x").sorted_for("t", Annotations::NONE, true, ErrorSorting::NONE);
         assert!(!sorted.is_unexpected());
         assert_eq!(sorted.message(), "x");
     }

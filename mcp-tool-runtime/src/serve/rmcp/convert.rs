@@ -191,8 +191,8 @@ impl IntoCallToolResult for ToolError {
         // Under `structured`, the call it answers is known; else "The tool".
         let called = CALLED.try_with(Clone::clone).ok();
         let error = match called {
-            Some(c) => self.settled(&c.tool, c.annotations, c.show_unexpected, &c.sorting),
-            None => self.settled(
+            Some(c) => self.sorted_for(&c.tool, c.annotations, c.show_unexpected, &c.sorting),
+            None => self.sorted_for(
                 "The tool",
                 Annotations::NONE,
                 false,

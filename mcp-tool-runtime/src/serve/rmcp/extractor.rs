@@ -8,7 +8,7 @@ use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use serde_json::Value;
 
-use super::mailbox::{ASKS, Gate, Mailbox, ReadSettings, attempted_arguments, extraction_error};
+use super::mailbox::{ASKS, Mailbox, ReadSettings, Stage, attempted_arguments, extraction_error};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -68,7 +68,7 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
         let values_shown = checked.after.values_shown;
         match T::spec().deserialize::<T>(tool, checked.arguments, values_shown) {
             Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
-            Err(error) => Err(extraction_error(error, checked.after.log.as_ref())),
+            Err(error) => Err(extraction_error(error, checked.after.mailbox.as_ref())),
         }
     }
 }
@@ -80,15 +80,15 @@ struct Checked {
 }
 
 /// What [`Parameters`] does once the arguments are read: refuse a call that must be
-/// confirmed, or log the repairs and the echo for `structured`.
+/// confirmed, or post the repairs and the echo for `structured`.
 struct AfterRead {
-    /// What came may be shown in an error (see `Structured::with_echo_values`).
+    /// What came may be shown in an error (see `Structured::echo_values`).
     values_shown: bool,
     unconfirmed: Option<String>,
     repairs: Vec<crate::result::Repair>,
     echoed: Option<Echoed>,
     sent: Option<Echoed>,
-    log: Option<Mailbox>,
+    mailbox: Option<Mailbox>,
 }
 
 /// The checks of [`Parameters`], the same for every tool: the arguments of `spec` as
@@ -109,26 +109,26 @@ fn check(
         repair: settings.is_none_or(|s| s.repair),
         values_shown: settings.is_none_or(|s| s.values_shown),
     };
-    let log = extensions.get::<Mailbox>().cloned();
-    let gate = extensions.get::<Gate>().copied();
+    let mailbox = extensions.get::<Mailbox>().cloned();
+    let stage = extensions.get::<Stage>().copied();
     // Who may call is decided before the arguments are read, by the scopes the tool's
     // own type declares: a refusal says nothing of them.
     if !spec.scopes.is_empty()
         && let Err(refused) = super::peer::admitted(tool, spec.scopes, extensions)
     {
         let refused = refused.for_call(tool.to_owned(), Value::Object(Default::default()));
-        return Err(extraction_error(refused, log.as_ref()));
+        return Err(extraction_error(refused, mailbox.as_ref()));
     }
     // Under `structured`, a tool that asks its user stops its first call here:
     // `structured` asks, then calls again with the answers in. (Nothing asks in a
     // build without `ask`: the branch and what it reaches are left out of the binary.)
     if cfg!(feature = "ask")
-        && gate == Some(Gate::First)
+        && stage == Some(Stage::First)
         && spec.asking.is_some()
-        && let Some(log) = &log
-        && let Ok(mut log) = log.0.lock()
+        && let Some(mailbox) = &mailbox
+        && let Ok(mut posted) = mailbox.0.lock()
     {
-        log.asks = Some((spec, arguments));
+        posted.asks = Some((spec, arguments));
         return Err(ErrorData::internal_error(ASKS, None));
     }
     // Without `structured`, rmcp's `#[tool]` methods cannot ask the user: a tool
@@ -137,7 +137,7 @@ fn check(
         .asking
         .filter(|_| cfg!(feature = "ask"))
         .and_then(|a| a.confirm.as_ref())
-        .filter(|_| gate != Some(Gate::Asked))
+        .filter(|_| stage != Some(Stage::Asked))
         .filter(|c| {
             let caller = super::peer::admitted(tool, spec.scopes, extensions)
                 .ok()
@@ -148,7 +148,7 @@ fn check(
     // Under `structured`, what `attempted_query` shows if the method fails: after
     // asking, what the model sent (taken before the user's answers went in).
     let sent = extensions.get::<Echoed>().cloned();
-    let echo = (log.is_some() && sent.is_none()) || unconfirmed.is_some();
+    let echo = (mailbox.is_some() && sent.is_none()) || unconfirmed.is_some();
     match spec.checked(tool, arguments, &Context::now(), reading, echo) {
         Ok(passed) => Ok(Checked {
             arguments: passed.arguments,
@@ -158,32 +158,32 @@ fn check(
                 repairs: passed.repairs,
                 echoed: passed.echoed,
                 sent,
-                log,
+                mailbox,
             },
         }),
         Err(error) if error.is_malformed_request() => {
             Err(ErrorData::invalid_params(error.message().to_owned(), None))
         }
-        Err(error) => Err(extraction_error(error, log.as_ref())),
+        Err(error) => Err(extraction_error(error, mailbox.as_ref())),
     }
 }
 
 impl AfterRead {
-    /// The call refused if it must be confirmed; else the repairs and the echo logged
+    /// The call refused if it must be confirmed; else the repairs and the echo posted
     /// for `structured`.
     fn finish(self, tool: &str) -> Result<(), ErrorData> {
         if let Some(message) = self.unconfirmed {
             let said = self.values_shown.then_some(message.as_str());
             let refused = crate::serve::call::needs_confirmation(said)
                 .for_call(tool.to_owned(), attempted_arguments(self.echoed));
-            return Err(extraction_error(refused, self.log.as_ref()));
+            return Err(extraction_error(refused, self.mailbox.as_ref()));
         }
-        // Said in the result's `_meta` by `structured`, which reads the log.
-        if let Some(log) = self.log
-            && let Ok(mut log) = log.0.lock()
+        // Said in the result's `_meta` by `structured`, which reads the mailbox.
+        if let Some(mailbox) = self.mailbox
+            && let Ok(mut posted) = mailbox.0.lock()
         {
-            log.repairs.extend(self.repairs);
-            log.echoed = self.sent.or(self.echoed);
+            posted.repairs.extend(self.repairs);
+            posted.echoed = self.sent.or(self.echoed);
         }
         Ok(())
     }

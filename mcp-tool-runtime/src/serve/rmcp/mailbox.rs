@@ -8,13 +8,13 @@
 //! |---|---|---|
 //! | `repairs` | `Parameters`, once the arguments passed its checks | `structured`, into the result's `_meta` |
 //! | `echoed` | `Parameters`, once the arguments passed its checks: what the model sent (`Echoed` in the extensions, after asking) or else the arguments as checked | `structured`: the `attempted_query` of the method's own error, or of its panic |
-//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Gate::First`]) | `structured`, which asks, then calls again with the answers in |
+//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Stage::First`]) | `structured`, which asks, then calls again with the answers in |
 //! | `refused` | [`extraction_error`], when `Parameters` refuses the arguments, the caller (the tool's scopes) or a call not confirmed, and when `Caller` as a method's extractor refuses a call (`scoped.rs`) | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
 //! `Parameters`: the [`SchemaProfile`](crate::SchemaProfile), the [`ReadSettings`], what a
 //! call without a verified caller is served as (`Unverified`), the
-//! [`Gate`], and the arguments as the model sent them (`Echoed`), taken before the
+//! [`Stage`], and the arguments as the model sent them (`Echoed`), taken before the
 //! user's answers went in. Without `structured` nothing is in the extensions: the
 //! defaults hold, and a refusal travels as rmcp's text-only result.
 
@@ -30,7 +30,7 @@ use crate::result::{Content, ToolError};
 
 /// Where a call through `structured` is, for its [`Parameters`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Gate {
+pub(crate) enum Stage {
     /// The first call: a tool that asks stops here, for `structured` to ask.
     First,
     /// Called again once the user answered: the checks run, the method too.
@@ -42,9 +42,9 @@ pub(crate) enum Gate {
 pub(crate) const ASKS: &str = "mcp-tool: the user is asked first";
 
 /// How [`Parameters`] reads the arguments: whether it repairs known client mistakes
-/// (see [`Toolbox::repairs`], set by [`Structured::with_repairs`]) and whether an error
+/// (see [`Toolbox::repairs`], set by [`Structured::repairs`]) and whether an error
 /// may show what came (see [`Toolbox::echo_values`], set by
-/// [`Structured::with_echo_values`]); both on where nothing set them.
+/// [`Structured::echo_values`]); both on where nothing set them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ReadSettings {
     pub(crate) repair: bool,
@@ -73,8 +73,8 @@ pub(crate) fn attempted_arguments(echoed: Option<Echoed>) -> Value {
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
 /// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
-/// call's `log`, where [`restore`] takes it: no copy of it travels through the error.
-pub(crate) fn extraction_error(error: ToolError, log: Option<&Mailbox>) -> ErrorData {
+/// call's [`Mailbox`], where [`restore`] takes it: no copy of it travels through the error.
+pub(crate) fn extraction_error(error: ToolError, mailbox: Option<&Mailbox>) -> ErrorData {
     let result = error.into_call_result();
     // The text once: the result's text block is the error's text.
     let text = result
@@ -82,20 +82,20 @@ pub(crate) fn extraction_error(error: ToolError, log: Option<&Mailbox>) -> Error
         .iter()
         .map(|Content::Text { text }| text.as_str());
     let message = format!("{RMCP_ARGUMENT_ERROR}{}", text.collect::<String>());
-    if let Some(log) = log
-        && let Ok(mut log) = log.0.lock()
+    if let Some(mailbox) = mailbox
+        && let Ok(mut posted) = mailbox.0.lock()
     {
-        log.refused = Some(result);
+        posted.refused = Some(result);
     }
     ErrorData::invalid_params(message, None)
 }
 
 /// Undoes [`extraction_error`]; other errors go the way rmcp's router sends them.
-pub(crate) fn restore(error: ErrorData, log: &Mailbox) -> Result<CallToolResponse, ErrorData> {
+pub(crate) fn restore(error: ErrorData, mailbox: &Mailbox) -> Result<CallToolResponse, ErrorData> {
     if error.code != ErrorCode::INVALID_PARAMS {
         return Err(error);
     }
-    if let Some(result) = log.0.lock().ok().and_then(|mut l| l.refused.take()) {
+    if let Some(result) = mailbox.0.lock().ok().and_then(|mut l| l.refused.take()) {
         return Ok(to_rmcp_result(result).into());
     }
     if error.message.starts_with(RMCP_ARGUMENT_ERROR.trim_end()) {

@@ -27,7 +27,7 @@ use crate::result::ToolError;
 use crate::result::echo::Echoed;
 use crate::serve::call::{Prepared, Ready, named, prepare};
 
-use super::mailbox::Gate;
+use super::mailbox::Stage;
 
 /// What a method's second call needs of its first.
 pub(super) struct Again<'s, S> {
@@ -53,7 +53,7 @@ impl<'s, S> Again<'s, S> {
     /// what `attempted_query` shows of the call: what the model sent.
     pub fn context(&self, arguments: JsonObject, sent: Option<Echoed>) -> ToolCallContext<'s, S> {
         let mut request_context = self.request_context.clone();
-        request_context.extensions.insert(Gate::Asked);
+        request_context.extensions.insert(Stage::Asked);
         if let Some(sent) = sent {
             request_context.extensions.insert(sent);
         }

@@ -56,17 +56,17 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     ///     }
     /// }
     ///
-    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_scopes(&SCOPES))]
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).scopes(&SCOPES))]
     /// impl ServerHandler for Desk {}
     /// ```
-    pub fn with_scopes(mut self, scopes: &'r ToolScopes) -> Self {
+    pub fn scopes(mut self, scopes: &'r ToolScopes) -> Self {
         self.scopes = Some(scopes);
         self
     }
 
     /// What a call that comes with no verified caller is served as (over stdio, or
     /// HTTP without authorization), as [`Toolbox::unverified_calls`] says for a Toolbox:
-    /// by default a method whose scopes are declared (in [`Structured::with_scopes`],
+    /// by default a method whose scopes are declared (in [`Structured::scopes`],
     /// or on its `Parameters` type) or that takes a [`Caller`] is refused such a call.
     ///
     /// [`Toolbox::unverified_calls`]: crate::Toolbox::unverified_calls
@@ -76,7 +76,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     }
 
     /// The scopes `tool` needs: those its `Parameters` type declares (carried in its
-    /// schema by this crate) and those [`Structured::with_scopes`] gives it.
+    /// schema by this crate) and those [`Structured::scopes`] gives it.
     pub(super) fn scopes_of(&self, tool: &rmcp::model::Tool) -> Vec<String> {
         let mut scopes = crate::caller::scopes_in_schema(&tool.input_schema);
         if let Some(table) = self.scopes {

@@ -11,7 +11,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
-use super::mailbox::{Gate, Mailbox, ReadSettings, attempted_arguments, restore};
+use super::mailbox::{Mailbox, ReadSettings, Stage, attempted_arguments, restore};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
 use crate::ask::Rounds;
@@ -76,7 +76,7 @@ pub struct Structured<'r, S> {
     settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
-    /// The scopes each tool needs (see `Structured::with_scopes`).
+    /// The scopes each tool needs (see `Structured::scopes`).
     pub(super) scopes: Option<&'r crate::caller::ToolScopes>,
     /// What a call without a verified caller is served as (see
     /// `Structured::unverified_calls`).
@@ -86,8 +86,8 @@ pub struct Structured<'r, S> {
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// Advertises the input schemas in `profile`'s form, and reads the arguments as
     /// written against it (see [`SchemaProfile`]):
-    /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile(self.profile))]`.
-    pub fn with_profile(mut self, profile: SchemaProfile) -> Self {
+    /// `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).schema_profile(self.profile))]`.
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
         self.settings.profile = profile;
         self
     }
@@ -95,7 +95,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// Gives a client that names a family in its `clientInfo` (in the request's `_meta`,
     /// else in the session's `initialize`) the profile that family needs
     /// ([`SchemaProfile::for_client`]); other clients get the one of
-    /// [`Structured::with_profile`]. rmcp's generated `list_tools` cannot see the
+    /// [`Structured::schema_profile`]. rmcp's generated `list_tools` cannot see the
     /// client: write it with [`Structured::list_for`].
     ///
     /// ```
@@ -118,19 +118,19 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// #     }
     /// # }
     ///
-    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_profile_from_client())]
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).schema_profile_from_client())]
     /// impl ServerHandler for Desk {
     ///     async fn list_tools(
     ///         &self,
     ///         _: Option<PaginatedRequestParams>,
     ///         context: RequestContext<RoleServer>,
     ///     ) -> Result<ListToolsResult, rmcp::ErrorData> {
-    ///         let tools = mcp_tool::rmcp::structured(&self.tool_router).with_profile_from_client();
+    ///         let tools = mcp_tool::rmcp::structured(&self.tool_router).schema_profile_from_client();
     ///         Ok(ListToolsResult::with_all_items(tools.list_for(&context)))
     ///     }
     /// }
     /// ```
-    pub fn with_profile_from_client(mut self) -> Self {
+    pub fn schema_profile_from_client(mut self) -> Self {
         self.settings.profile_from_client = true;
         self
     }
@@ -138,7 +138,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// How the state of calls waiting for their user is sealed and spent (protocol
     /// 2026-07-28): the key every replica shares, the store of rounds. Without, a key
     /// made up for this process and its memory.
-    pub fn with_rounds(mut self, rounds: &'r Rounds) -> Self {
+    pub fn rounds(mut self, rounds: &'r Rounds) -> Self {
         self.rounds = rounds;
         self
     }
@@ -167,7 +167,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// `_meta["io.modelcontextprotocol/toolFailure"]` (see
     /// [`Toolbox::tool_failure_meta`](crate::Toolbox::tool_failure_meta); the default:
     /// `false`).
-    pub fn with_tool_failure_meta(mut self, on: bool) -> Self {
+    pub fn tool_failure_meta(mut self, on: bool) -> Self {
         self.settings.tool_failure = on;
         self
     }
@@ -194,7 +194,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
 
     /// Whether [`Parameters`](crate::rmcp::Parameters) repairs known client mistakes (the default: `true`; see
     /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
-    pub fn with_repairs(mut self, on: bool) -> Self {
+    pub fn repairs(mut self, on: bool) -> Self {
         self.settings.repair = on;
         self
     }
@@ -221,10 +221,10 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// #         Ok("recorded".into())
     /// #     }
     /// # }
-    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_echo_values(false))]
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).echo_values(false))]
     /// impl ServerHandler for Clinic {}
     /// ```
-    pub fn with_echo_values(mut self, on: bool) -> Self {
+    pub fn echo_values(mut self, on: bool) -> Self {
         self.settings.echo_values = on;
         self
     }
@@ -260,9 +260,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .request_context
             .extensions
             .insert(self.unverified.clone());
-        let log = Mailbox::default();
-        context.request_context.extensions.insert(log.clone());
-        context.request_context.extensions.insert(Gate::First);
+        let mailbox = Mailbox::default();
+        context.request_context.extensions.insert(mailbox.clone());
+        context.request_context.extensions.insert(Stage::First);
         let caller = super::peer::caller_of(&context.request_context);
         let started = Started::now(context.name(), caller.as_ref().map(Caller::subject));
         let Some(route) = route else {
@@ -310,20 +310,20 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let again = Again::of(&context);
         let first = CALLED.scope(
             called.clone(),
-            Self::answer(route.clone(), context, log.clone(), name.clone()),
+            Self::answer(route.clone(), context, mailbox.clone(), name.clone()),
         );
         let mut response = first.await;
         // A tool that asks its user: asked, then called again with the answers in. (In a
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
-        if let Some((spec, arguments)) = log.0.lock().ok().and_then(|mut l| l.asks.take()) {
+        if let Some((spec, arguments)) = mailbox.0.lock().ok().and_then(|mut l| l.asks.take()) {
             let reading = crate::describe::read::Reading {
                 profile,
                 repair: self.settings.repair,
                 values_shown: self.settings.echo_values,
             };
             let ready = super::rounds::ready(reading, caller.clone());
-            let call = |context| CALLED.scope(called, Self::answer(route, context, log, name));
+            let call = |context| CALLED.scope(called, Self::answer(route, context, mailbox, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
         match &mut response {
@@ -339,7 +339,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     async fn answer(
         route: rmcp::handler::server::router::tool::ToolRoute<S>,
         context: ToolCallContext<'_, S>,
-        log: Mailbox,
+        mailbox: Mailbox,
         tool: String,
     ) -> Result<CallToolResponse, ErrorData> {
         // A method that panics gets the answer a toolbox's handler gets: the call is
@@ -348,14 +348,14 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let annotations = route.attr.annotations.as_ref().map(annotations);
         let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
             let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let echoed = log.0.lock().ok().and_then(|mut l| l.echoed.take());
+            let echoed = mailbox.0.lock().ok().and_then(|mut l| l.echoed.take());
             let error =
                 internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
             return Ok(to_rmcp_result(error.into_call_result()).into());
         };
         match outcome {
             Ok(CallToolResponse::Complete(mut result)) => {
-                let (repairs, echoed) = log
+                let (repairs, echoed) = mailbox
                     .0
                     .lock()
                     .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
@@ -378,7 +378,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 Ok(CallToolResponse::Complete(result))
             }
             Ok(response) => Ok(response),
-            Err(error) => restore(error, &log),
+            Err(error) => restore(error, &mailbox),
         }
     }
 
@@ -402,7 +402,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     /// `structuredContent` would not match it, which the MCP Inspector reports as a
     /// failed call.
     ///
-    /// With [`Structured::with_scopes`], only the tools that need no scope: this list
+    /// With [`Structured::scopes`], only the tools that need no scope: this list
     /// sees no caller (see [`Structured::list_tools`] for the list each caller sees).
     pub fn list_all(&self) -> Vec<rmcp::model::Tool> {
         let caller = super::per_caller::listing_for();
@@ -410,7 +410,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     }
 
     /// [`Structured::list_all`] for the client of `context`, in its profile (see
-    /// [`Structured::with_profile_from_client`]).
+    /// [`Structured::schema_profile_from_client`]).
     pub fn list_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
         let caller = super::peer::caller_of(context);
         self.list_in(self.profile_of(context), caller.as_ref())
@@ -482,4 +482,55 @@ fn takes_nothing(schema: &serde_json::Map<String, Value>) -> bool {
         && !schema.contains_key("anyOf")
         && !schema.contains_key("oneOf")
         && !schema.contains_key("$ref")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Toolbox;
+
+    /// Sets every setting of [`Settings`] away from its default, and what a call
+    /// without a verified caller is served as, by the same names on whatever `$server`
+    /// is: a name one of them lacks does not build.
+    macro_rules! set_everything {
+        ($server:expr) => {
+            $server
+                .schema_profile(SchemaProfile::Gemini)
+                .schema_profile_from_client()
+                .repairs(false)
+                .echo_values(false)
+                .show_unexpected_errors(true)
+                .sort_errors(|_: &std::io::Error| None)
+                .tool_failure_meta(true)
+                .unverified_calls(Unverified::ScopesIgnored)
+        };
+    }
+
+    #[test]
+    fn a_toolbox_and_structured_set_the_same_settings_by_the_same_names() {
+        let router = ToolRouter::<()>::new();
+        let toolbox = set_everything!(Toolbox::new());
+        let view = set_everything!(structured(&router));
+        for settings in [&toolbox.settings, &view.settings] {
+            // Every field named: a setting added to `Settings` does not build here
+            // until both set it above.
+            let Settings {
+                profile,
+                profile_from_client,
+                repair,
+                echo_values,
+                show_unexpected,
+                sorting,
+                tool_failure,
+            } = settings;
+            assert_eq!(*profile, SchemaProfile::Gemini);
+            assert!(*profile_from_client);
+            assert!(!*repair);
+            assert!(!*echo_values);
+            assert!(*show_unexpected);
+            assert_eq!(format!("{sorting:?}"), "ErrorSorting(1 sorts)");
+            assert!(*tool_failure);
+        }
+        assert!(matches!(view.unverified, Unverified::ScopesIgnored));
+    }
 }

@@ -128,7 +128,7 @@ pub struct Toolbox<S = ()> {
     context: Option<Context>,
     info: ServerInfo,
     /// The profile, the repairs, what an error shows (see the builder methods).
-    settings: Settings,
+    pub(crate) settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     sealing: Arc<Sealing>,
     /// For each tool whose output is carried as `{"result": value}`: its output schema

@@ -212,7 +212,7 @@ where
     /// answer) and its question told that the client is gone, so that its handler
     /// returns and serving ends at once, with nothing written for it.
     async fn abandon_at_end(self) {
-        let (waiting, asked) = self.shared.settle_at_end().await;
+        let (waiting, asked) = self.shared.drain_at_end().await;
         for id in waiting {
             let cancelled = serde_json::json!({
                 "jsonrpc": "2.0",

@@ -86,7 +86,7 @@ impl<W> Shared<W> {
     /// one still pending waits for an answer of the client's, which cannot come any
     /// more. Returns those requests (abandoned: nothing is written for them from now
     /// on) and the questions they wait on.
-    pub(super) async fn settle_at_end(&self) -> (Vec<RequestId>, Vec<RequestId>) {
+    pub(super) async fn drain_at_end(&self) -> (Vec<RequestId>, Vec<RequestId>) {
         loop {
             let changed = self.answered.notified();
             {

@@ -143,14 +143,11 @@ impl Connections {
             let conn = Arc::clone(conn);
             let connections = Arc::clone(self);
             hyper::service::service_fn(move |request| {
-                let started = Started::new(&conn, &connections);
+                let busy = Busy::new(&conn, &connections);
                 let exchange = Arc::clone(&exchange);
                 async move {
                     let response = exchange.respond(request).await;
-                    Ok::<_, Infallible>(response.map(|body| Tracked {
-                        body,
-                        _started: started,
-                    }))
+                    Ok::<_, Infallible>(response.map(|body| Tracked { body, _busy: busy }))
                 }
             })
         };
@@ -251,23 +248,23 @@ impl Connection {
 
 /// A request under way on a connection: the connection is busy until this is dropped,
 /// with the response's body (sent whole, or abandoned).
-struct Started {
+struct Busy {
     conn: Arc<Connection>,
     connections: Arc<Connections>,
 }
 
-impl Started {
+impl Busy {
     fn new(conn: &Arc<Connection>, connections: &Arc<Connections>) -> Self {
         conn.busy.fetch_add(1, Ordering::AcqRel);
         conn.head_at.store(0, Ordering::Release);
-        Started {
+        Busy {
             conn: Arc::clone(conn),
             connections: Arc::clone(connections),
         }
     }
 }
 
-impl Drop for Started {
+impl Drop for Busy {
     fn drop(&mut self) {
         let conn = &self.conn;
         conn.quiet_since
@@ -282,7 +279,7 @@ impl Drop for Started {
 /// dropped: an open event stream keeps its connection busy, never idle.
 struct Tracked {
     body: BoxBody<Bytes, Infallible>,
-    _started: Started,
+    _busy: Busy,
 }
 
 impl Body for Tracked {
