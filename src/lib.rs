@@ -153,7 +153,9 @@ pub use mcp_tool_derive::Argument;
 /// become the schema's `enum`, and a value outside them is a violation that lists them
 /// and suggests the nearest. Do not also derive `JsonSchema`: this derive implements it,
 /// from the same schema. serde's attributes (`rename`, `rename_all`) are read whatever
-/// implements `Deserialize`.
+/// implements `Deserialize`; where that `Deserialize` is your own and reads a string
+/// none of the names (`"full"` for `Full`), the string is taken, as your server took it
+/// (serde's derived reading never does).
 ///
 /// ```
 /// use mcp_tool::{McpEnum, McpTool};

@@ -11,11 +11,12 @@
 
 #[path = "support/judge.rs"]
 mod judge;
-
-use std::collections::BTreeMap;
+#[path = "support/nothing_lost.rs"]
+mod nothing_lost;
 
 use judge::{Verdict, agree};
 use mcp_tool::{Context, McpTool};
+use nothing_lost::{held, nothing_lost};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -169,68 +170,6 @@ struct ArchiveNotes {
     window: Window,
     #[validate(skip)]
     quiet: bool,
-}
-
-/// The constraints a property's schema states, by keyword (`items/` for its items'),
-/// wherever they stand in it (an `anyOf` of the value and `null`, or beside `type`).
-fn constraints(schema: &Value, prefix: &str, out: &mut BTreeMap<String, Value>) {
-    let Some(object) = schema.as_object() else {
-        return;
-    };
-    for (key, value) in object {
-        match key.as_str() {
-            "anyOf" | "oneOf" | "allOf" => {
-                for branch in value.as_array().into_iter().flatten() {
-                    constraints(branch, prefix, out);
-                }
-            }
-            "items" => constraints(value, &format!("{prefix}items/"), out),
-            // schemars' `uint32` and such name Rust's types, and constrain nothing.
-            "format"
-                if value
-                    .as_str()
-                    .is_some_and(|f| f.starts_with(['u', 'i', 'f', 'd'])) => {}
-            "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
-            | "exclusiveMinimum" | "exclusiveMaximum" | "pattern" | "format" | "enum" => {
-                out.insert(format!("{prefix}{key}"), value.clone());
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Every constraint `before` advertised on each property, `after` advertises as strict
-/// or stricter; returns how many were held.
-fn nothing_lost(before: &Value, after: &Value) -> usize {
-    let mut held = 0;
-    let properties = before["properties"].as_object().expect("properties");
-    for (name, schema) in properties {
-        let mut was = BTreeMap::new();
-        constraints(schema, "", &mut was);
-        let mut now = BTreeMap::new();
-        constraints(&after["properties"][name], "", &mut now);
-        for (key, old) in &was {
-            let new = now
-                .get(key)
-                .unwrap_or_else(|| panic!("{name}: `{key}` {old} is no longer advertised"));
-            let stricter = match key.rsplit('/').next().unwrap_or(key) {
-                "minLength" | "minItems" | "minimum" => new.as_f64() >= old.as_f64(),
-                "maxLength" | "maxItems" | "maximum" => new.as_f64() <= old.as_f64(),
-                _ => new == old,
-            };
-            assert!(stricter, "{name}: `{key}` was {old}, is {new}");
-            held += 1;
-        }
-    }
-    held
-}
-
-/// [`nothing_lost`] from the tool as the server had it to the tool swapped.
-fn held<Before: schemars::JsonSchema, After: McpTool>() -> usize {
-    nothing_lost(
-        &schemars::schema_for!(Before).to_value(),
-        After::input_schema(),
-    )
 }
 
 #[test]

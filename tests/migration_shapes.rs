@@ -24,6 +24,16 @@ fn holds<T: McpTool + std::fmt::Debug>(valid: Value) -> T {
     T::from_arguments(valid.clone()).unwrap_or_else(|e| panic!("{}: {}", T::NAME, e.text()))
 }
 
+/// Every profile's schema of `T` builds, and says `word`.
+fn says_in_every_profile<T: McpTool>(word: &str) {
+    for profile in mcp_tool::SchemaProfile::ALL {
+        assert!(
+            T::input_schema_for(profile).to_string().contains(word),
+            "{profile:?}"
+        );
+    }
+}
+
 /// The one violation of `args`: its path and rule, and its message.
 fn refused<T: McpTool + std::fmt::Debug>(args: Value) -> (String, String, String) {
     let err = T::from_arguments(args).unwrap_err();
@@ -324,14 +334,7 @@ fn extend_on_a_newtype_and_an_enum_of_names_is_advertised_and_enforced() {
     let view = &schema["properties"]["view"]["anyOf"][0];
     assert_eq!(view["x-menu"], "view");
     assert_eq!(view["maxLength"], 8);
-    for profile in mcp_tool::SchemaProfile::ALL {
-        assert!(
-            OpenPage::input_schema_for(profile)
-                .to_string()
-                .contains("rendered"),
-            "{profile:?}"
-        );
-    }
+    says_in_every_profile::<OpenPage>("rendered");
     insta::assert_json_snapshot!("open_page", schema);
 }
 
@@ -363,4 +366,62 @@ fn served_an_enum_in_another_case_is_read_by_the_swap_alone() {
         result.meta.unwrap()["mcp-tool/repairs"][0]["path"],
         "/detail"
     );
+}
+
+#[test]
+fn an_enum_read_in_any_case_comes_in_by_the_swap_alone_with_no_repairs_too() {
+    // `from_arguments` repairs nothing: the enum's own `Deserialize` takes "full", as
+    // the server took it, with no `lenient` on the field.
+    let read = Summarize::from_arguments(json!({"detail": "full"})).unwrap();
+    assert_eq!(read.detail, Detail::Full);
+    // What that reading refuses is refused, in the schema's words.
+    let (path, rule, message) = refused::<Summarize>(json!({"detail": "brief"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/detail", "enum"));
+    assert!(message.contains("\"Full\""), "{message}");
+    // An enum whose reading serde derived takes its names alone: the fallback never
+    // widens it (`View` reads "rendered", not "Rendered").
+    let (path, rule, _) = refused::<OpenPage>(json!({"slug": "a", "view": "Rendered"}));
+    assert_eq!((path.as_str(), rule.as_str()), ("/view", "enum"));
+}
+
+// Server 4, a ticket tracker's search: which tickets, one key or a few, as an untagged
+// enum whose schema schemars extended with a bound for each form and a vendor keyword.
+
+/// One ticket by its key, or several.
+#[derive(Debug, Clone, PartialEq, Deserialize, Argument)]
+#[serde(untagged)]
+#[schemars(extend("maxLength" = 12, "maxItems" = 3, "x-picker" = "tickets"))]
+pub enum Tickets {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// Show tickets.
+#[derive(Debug, Deserialize, McpTool)]
+pub struct ShowTickets {
+    pub tickets: Tickets,
+}
+
+#[test]
+fn extend_on_an_enum_with_data_is_advertised_beside_its_forms_and_enforced() {
+    let read = holds::<ShowTickets>(json!({"tickets": "OPS-1"}));
+    assert_eq!(read.tickets, Tickets::One("OPS-1".into()));
+    holds::<ShowTickets>(json!({"tickets": ["OPS-1", "OPS-2"]}));
+    let schema = ShowTickets::input_schema();
+    let tickets = &schema["properties"]["tickets"];
+    assert_eq!(tickets["maxLength"], 12, "{tickets}");
+    assert_eq!(tickets["maxItems"], 3);
+    assert_eq!(tickets["x-picker"], "tickets");
+    assert_eq!(tickets["anyOf"].as_array().map(Vec::len), Some(2));
+    // Each bound refused where the schema refuses it, at the value.
+    let judge = judge::judge::<ShowTickets>();
+    for args in [
+        json!({"tickets": "OPS-1234567890"}),
+        json!({"tickets": ["a", "b", "c", "d"]}),
+    ] {
+        assert!(!judge.is_valid(&args), "{args}");
+        let (path, _, _) = refused::<ShowTickets>(args);
+        assert_eq!(path, "/tickets");
+    }
+    says_in_every_profile::<ShowTickets>("tickets");
 }

@@ -146,11 +146,25 @@ fn each_schemars_rule_is_enforced() {
             ("/cursor", "required"),
         ]
     );
-    // `required` on an `Option`: it must be sent, and `null` is its `None`.
-    let ok =
+    // `required` on an `Option`: schemars advertised the `String` alone, no `null`, so
+    // it must be sent with a value, as garde's `required` means.
+    let err =
         ours::SearchFiles::from_arguments_in(json!({"pattern": "*.rs", "cursor": null}), &today)
+            .unwrap_err();
+    assert_eq!(found::rules(&err), [("/cursor", "type")]);
+    assert!(err.text().contains("required"), "{}", err.text());
+    let ok =
+        ours::SearchFiles::from_arguments_in(json!({"pattern": "*.rs", "cursor": "c2"}), &today)
             .unwrap();
-    assert_eq!(ok.cursor, None);
+    assert_eq!(ok.cursor.as_deref(), Some("c2"));
+    assert_eq!(
+        serde_json::to_value(schemars::schema_for!(theirs::SearchFiles)).unwrap()["properties"]["cursor"],
+        json!({"type": "string"})
+    );
+    assert_eq!(
+        ours::SearchFiles::input_schema()["properties"]["cursor"]["type"],
+        "string"
+    );
 }
 
 #[test]

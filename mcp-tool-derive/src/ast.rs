@@ -61,13 +61,15 @@ fn container_attrs(
     (out, schemars)
 }
 
-/// `#[schemars(extend(...))]` on an enum with data (a struct's, a newtype's, an enum of
-/// names' are read): refused, at its first keyword.
+/// `#[schemars(extend(...))]` on an enum with data that is a whole tool's arguments:
+/// refused, at its first keyword. The tool's schema is one object merging the forms
+/// (a portable root takes no union), where keywords written for the union would say
+/// something else; on the enum as a field's type (`Argument`) they are read.
 fn refuse_extend(extends: &[(LitStr, syn::Expr)], errors: &mut Errors) {
     if let Some((key, _)) = extends.first() {
         errors.spanned(
             key,
-            "#[schemars(extend(...))] on an enum with data is not read (it is read on a struct, a newtype or an enum of names, its keywords added to the type's schema, and enforced): put the keywords on the fields that hold this type, or on its variants' fields",
+            "#[schemars(extend(...))] on a tool's arguments that are an enum with data is not read: the tool's schema merges the forms into one object, where keywords written for the union would say something else. Put the keywords on the variants' fields, or make the enum a field's type (`#[derive(Argument)]`), where they are read",
         );
     }
 }
@@ -106,7 +108,7 @@ pub fn read<'a>(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> 
     let container = serde_container(input, errors)?;
     vet_serde_container(&container.attrs, input, derive, errors);
     let body = crate::shapes::body(input, &container, derive, schemars.transparent, errors)?;
-    if matches!(body, crate::model::Body::Union { .. }) {
+    if derive == Derive::Tool && matches!(body, crate::model::Body::Union { .. }) {
         refuse_extend(&extends, errors);
     }
     let tool = Tool {

@@ -235,7 +235,8 @@ pub struct FieldRules {
     pub title: Option<LitStr>,
     /// `#[schemars(example = ...)]`: expressions of anything `Serialize`.
     pub examples: Vec<syn::Expr>,
-    /// `#[schemars(required)]`: must be sent even though it is an `Option` or defaulted.
+    /// `#[schemars(required)]`: must be sent even though it is defaulted; an `Option` must
+    /// be sent with a value, as schemars' schema (the `T`'s, no `null`) says.
     pub required: Option<Span>,
     /// garde's and validator's `required`: an `Option` field that must hold a value, so
     /// sent, and not `null`: read as the `T` it holds.

@@ -49,7 +49,10 @@ pub fn fields<'a>(
         let rules = attributes(&field.original.attrs, field.ty, errors);
         // garde's and validator's `required`: an `Option<T>` that must hold a value is
         // read as the `T` it holds (sent, and not `null`), which serde puts in `Some`.
-        let present = match (rules.present, option_of(field.ty)) {
+        // schemars' `required` on an `Option<T>` means the same: its schema is `T`'s,
+        // with no `null`.
+        let schemars_present = rules.required.filter(|_| option_of(field.ty).is_some());
+        let present = match (rules.present.or(schemars_present), option_of(field.ty)) {
             (Some(_), Some(inner)) => Some(inner),
             (Some(span), None) => {
                 errors.at(

@@ -19,8 +19,8 @@ use crate::rules::Parsed;
 pub struct ContainerMeta {
     pub description: Option<LitStr>,
     pub title: Option<LitStr>,
-    /// `extend("keyword" = value, ...)`: read on a struct, refused elsewhere by the
-    /// reading of the type.
+    /// `extend("keyword" = value, ...)`: read on every type but a tool's arguments that
+    /// are an enum with data, refused there by the reading of the type.
     pub extends: Vec<(LitStr, syn::Expr)>,
     /// `transparent`: the type's JSON is its one field's, read by the type's own
     /// `Deserialize` (see `shapes::read_by_its_own`).

@@ -94,8 +94,8 @@ pub mod __private {
     pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
         Annotations, ArgType, BySchemars, Compared, EnumSpec, Extend, Field, FieldRead, Like,
-        Newtype, Probe, Repr, Reshape, Shape, SpecCache, Takes, ToolSpec, UnionCache, UnionSpec,
-        Variant, Walk,
+        Newtype, NoOwnReading, OwnReading, Probe, Repr, Reshape, Shape, SpecCache, Takes, ToolSpec,
+        UnionCache, UnionSpec, Variant, Walk,
     };
     pub use crate::fast::{FastPath, only_off};
     pub use crate::number::Num;

@@ -1,8 +1,9 @@
-use mcp_tool::Argument;
+use mcp_tool::McpTool;
 use serde::Deserialize;
 
-/// An enum with data: its forms' schemas would each need the keywords.
-#[derive(Argument, Deserialize)]
+/// A tool's arguments that are an enum with data: its schema is one merged object, where
+/// keywords written for the union would say something else.
+#[derive(McpTool, Deserialize)]
 #[schemars(extend("minProperties" = 1))]
 enum Forms {
     A { a: String },

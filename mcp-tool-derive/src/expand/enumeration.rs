@@ -58,6 +58,10 @@ pub fn enumeration(en: &Enum) -> TokenStream {
                 docs: &[#(#docs),*],
                 name: #name,
                 extend: #extend,
+                reads: {
+                    use #p::NoOwnReading as _;
+                    <#p::OwnReading<#ident>>::READS
+                },
             };
 
             #[automatically_derived]

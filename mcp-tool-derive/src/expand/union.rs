@@ -94,6 +94,8 @@ pub(super) fn union(
     };
     let union_name = ident.to_string();
     let description = opt_str(&tool.description);
+    // A tool's `extend` is refused when the type is read (`ast.rs`): none here then.
+    let extend = super::extend_with(&tool.extends, p);
     let spec = is_tool.then(|| {
         let spec = tool_spec(
             p,
@@ -134,6 +136,7 @@ pub(super) fn union(
             repr: #repr_tokens,
             variants: &[#(#entries),*],
             which: #which,
+            extend: #extend,
             cache: #p::UnionCache::new(),
         };
         #spec

@@ -1,5 +1,7 @@
 //! A derived enum of unit variants: a string with a fixed set of values.
 
+use std::marker::PhantomData;
+
 use serde_json::{Map, Value};
 
 use super::valid_walk::Judge;
@@ -24,7 +26,34 @@ pub struct EnumSpec {
     /// `#[schemars(extend(...))]` on the enum: keywords added to its schema, and
     /// enforced on a value that is one of `values`.
     pub extend: Option<&'static super::Extend>,
+    /// Whether the enum's own `Deserialize` reads a value (`None` where it has none):
+    /// [`OwnReading`]'s choice.
+    pub reads: Option<fn(&Value) -> bool>,
 }
+
+/// An enum's own `Deserialize`, where it has one: `<OwnReading<T>>::READS` names the
+/// inherent constant when `T: DeserializeOwned` holds, and [`NoOwnReading`]'s otherwise
+/// (an enum derived for what a tool returns may not read), as
+/// [`Probe`](super::Probe) chooses. The derives take no generic parameters, so the
+/// choice is made once, for the enum.
+pub struct OwnReading<T>(PhantomData<T>);
+
+impl<T: serde::de::DeserializeOwned> OwnReading<T> {
+    /// `T`'s own reading.
+    pub const READS: Option<fn(&Value) -> bool> = Some(reads::<T>);
+}
+
+fn reads<T: serde::de::DeserializeOwned>(value: &Value) -> bool {
+    T::deserialize(value).is_ok()
+}
+
+/// No reading: what [`OwnReading`] gives a type that has no `Deserialize`.
+pub trait NoOwnReading {
+    /// None.
+    const READS: Option<fn(&Value) -> bool> = None;
+}
+
+impl<T> NoOwnReading for OwnReading<T> {}
 
 impl EnumSpec {
     /// `{"type": "string", "enum": [...]}`; where a variant has a doc comment, also
@@ -83,8 +112,15 @@ impl EnumSpec {
                 let allowed = Value::from(allowed);
                 return cx.repairing(allowed, |allowed, cx| self.check(allowed, rules, cx));
             }
-            rules::one_of_failure(self.values, s, !cx.is_sensitive()).report(cx, value, None, None);
-            return false;
+            // A name the enum's own `Deserialize` reads though the schema lists it not
+            // ("full" for "Full"): a reading the author wrote, since serde's derived
+            // one reads the listed names and their aliases alone. Taken, as the server
+            // took it before it derived the enum; the rest is judged as of a name.
+            if !self.reads.is_some_and(|reads| reads(value)) {
+                rules::one_of_failure(self.values, s, !cx.is_sensitive())
+                    .report(cx, value, None, None);
+                return false;
+            }
         }
         if let Some(extend) = self.extend {
             let before = cx.count();

@@ -1,6 +1,7 @@
-//! `#[schemars(extend("keyword" = value, ...))]` on a struct or a newtype: keywords
-//! added to its schema, advertised, and enforced by the interpreter of schemars schemas
-//! on a value whose fields (a newtype's value) pass. A keyword the derived schema says otherwise (a `type`, its
+//! `#[schemars(extend("keyword" = value, ...))]` on a struct, a newtype or an enum:
+//! keywords added to its schema, advertised, and enforced by the interpreter of
+//! schemars schemas on a value whose own checks (its fields', a newtype's value's, an
+//! enum's forms') pass. A keyword the derived schema says otherwise (a `type`, its
 //! `properties`) would advertise what serde does not read, and one the interpreter
 //! cannot enforce would advertise what nothing keeps: either stops the server where the
 //! schema is first built, as a field's `extend` does.
@@ -11,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::check::Checker;
 
-/// The keywords a struct's or a newtype's `#[schemars(extend(...))]` adds to its schema.
+/// The keywords a type's `#[schemars(extend(...))]` adds to its schema.
 #[derive(Debug)]
 pub struct Extend {
     apply: fn(&mut Map<String, Value>),

@@ -29,7 +29,7 @@ pub(crate) mod valid_walk;
 mod walk;
 
 pub use across::{Compared, Takes};
-pub use enumeration::EnumSpec;
+pub use enumeration::{EnumSpec, NoOwnReading, OwnReading};
 pub use extend::Extend;
 pub use newtype::Newtype;
 pub use probe::{BySchemars, FieldRead, Probe};

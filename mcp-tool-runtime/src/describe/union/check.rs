@@ -82,6 +82,9 @@ impl UnionSpec {
         let before = cx.count();
         let shaped = self.check(value, &[], cx);
         if shaped && cx.count() == before {
+            if let Some(extend) = self.extend {
+                extend.judge(value, self.name, cx);
+            }
             rules::check(rules.own, value, cx);
         }
         if recursive {

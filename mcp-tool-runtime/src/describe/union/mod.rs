@@ -75,6 +75,9 @@ pub struct UnionSpec {
     pub variants: &'static [Variant],
     /// For an untagged enum, the variant serde reads a value as (`None`: no variant).
     pub which: Option<fn(&Value) -> Option<usize>>,
+    /// `#[schemars(extend(...))]` on the enum as a field's type: keywords added beside
+    /// its forms, and enforced on a value one of them takes.
+    pub extend: Option<&'static super::Extend>,
     /// Built once per process.
     pub cache: UnionCache,
 }

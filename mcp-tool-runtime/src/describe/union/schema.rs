@@ -100,6 +100,9 @@ impl UnionSpec {
             }
             schema.insert("description".into(), text.into());
         }
+        if let Some(extend) = self.extend {
+            extend.advertise(&mut schema, self.name);
+        }
         schema
     }
 
