@@ -306,6 +306,6 @@ pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
 fn judge(context: &Context, profile: SchemaProfile) -> Judge<'_> {
     Judge {
         context,
-        nulls_are_absent: profile == SchemaProfile::OpenAi,
+        nulls_are_absent: profile.rules().null_is_absent,
     }
 }

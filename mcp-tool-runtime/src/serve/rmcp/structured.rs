@@ -427,7 +427,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 schema.insert("additionalProperties".into(), Value::Bool(false));
                 tool.input_schema = Arc::new(schema);
             }
-            if profile != SchemaProfile::Portable {
+            if !profile.rules().as_built() {
                 let schema = Value::Object((*tool.input_schema).clone());
                 tool.input_schema = Arc::new(as_object(&profile.adapt(&schema)));
             }
