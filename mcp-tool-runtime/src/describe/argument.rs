@@ -60,7 +60,7 @@ pub trait Argument {
     /// The description of a derived struct: its fields can stand in an object beside
     /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
     #[doc(hidden)]
-    fn object() -> Option<&'static super::ToolSpec> {
+    fn object() -> Option<&'static super::spec::ToolSpec> {
         None
     }
 
@@ -273,7 +273,7 @@ impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
 
-    fn object() -> Option<&'static super::ToolSpec> {
+    fn object() -> Option<&'static super::spec::ToolSpec> {
         T::object()
     }
 

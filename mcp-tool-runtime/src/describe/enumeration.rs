@@ -23,7 +23,7 @@ pub struct EnumSpec {
     pub name: &'static str,
     /// `#[schemars(extend(...))]` on the enum: keywords added to its schema, and
     /// enforced on a value that is one of `values`.
-    pub extend: Option<&'static super::Extend>,
+    pub extend: Option<&'static super::extend::Extend>,
 }
 
 impl EnumSpec {

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::ArgType;
+use super::spec::ArgType;
 use super::walk::Walk;
 use crate::check::Checker;
 use crate::rules::{self, Rules};
@@ -33,7 +33,7 @@ pub struct Newtype {
     pub name: &'static str,
     /// `#[schemars(extend(...))]` on the newtype: keywords added to its schema, and
     /// enforced on a value that passes the rest.
-    pub extend: Option<&'static super::Extend>,
+    pub extend: Option<&'static super::extend::Extend>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.

@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::reading;
+use super::spec::{Field, ToolSpec, maps_are_sorted};
 use super::walk::MAX_RECURSION;
-use super::{Field, ToolSpec, maps_are_sorted};
 use crate::check::{Checker, Report};
 use crate::rules::{self, Rules};
 use crate::text::{concat, push_quoted_list, suggest};

@@ -12,8 +12,8 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use super::ArgType;
 use super::argument::Argument;
+use super::spec::ArgType;
 use super::valid_walk::Judge;
 use crate::rules::Rules;
 

@@ -5,9 +5,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::McpTool;
-use super::ToolSpec;
 use super::profile::SchemaProfile;
+use super::spec::ToolSpec;
+use super::traits::McpTool;
 use super::valid_walk::Judge;
 use crate::check::{Checker, Listed, Location};
 use crate::context::Context;

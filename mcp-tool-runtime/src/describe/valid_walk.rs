@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-use super::{Field, ToolSpec};
+use super::spec::{Field, ToolSpec};
 use crate::check::Checker;
 use crate::context::Context;
 use crate::fast::{self, FastPath};

@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use super::shapes;
+use super::spec::{ArgType, ToolSpec};
 use super::walk::Walk;
-use super::{ArgType, ToolSpec};
 use crate::check::{Checker, Report, SpecId};
 use crate::rules::Rules;
 
