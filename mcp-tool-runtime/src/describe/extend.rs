@@ -31,8 +31,8 @@ impl Extend {
         Extend {
             apply,
             judged: OnceLock::new(),
-            enforceable: super::schemars_type::enforceable,
-            judge: super::schemars_type::judge,
+            enforceable: super::types::schemars_type::enforceable,
+            judge: super::types::schemars_type::judge,
         }
     }
 

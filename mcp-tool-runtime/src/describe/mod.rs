@@ -5,37 +5,27 @@
 //! and what the server enforces come from one description of each field.
 
 mod across;
-pub(crate) mod argument;
 pub(crate) mod asking;
-mod enumeration;
 mod extend;
-pub(crate) mod fit;
-mod foreign;
-pub(crate) mod maps;
-mod newtype;
-mod numbers;
 mod object;
 pub mod output;
-mod probe;
 pub(crate) mod profile;
 pub(crate) mod read;
 mod reading;
 mod schema;
-mod schemars_type;
-mod shapes;
 mod spec;
 mod traits;
-mod union;
+pub(crate) mod types;
 pub(crate) mod valid_walk;
 mod walk;
 
 pub use across::{Compared, Takes};
-pub use enumeration::EnumSpec;
 pub use extend::Extend;
-pub use newtype::Newtype;
-pub use probe::{BySchemars, FieldRead, Probe};
 pub use traits::{McpEnum, McpTool};
-pub use union::{Repr, Shape, UnionCache, UnionSpec, Variant};
+pub use types::enumeration::EnumSpec;
+pub use types::newtype::Newtype;
+pub use types::probe::{BySchemars, FieldRead, Probe};
+pub use types::union::{Repr, Shape, UnionCache, UnionSpec, Variant};
 pub use walk::{MAX_RECURSION, Walk};
 
 pub use crate::annotations::Annotations;

@@ -211,7 +211,7 @@ fn integer_bounds(map: &mut Map<String, Value>, format: &str) {
         _ => return,
     };
     for (key, bound) in [("minimum", min), ("maximum", max)] {
-        if !map.contains_key(key) && bound.abs() <= super::numbers::EXACT {
+        if !map.contains_key(key) && bound.abs() <= super::types::numbers::EXACT {
             map.insert(key.into(), Value::from(bound as i64));
         }
     }

@@ -266,7 +266,7 @@ impl Field {
     pub(crate) fn reshaped(&self, reshape: &Reshape) -> &'static Value {
         reshape.judged.get_or_init(|| {
             let schema = Value::Object(self.schema(&mut Walk::new()));
-            super::schemars_type::enforceable(schema, self.name)
+            super::types::schemars_type::enforceable(schema, self.name)
         })
     }
 }

@@ -9,11 +9,11 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::argument::Argument;
 use super::asking;
 use super::extend::Extend;
-use super::schemars_type;
-use super::union::RootUnion;
+use super::types::argument::Argument;
+use super::types::schemars_type;
+use super::types::union::RootUnion;
 use super::valid_walk;
 use super::walk::Walk;
 use crate::annotations::Annotations;

@@ -343,7 +343,7 @@ fn unwrap_null(node: &mut Map<String, Value>) -> bool {
 /// `node` that also accepts `null`, in `form`.
 fn make_nullable(node: &mut Map<String, Value>, form: NullForm) {
     match form {
-        NullForm::AnyOf => *node = crate::describe::argument::nullable(std::mem::take(node)),
+        NullForm::AnyOf => *node = crate::describe::types::argument::nullable(std::mem::take(node)),
         NullForm::TypeArray => type_array(node),
         NullForm::Nullable => {
             node.insert("nullable".into(), true.into());
@@ -353,7 +353,7 @@ fn make_nullable(node: &mut Map<String, Value>, form: NullForm) {
 
 /// `node` that also accepts `null`: a type array for a scalar, `anyOf` for the rest.
 fn type_array(node: &mut Map<String, Value>) {
-    if crate::describe::argument::is_nullable(node) {
+    if crate::describe::types::argument::is_nullable(node) {
         return;
     }
     // An enum's values with their meanings (`anyOf` of `const`s): `null` is one more.

@@ -13,8 +13,8 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use super::argument::Argument;
-use super::spec::ArgType;
-use super::valid_walk::Judge;
+use crate::describe::spec::ArgType;
+use crate::describe::valid_walk::Judge;
 use crate::rules::Rules;
 
 /// A field's type, for the choice of how it is read.

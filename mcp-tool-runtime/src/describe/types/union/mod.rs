@@ -14,9 +14,9 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use super::shapes;
-use super::spec::{ArgType, ToolSpec};
-use super::walk::Walk;
 use crate::check::{Checker, Report, SpecId};
+use crate::describe::spec::{ArgType, ToolSpec};
+use crate::describe::walk::Walk;
 use crate::rules::Rules;
 
 /// A union at the root of a tool's arguments, as the tool's description reaches it: a

@@ -4,9 +4,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use super::valid_walk::Judge;
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::valid_walk::Judge;
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
@@ -60,7 +60,7 @@ pub trait Argument {
     /// The description of a derived struct: its fields can stand in an object beside
     /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
     #[doc(hidden)]
-    fn object() -> Option<&'static super::spec::ToolSpec> {
+    fn object() -> Option<&'static crate::describe::spec::ToolSpec> {
         None
     }
 
@@ -273,7 +273,7 @@ impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
 
-    fn object() -> Option<&'static super::spec::ToolSpec> {
+    fn object() -> Option<&'static crate::describe::spec::ToolSpec> {
         T::object()
     }
 

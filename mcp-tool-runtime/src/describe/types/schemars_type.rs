@@ -180,7 +180,7 @@ fn unenforced(schema: &Value, found: &mut Vec<String>) {
 /// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.
 pub(crate) fn schema<T: JsonSchema + 'static>(
     rules: Rules,
-    _: &mut super::walk::Walk,
+    _: &mut crate::describe::walk::Walk,
 ) -> Map<String, Value> {
     let mut schema = match &*portable_schema::<T>() {
         Value::Object(map) => map.clone(),

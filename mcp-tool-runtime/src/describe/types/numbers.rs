@@ -7,9 +7,9 @@ use serde_json::{Map, Value, json};
 
 use super::argument::{Argument, typed};
 use super::fit::NumberRule;
-use super::valid_walk::Judge;
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::valid_walk::Judge;
+use crate::describe::walk::Walk;
 use crate::number;
 use crate::rules::{self, JsonType, Rules};
 

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::valid_walk::Judge;
 use crate::check::Checker;
+use crate::describe::valid_walk::Judge;
 use crate::rules::{self, Rules};
 
 /// A derived enum of unit variants: a string with a fixed set of values.
@@ -23,7 +23,7 @@ pub struct EnumSpec {
     pub name: &'static str,
     /// `#[schemars(extend(...))]` on the enum: keywords added to its schema, and
     /// enforced on a value that is one of `values`.
-    pub extend: Option<&'static super::extend::Extend>,
+    pub extend: Option<&'static crate::describe::extend::Extend>,
 }
 
 impl EnumSpec {
