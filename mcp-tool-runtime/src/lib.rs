@@ -86,12 +86,12 @@ pub mod __private {
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
+    pub use crate::describe::spec::{FieldStep, Judge, no_field};
     pub use crate::describe::types::argument::{Argument, Flatten};
     pub use crate::describe::types::fit::{
         DateRule, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
     pub use crate::describe::types::maps::MapKey;
-    pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
     pub use crate::describe::{
         Annotations, ArgType, BySchemars, Compared, EnumSpec, Extend, Field, FieldRead, Like,
         Newtype, Probe, Repr, Reshape, Shape, SpecCache, Takes, ToolSpec, UnionCache, UnionSpec,

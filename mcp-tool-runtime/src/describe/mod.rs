@@ -3,6 +3,10 @@
 //! profiles and the output schema), the checks of a struct (`object.rs`) and the one
 //! route from arguments to a struct (`read.rs`) all read, so that what a model is told
 //! and what the server enforces come from one description of each field.
+//!
+//! This file is only the folder's face. The types the derive fills in are in
+//! `spec.rs`, at the bottom; what a Rust type means in JSON in `types/`; the schema,
+//! the profiles, the checks and the route from arguments above them.
 
 mod across;
 pub(crate) mod asking;
@@ -13,7 +17,7 @@ pub(crate) mod profile;
 pub(crate) mod read;
 mod reading;
 mod schema;
-mod spec;
+pub(crate) mod spec;
 mod traits;
 pub(crate) mod types;
 pub(crate) mod valid_walk;

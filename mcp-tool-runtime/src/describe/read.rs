@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::profile::SchemaProfile;
+use super::spec::Judge;
 use super::spec::ToolSpec;
 use super::traits::McpTool;
-use super::valid_walk::Judge;
 use crate::check::{Checker, Listed, Location};
 use crate::context::Context;
 use crate::result::Repair;

@@ -1,10 +1,13 @@
 //! The schema of a derived struct: its object schema, built once, a recursive struct
 //! inlined level by level; the tool entry; a field's property schema.
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
 use super::profile::SchemaProfile;
 use super::spec::{Field, Plan, Reshape, Tool, ToolSpec};
+use super::types::schemars_type;
 use super::walk::{Place, Walk};
 use crate::rules::{self, Rules};
 use crate::text::push_sentence;
@@ -266,8 +269,21 @@ impl Field {
     pub(crate) fn reshaped(&self, reshape: &Reshape) -> &'static Value {
         reshape.judged.get_or_init(|| {
             let schema = Value::Object(self.schema(&mut Walk::new()));
-            super::types::schemars_type::enforceable(schema, self.name)
+            schemars_type::enforceable(schema, self.name)
         })
+    }
+}
+
+impl Reshape {
+    /// The changes `apply` makes, the schema they make kept in `judged`.
+    pub const fn new(apply: fn(&mut Map<String, Value>), judged: &'static OnceLock<Value>) -> Self {
+        Reshape {
+            apply,
+            judged,
+            schema: Field::reshaped,
+            judge: schemars_type::judge,
+            vet: schemars_type::vet,
+        }
     }
 }
 

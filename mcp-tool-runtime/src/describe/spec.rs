@@ -1,8 +1,12 @@
 //! What the derive emits for a struct, and what is built from it once: the
 //! [`ToolSpec`] and its [`Field`]s (each with its type's functions, [`ArgType`], and
-//! the changes to its schema, [`Reshape`]), the [`Plan`] built from them on first use,
-//! and the [`Tool`] that `tools/list` lists. Data only: what reads it is in the files
-//! beside this one.
+//! the changes to its schema, [`Reshape`]), a union at the root ([`RootUnion`]), the
+//! step of the walk of valid arguments the derive writes ([`FieldStep`], judged by a
+//! [`Judge`]), the [`Plan`] built on first use, and the [`Tool`] that `tools/list`
+//! lists. Data only, at the bottom of the folder: what builds and reads it stands above
+//! (the constructors beside the functions they point to: `ArgType::of` in
+//! `types/argument.rs`, `ArgType::schemars` in `types/schemars_type.rs`,
+//! `Reshape::new` in `schema.rs`).
 
 use std::sync::OnceLock;
 
@@ -11,13 +15,10 @@ use serde_json::{Map, Value};
 
 use super::asking;
 use super::extend::Extend;
-use super::types::argument::Argument;
-use super::types::schemars_type;
-use super::types::union::RootUnion;
-use super::valid_walk;
 use super::walk::Walk;
 use crate::annotations::Annotations;
 use crate::check::{Checker, SpecId};
+use crate::context::Context;
 use crate::rules::Rules;
 
 /// A derived struct: its tool metadata and its fields, in declaration order.
@@ -53,9 +54,55 @@ pub struct ToolSpec {
     /// The derive-written step of the walk of valid arguments (`valid_walk.rs`): the
     /// index in `fields` of the field named `key` when `value` passes it with nothing
     /// to record; `None` for a key of no field's, or a doubt.
-    pub walk: valid_walk::FieldStep,
+    pub walk: FieldStep,
     /// Built once per process.
     pub cache: SpecCache,
+}
+
+/// A union at the root of a tool's arguments, as the tool's description reaches it: a
+/// trait object, made only where the derive writes a union tool, so that a server whose
+/// tools have no union builds none of a union's code.
+#[doc(hidden)]
+pub trait RootUnion: Sync + std::fmt::Debug {
+    /// The union's identity, for recursion.
+    fn id(&'static self) -> SpecId;
+    /// See [`UnionSpec::check_root`](super::UnionSpec::check_root).
+    fn check_root(
+        &'static self,
+        value: &Value,
+        names: &[&'static str],
+        cx: &mut Checker<'_>,
+    ) -> bool;
+    /// See [`UnionSpec::root_names`](super::UnionSpec::root_names).
+    fn root_names(&'static self, root: &Value) -> Box<[&'static str]>;
+    /// See [`UnionSpec::root_schema`](super::UnionSpec::root_schema).
+    fn root_schema(&'static self, walk: &mut Walk) -> Map<String, Value>;
+}
+
+/// What the walk of valid arguments judges by. Only this crate's code makes one.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Judge<'a> {
+    /// The clock of the date rules; past the first key of the arguments that fails, one
+    /// that knows no date (`Context::UNDATED`), so that a date is left to the full check.
+    pub(crate) context: &'a Context,
+    /// `null` for an optional property means "left out" (OpenAI's profile): a value
+    /// to take out before serde reads the arguments, which the full check records.
+    pub(crate) nulls_are_absent: bool,
+}
+
+/// A struct's step of the walk: for a key of its arguments and the value sent under
+/// it, the index of the field named `key` when the value passes it with nothing to
+/// record. The derive writes one for each struct, reading the fields from the static
+/// the `ToolSpec` points to: the fields' rules are then constants where the step is
+/// compiled, and each rule's check is called directly.
+#[doc(hidden)]
+pub type FieldStep = fn(key: &str, value: &Value, judge: &Judge<'_>) -> Option<usize>;
+
+/// The step of a struct the walk does not take, or with no fields: every key is a doubt.
+#[doc(hidden)]
+pub fn no_field(_: &str, _: &Value, _: &Judge<'_>) -> Option<usize> {
+    None
 }
 
 /// What a [`ToolSpec`] is, built once, on first use: its plan (schema, profiles, tool
@@ -179,19 +226,8 @@ pub struct Reshape {
 }
 
 impl Reshape {
-    /// The changes `apply` makes, the schema they make kept in `judged`.
-    pub const fn new(apply: fn(&mut Map<String, Value>), judged: &'static OnceLock<Value>) -> Self {
-        Reshape {
-            apply,
-            judged,
-            schema: Field::reshaped,
-            judge: schemars_type::judge,
-            vet: schemars_type::vet,
-        }
-    }
-
     /// Stops the server if the field `name`'s reshaped `schema` says what the judge
-    /// cannot enforce (see [`schemars_type::enforceable`]).
+    /// cannot enforce (see `types/schemars_type.rs`, `enforceable`).
     pub(crate) fn vet(&self, schema: &Map<String, Value>, name: &str) {
         (self.vet)(schema, name);
     }
@@ -223,7 +259,8 @@ impl Like {
     }
 }
 
-/// The [`Argument`] functions of a field's type.
+/// The [`Argument`](crate::Argument) functions of a field's type: made by `ArgType::of`
+/// (`types/argument.rs`) or `ArgType::schemars` (`types/schemars_type.rs`).
 #[derive(Debug, Clone, Copy)]
 pub struct ArgType {
     pub(super) schema: fn(Rules, &mut Walk) -> Map<String, Value>,
@@ -233,34 +270,6 @@ pub struct ArgType {
     /// The description of a derived struct, whose fields can stand beside others (a
     /// union's tag, a flattening struct's fields).
     pub(crate) object: fn() -> Option<&'static ToolSpec>,
-}
-
-/// No struct description: the `object` of a type that is not a derived struct.
-fn no_object() -> Option<&'static ToolSpec> {
-    None
-}
-
-impl ArgType {
-    /// A field marked `#[mcp_tool(schemars)]`: `T`'s schemars schema, made portable,
-    /// advertised and enforced as it is.
-    pub const fn schemars<T: schemars::JsonSchema + 'static>() -> Self {
-        ArgType {
-            schema: schemars_type::schema::<T>,
-            check: schemars_type::check::<T>,
-            optional: false,
-            object: no_object,
-        }
-    }
-
-    /// The functions of `T`.
-    pub const fn of<T: Argument>() -> Self {
-        ArgType {
-            schema: T::schema,
-            check: T::check,
-            optional: T::OPTIONAL,
-            object: T::object,
-        }
-    }
 }
 
 /// A tool as `tools/list` lists it.

@@ -73,7 +73,7 @@ pub(super) fn move_bounds(node: &mut Map<String, Value>, notes: &mut Vec<String>
 
 /// A far end of a 32- or 64-bit integer type (`i32::MAX`, `u32::MAX`, ...): in words it
 /// is only noise, no quantity a model writes for a field's meaning comes near it (the
-/// rule is `numbers::EXACT`'s). The 0 of an unsigned type is no far end: "At least 0."
+/// rule is `describe/types/numbers.rs`'s). The 0 of an unsigned type is no far end: "At least 0."
 /// tells the model a count is not negative.
 pub(super) fn is_far_end(bound: &Value) -> bool {
     let ends = [

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::check::Checker;
-use crate::describe::valid_walk::Judge;
+use crate::describe::spec::Judge;
 use crate::rules::{self, Rules};
 
 /// A derived enum of unit variants: a string with a fixed set of values.

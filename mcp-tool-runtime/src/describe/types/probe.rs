@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::argument::Argument;
 use crate::describe::spec::ArgType;
-use crate::describe::valid_walk::Judge;
+use crate::describe::spec::Judge;
 use crate::rules::Rules;
 
 /// A field's type, for the choice of how it is read.
