@@ -31,9 +31,9 @@ pub use ask::StateKey;
 pub use ask::{Ask, Unanswered};
 pub use caller::{Caller, ScopeTable, ToolScopes, Unverified};
 pub use context::{Context, ContextError};
-pub use describe::argument::Argument;
 pub use describe::output;
 pub use describe::profile::{SchemaProfile, UnknownProfile};
+pub use describe::types::argument::Argument;
 pub use describe::{Annotations, MAX_RECURSION, McpEnum, McpTool, Tool};
 pub use result::{
     CallToolResult, Content, ErrorCategory, REPAIRS_KEY, Repair, TOOL_FAILURE_KEY, ToolError,
@@ -66,11 +66,11 @@ pub use task_support::{Execution, TaskSupport};
 /// schemars schema.
 pub mod argument {
     pub use crate::check::MAX_LISTED;
-    pub use crate::describe::argument::{Argument, Flatten};
-    pub use crate::describe::fit::{
+    pub use crate::describe::types::argument::{Argument, Flatten};
+    pub use crate::describe::types::fit::{
         DateRule, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
-    pub use crate::describe::maps::MapKey;
+    pub use crate::describe::types::maps::MapKey;
     pub use crate::rules::UniqueRule;
 }
 
@@ -83,15 +83,15 @@ pub use jiff;
 pub mod __private {
     pub use crate::check::Checker;
     pub use crate::check::across::{Literal, Requirement};
-    pub use crate::describe::argument::{Argument, Flatten};
     pub use crate::describe::asking::{
         AskField, Askable, AskableItem, Asking, Confirm, Piece, Unconfirmed,
     };
-    pub use crate::describe::fit::{
+    pub use crate::describe::spec::{FieldStep, Judge, no_field};
+    pub use crate::describe::types::argument::{Argument, Flatten};
+    pub use crate::describe::types::fit::{
         DateRule, ItemsRule, LengthRule, NumberRule, RulesFor, TextRule,
     };
-    pub use crate::describe::maps::MapKey;
-    pub use crate::describe::valid_walk::{FieldStep, Judge, no_field};
+    pub use crate::describe::types::maps::MapKey;
     pub use crate::describe::{
         Annotations, ArgType, BySchemars, Compared, EnumSpec, Extend, Field, FieldRead, Like,
         Newtype, NoOwnReading, OwnReading, Probe, Repr, Reshape, Shape, SpecCache, Takes, ToolSpec,

@@ -5,6 +5,12 @@ use std::fmt;
 
 use serde_json::{Number, Value};
 
+/// The largest integer every JSON reader holds exactly (2^53 - 1, JavaScript's
+/// `Number.MAX_SAFE_INTEGER`), and the line between a type's own bound that is told to
+/// the model and one that is only enforced (the number policy of
+/// `describe/types/numbers.rs` says why).
+pub(crate) const EXACT: i128 = (1 << 53) - 1;
+
 /// A bound written in a `range` rule, or the limit of an integer type.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {

@@ -17,8 +17,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::argument::is_nullable;
-use super::{Field, ToolSpec, Walk};
+use super::spec::{Field, ToolSpec};
+use super::types::argument::is_nullable;
+use super::walk::Walk;
 use crate::check::Checker;
 use crate::check::across::Requirement;
 use crate::text::push_sentence;

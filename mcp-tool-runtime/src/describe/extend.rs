@@ -13,30 +13,21 @@ use serde_json::{Map, Value};
 use crate::check::Checker;
 
 /// The keywords a type's `#[schemars(extend(...))]` adds to its schema.
+/// Made by `Extend::new`, beside the interpreter it points to (`types/schemars_type.rs`).
 #[derive(Debug)]
 pub struct Extend {
-    apply: fn(&mut Map<String, Value>),
+    pub(super) apply: fn(&mut Map<String, Value>),
     /// The added keywords alone, as a schema the interpreter judges: the rest of the
     /// struct's schema is the struct's own checks'.
-    judged: OnceLock<Value>,
+    pub(super) judged: OnceLock<Value>,
     /// The interpreter of schemars schemas, reached through these pointers, which only
     /// a struct with `extend` holds: a server without one links none of it (nor the
     /// `regex` it matches patterns with).
-    enforceable: fn(Value, &str) -> Value,
-    judge: fn(&Value, &Value, &mut Checker<'_>),
+    pub(super) enforceable: fn(Value, &str) -> Value,
+    pub(super) judge: fn(&Value, &Value, &mut Checker<'_>),
 }
 
 impl Extend {
-    /// The keywords `apply` adds.
-    pub const fn new(apply: fn(&mut Map<String, Value>)) -> Self {
-        Extend {
-            apply,
-            judged: OnceLock::new(),
-            enforceable: super::schemars_type::enforceable,
-            judge: super::schemars_type::judge,
-        }
-    }
-
     /// Adds the keywords to `schema`, the derived schema of the struct `name`.
     ///
     /// # Panics

@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::reading;
+use super::spec::{Field, ToolSpec, maps_are_sorted};
 use super::walk::MAX_RECURSION;
-use super::{Field, ToolSpec, maps_are_sorted};
 use crate::check::{Checker, Report};
 use crate::rules::{self, Rules};
 use crate::text::{concat, push_quoted_list, suggest};
@@ -22,7 +22,7 @@ impl ToolSpec {
     /// Checks this struct as a field's value: its fields, then the field's custom
     /// `rules` if the fields passed. Returns whether `value` was an object.
     pub fn check_field(&'static self, value: &Value, rules: Rules, cx: &mut Checker<'_>) -> bool {
-        super::argument::repairable(value, false, cx, |value, cx| {
+        super::types::argument::repairable(value, false, cx, |value, cx| {
             self.check_nested(value, rules, cx)
         })
     }

@@ -197,7 +197,7 @@ fn rewrite(schema: &mut Value, defs: &Map<String, Value>, depth: usize) {
 
 /// The bounds schemars' integer formats stood for, where the schema lacks them; a
 /// 64-bit type's bound past what every reader holds exactly is left out (see
-/// `numbers::EXACT`: llama.cpp's converter misreads it, or throws).
+/// `number::EXACT`: llama.cpp's converter misreads it, or throws).
 fn integer_bounds(map: &mut Map<String, Value>, format: &str) {
     let (min, max): (i128, i128) = match format {
         "int8" => (i8::MIN.into(), i8::MAX.into()),
@@ -211,7 +211,7 @@ fn integer_bounds(map: &mut Map<String, Value>, format: &str) {
         _ => return,
     };
     for (key, bound) in [("minimum", min), ("maximum", max)] {
-        if !map.contains_key(key) && bound.abs() <= super::numbers::EXACT {
+        if !map.contains_key(key) && bound.abs() <= crate::number::EXACT {
             map.insert(key.into(), Value::from(bound as i64));
         }
     }

@@ -5,10 +5,10 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::McpTool;
-use super::ToolSpec;
 use super::profile::SchemaProfile;
-use super::valid_walk::Judge;
+use super::spec::Judge;
+use super::spec::ToolSpec;
+use super::traits::McpTool;
 use crate::check::{Checker, Listed, Location};
 use crate::context::Context;
 use crate::result::Repair;
@@ -306,6 +306,6 @@ pub(crate) fn not_an_object(tool: &str, arguments: &Value) -> String {
 fn judge(context: &Context, profile: SchemaProfile) -> Judge<'_> {
     Judge {
         context,
-        nulls_are_absent: profile == SchemaProfile::OpenAi,
+        nulls_are_absent: profile.rules().null_is_absent,
     }
 }

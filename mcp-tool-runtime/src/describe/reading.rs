@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::Field;
+use super::spec::Field;
 use crate::check::{Checker, Report};
 use crate::rules::Rules;
 

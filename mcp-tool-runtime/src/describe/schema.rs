@@ -1,11 +1,14 @@
 //! The schema of a derived struct: its object schema, built once, a recursive struct
 //! inlined level by level; the tool entry; a field's property schema.
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
 use super::profile::SchemaProfile;
+use super::spec::{Field, Plan, Reshape, Tool, ToolSpec};
+use super::types::schemars_type;
 use super::walk::{Place, Walk};
-use super::{Field, Plan, Tool, ToolSpec};
 use crate::rules::{self, Rules};
 use crate::text::push_sentence;
 
@@ -77,7 +80,7 @@ impl ToolSpec {
 
     /// The object schema of this struct where it stands in `walk`: a struct that holds
     /// itself is inlined again, level by level, and past
-    /// [`MAX_RECURSION`](super::MAX_RECURSION) levels it is cut (`None`).
+    /// [`MAX_RECURSION`](super::walk::MAX_RECURSION) levels it is cut (`None`).
     fn nested_schema(&'static self, walk: &mut Walk) -> Option<Map<String, Value>> {
         match walk.place(self.id()) {
             Place::Alone => match self.object_schema() {
@@ -263,11 +266,24 @@ impl Field {
     /// The reshaped schema a value of this field is judged against (see [`Reshape`]),
     /// made portable once. A keyword the judge cannot enforce stops the server at its
     /// start: advertised and not enforced is what this crate never does.
-    pub(crate) fn reshaped(&self, reshape: &super::Reshape) -> &'static Value {
+    pub(crate) fn reshaped(&self, reshape: &Reshape) -> &'static Value {
         reshape.judged.get_or_init(|| {
             let schema = Value::Object(self.schema(&mut Walk::new()));
-            super::schemars_type::enforceable(schema, self.name)
+            schemars_type::enforceable(schema, self.name)
         })
+    }
+}
+
+impl Reshape {
+    /// The changes `apply` makes, the schema they make kept in `judged`.
+    pub const fn new(apply: fn(&mut Map<String, Value>), judged: &'static OnceLock<Value>) -> Self {
+        Reshape {
+            apply,
+            judged,
+            schema: Field::reshaped,
+            judge: schemars_type::judge,
+            vet: schemars_type::vet,
+        }
     }
 }
 

@@ -4,10 +4,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::Tool;
-use super::ToolSpec;
-use super::argument::Argument;
 use super::profile::SchemaProfile;
+use super::spec::{Tool, ToolSpec};
+use super::types::argument::Argument;
 use crate::context::Context;
 use crate::result::ToolError;
 

@@ -16,37 +16,11 @@
 
 use serde_json::Value;
 
-use super::{Field, ToolSpec};
+use super::spec::{Field, Judge, ToolSpec};
 use crate::check::Checker;
 use crate::context::Context;
 use crate::fast::{self, FastPath};
 use crate::rules::{self, Rules};
-
-/// What the walk of valid arguments judges by. Only this crate's code makes one.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy)]
-pub struct Judge<'a> {
-    /// The clock of the date rules; past the first key of the arguments that fails, one
-    /// that knows no date (`Context::UNDATED`), so that a date is left to the full check.
-    pub(crate) context: &'a Context,
-    /// `null` for an optional property means "left out" (OpenAI's profile): a value
-    /// to take out before serde reads the arguments, which the full check records.
-    pub(crate) nulls_are_absent: bool,
-}
-
-/// A struct's step of the walk: for a key of its arguments and the value sent under
-/// it, the index of the field named `key` when the value passes it with nothing to
-/// record. The derive writes one for each struct, reading the fields from the static
-/// the `ToolSpec` points to: the fields' rules are then constants where the step is
-/// compiled, and each rule's check is called directly.
-#[doc(hidden)]
-pub type FieldStep = fn(key: &str, value: &Value, judge: &Judge<'_>) -> Option<usize>;
-
-/// The step of a struct the walk does not take, or with no fields: every key is a doubt.
-#[doc(hidden)]
-pub fn no_field(_: &str, _: &Value, _: &Judge<'_>) -> Option<usize> {
-    None
-}
 
 impl Judge<'_> {
     /// Whether the value sent for `field` passes `passes`, its type's

@@ -8,15 +8,23 @@
 //! length bounds). A constraint a profile cannot carry is written into the property's
 //! description, so the model still reads it; the runtime enforces every rule in every
 //! profile, and reports a violation exactly as in the portable one.
+//!
+//! A profile is data: one row, [`ProfileRules`] (its questions in `row.rs`), written
+//! below field by field, so that the compiler asks every question of every profile;
+//! `SchemaProfile::rules` is the one place profiles are told apart. `adapt.rs`
+//! rewrites a schema as the row says, `said.rs` holds the words for what it drops.
 
+mod adapt;
+mod row;
 mod said;
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use said::{keep_formats, move_bounds, move_lengths, note_format};
+pub(crate) use row::ProfileRules;
+use row::{Bounds, Examples, Formats, Keyword, Keywords, NullForm, OneOf};
 
 /// The form of the advertised schemas. The runtime's checks are the same in every
 /// profile; only [`SchemaProfile::OpenAi`] changes what it accepts: `null` for an
@@ -71,14 +79,20 @@ impl SchemaProfile {
         SchemaProfile::Anthropic,
     ];
 
+    /// What the profile's clients take of JSON Schema: its row. The one place a
+    /// profile is told apart from another; everything else reads a field of the row.
+    pub(crate) fn rules(self) -> &'static ProfileRules {
+        match self {
+            SchemaProfile::Portable => &PORTABLE,
+            SchemaProfile::OpenAi => &OPENAI,
+            SchemaProfile::Gemini => &GEMINI,
+            SchemaProfile::Anthropic => &ANTHROPIC,
+        }
+    }
+
     /// The profile's name: `portable`, `openai`, `gemini` or `anthropic`.
     pub fn name(self) -> &'static str {
-        match self {
-            SchemaProfile::Portable => "portable",
-            SchemaProfile::OpenAi => "openai",
-            SchemaProfile::Gemini => "gemini",
-            SchemaProfile::Anthropic => "anthropic",
-        }
+        self.rules().name
     }
 
     /// The profile a client that calls itself `client_name` (the `clientInfo.name` of
@@ -87,16 +101,13 @@ impl SchemaProfile {
     /// API. Case does not matter. Claude's own apps take the portable schema.
     pub fn for_client(client_name: &str) -> Option<SchemaProfile> {
         let name = client_name.to_ascii_lowercase();
-        let has = |word: &str| name.contains(word);
-        if has("openai") || has("chatgpt") || has("codex") {
-            Some(SchemaProfile::OpenAi)
-        } else if has("gemini") {
-            Some(SchemaProfile::Gemini)
-        } else if has("anthropic") {
-            Some(SchemaProfile::Anthropic)
-        } else {
-            None
-        }
+        SchemaProfile::ALL.into_iter().find(|profile| {
+            profile
+                .rules()
+                .clients
+                .iter()
+                .any(|word| name.contains(word))
+        })
     }
 
     pub(crate) fn index(self) -> usize {
@@ -106,15 +117,11 @@ impl SchemaProfile {
     /// `portable` (an object schema as this crate advertises it) in this profile's form.
     pub fn adapt(self, portable: &Value) -> Value {
         let mut schema = portable.clone();
+        let rules = self.rules();
         if let Value::Object(map) = &mut schema
-            && self != SchemaProfile::Portable
+            && !rules.as_built()
         {
-            // The dialect is 2020-12 without it; the strict profiles know no other word.
-            map.remove("$schema");
-            adapt(map, self);
-            if self == SchemaProfile::OpenAi {
-                openai_required(map);
-            }
+            adapt::adapt_root(map, rules);
         }
         schema
     }
@@ -132,11 +139,9 @@ pub struct UnknownProfile(pub String);
 
 impl fmt::Display for UnknownProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown schema profile {:?}; the profiles are portable, openai, gemini and anthropic",
-            self.0
-        )
+        write!(f, "unknown schema profile {:?}; the profiles are ", self.0)?;
+        let [names @ .., last] = SchemaProfile::ALL.map(SchemaProfile::name);
+        write!(f, "{} and {last}", names.join(", "))
     }
 }
 
@@ -153,415 +158,204 @@ impl FromStr for SchemaProfile {
     }
 }
 
-/// Rewrites one schema node for `profile`, its children first.
-fn adapt(node: &mut Map<String, Value>, profile: SchemaProfile) {
-    // "This or null" is rewritten as the thing, then made nullable in the family's form.
-    if unwrap_null(node) {
-        adapt(node, profile);
-        match profile {
-            SchemaProfile::Gemini => {
-                node.insert("nullable".into(), true.into());
-            }
-            SchemaProfile::OpenAi => nullable(node),
-            SchemaProfile::Portable | SchemaProfile::Anthropic => {
-                *node = crate::describe::argument::nullable(std::mem::take(node));
-            }
-        }
-        return;
-    }
-    if let Some(Value::Object(properties)) = node.get_mut("properties") {
-        for property in properties.values_mut() {
-            if let Value::Object(property) = property {
-                adapt(property, profile);
-            }
-        }
-    }
-    for key in ["items", "additionalProperties"] {
-        if let Some(Value::Object(child)) = node.get_mut(key) {
-            adapt(child, profile);
-        }
-    }
-    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-        for branch in branches {
-            if let Value::Object(branch) = branch {
-                adapt(branch, profile);
-            }
-        }
-    }
-    let mut notes = Vec::new();
-    if profile != SchemaProfile::Portable {
-        // The rules across fields (`describe/across.rs`): no strict mode nor Gemini takes
-        // these keywords; the words in each required field's description say them.
-        for key in ["dependentRequired", "dependentSchemas", "if", "then"] {
-            node.remove(key);
-        }
-    }
-    if profile != SchemaProfile::Portable && node.remove("deprecated") == Some(Value::Bool(true)) {
-        notes.push("Deprecated.".into());
-    }
-    if profile != SchemaProfile::Portable
-        && let Some(Value::Array(also)) = node.remove("allOf")
-    {
-        // A second pattern, format, whitelist or step beside the first (two rules of
-        // one value, see `rules::merge`): no strict mode nor Gemini takes `allOf`.
-        for branch in also.iter().filter_map(Value::as_object) {
-            for (key, value) in branch {
-                notes.push(match (key.as_str(), value) {
-                    ("pattern", Value::String(p)) => format!("Also matches the pattern {p}."),
-                    ("format", Value::String(f)) => format!("Also in the format {f}."),
-                    ("multipleOf", n) => format!("Also a multiple of {n}."),
-                    ("enum", Value::Array(values)) => {
-                        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
-                        format!("Also one of {}.", listed.join(", "))
-                    }
-                    (key, value) => format!("Also {key} {value}."),
-                });
-            }
-        }
-    }
-    if profile != SchemaProfile::Portable
-        && let Some(Value::Object(names)) = node.remove("propertyNames")
-    {
-        // A map's names (its keys' type): no strict mode nor Gemini takes the keyword.
-        if let Some(Value::Array(values)) = names.get("enum") {
-            let listed: Vec<String> = values.iter().map(Value::to_string).collect();
-            notes.push(format!("Its names are each one of {}.", listed.join(", ")));
-        } else if let Some(Value::String(pattern)) = names.get("pattern") {
-            notes.push(format!("Its names each match the pattern {pattern}."));
-        }
-    }
-    if profile != SchemaProfile::Portable {
-        // Neither strict mode nor Gemini knows these array keywords: said in words.
-        if let Some(Value::Array(order)) = node.remove("prefixItems") {
-            let kinds: Vec<&str> = order.iter().map(kind_of).collect();
-            notes.push(format!("In this order: {}.", kinds.join(", ")));
-        }
-        if node.remove("uniqueItems") == Some(Value::Bool(true)) {
-            notes.push("No item may repeat another.".into());
-        }
-    }
-    if profile != SchemaProfile::Portable
-        && let Some(Value::Array(forms)) = node.remove("oneOf")
-    {
-        // A derived enum's values, each a `const` with its variant's meaning
-        // (`enumeration.rs`; no other schema here has a `oneOf`): the values do not
-        // overlap, so `anyOf` says the same to the strict modes, which take no `oneOf`,
-        // in the form they take a union of values in (the `anyOf` alone: each value is
-        // a branch, `type` and `enum` said by them); Gemini takes neither `oneOf` nor
-        // `const`, and reads the meanings as words beside the `enum`.
-        if profile == SchemaProfile::Gemini {
-            notes.extend(forms.iter().filter_map(value_meaning));
-        } else {
-            node.remove("type");
-            node.remove("enum");
-            node.insert("anyOf".into(), Value::Array(forms));
-        }
-    }
-    match node.remove("examples") {
-        // Gemini takes one `example`; the strict families read examples as words.
-        Some(Value::Array(mut examples))
-            if profile == SchemaProfile::Gemini && !examples.is_empty() =>
-        {
-            node.insert("example".into(), examples.swap_remove(0));
-        }
-        Some(Value::Array(_)) if profile == SchemaProfile::Gemini => {}
-        Some(Value::Array(examples)) if profile != SchemaProfile::Portable => {
-            let listed: Vec<String> = examples.iter().map(Value::to_string).collect();
-            if !listed.is_empty() {
-                notes.push(format!("For example: {}.", listed.join(", ")));
-            }
-        }
-        Some(examples) => {
-            node.insert("examples".into(), examples);
-        }
-        None => {}
-    }
-    match profile {
-        SchemaProfile::Portable => {}
-        SchemaProfile::OpenAi => {
-            keep_formats(node, OPENAI_FORMATS, &mut notes);
-            move_lengths(node, false, &mut notes);
-            if let Some(default) = node.remove("default") {
-                notes.push(format!("Default: {default}."));
-            }
-            strict_object(node);
-        }
-        SchemaProfile::Gemini => gemini(node, &mut notes),
-        SchemaProfile::Anthropic => {
-            keep_formats(node, ANTHROPIC_FORMATS, &mut notes);
-            move_bounds(node, &mut notes);
-            move_lengths(node, true, &mut notes);
-            strict_object(node);
-        }
-    }
-    if !notes.is_empty() {
-        let mut text = match node.remove("description") {
-            Some(Value::String(text)) => text,
-            _ => String::new(),
-        };
-        for note in notes {
-            crate::text::push_sentence(&mut text, &note);
-        }
-        node.insert("description".into(), text.into());
-    }
-}
+/// The default: the schema as this crate builds it.
+const PORTABLE: ProfileRules = ProfileRules {
+    name: "portable",
+    clients: &[],
+    dialect: true,
+    null: NullForm::AnyOf,
+    null_is_absent: false,
+    all_required: false,
+    closed_objects: false,
+    formats: Formats::Every,
+    bounds: Bounds::Kept,
+    lengths: Keyword::Kept,
+    item_counts: Keyword::Kept,
+    defaults: Keyword::Kept,
+    examples: Examples::Kept,
+    deprecated: Keyword::Kept,
+    across_fields: Keyword::Kept,
+    all_of: Keyword::Kept,
+    one_of: OneOf::Kept,
+    property_names: Keyword::Kept,
+    prefix_items: Keyword::Kept,
+    unique_items: Keyword::Kept,
+    non_string_enum: Keyword::Kept,
+    keywords: Keywords::Every,
+};
 
-const OPENAI_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+/// OpenAI's strict function calling: every property required and the optional ones
+/// nullable (so a `null` is "left out"), objects closed, few formats, lengths and
+/// defaults in words; no composition keyword but `anyOf`.
+const OPENAI: ProfileRules = ProfileRules {
+    name: "openai",
+    clients: &["openai", "chatgpt", "codex"],
+    dialect: false,
+    null: NullForm::TypeArray,
+    null_is_absent: true,
+    all_required: true,
+    closed_objects: true,
+    formats: Formats::Named(&[
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    ]),
+    bounds: Bounds::Kept,
+    lengths: Keyword::Said,
+    item_counts: Keyword::Kept,
+    defaults: Keyword::Said,
+    examples: Examples::Said,
+    deprecated: Keyword::Said,
+    across_fields: Keyword::Said,
+    all_of: Keyword::Said,
+    one_of: OneOf::AnyOf,
+    property_names: Keyword::Said,
+    prefix_items: Keyword::Said,
+    unique_items: Keyword::Said,
+    non_string_enum: Keyword::Kept,
+    keywords: Keywords::Every,
+};
 
-const ANTHROPIC_FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+/// Gemini's function declarations, an OpenAPI 3.0 subset: only the keywords it knows,
+/// `nullable` for null, one string format, exclusive bounds made inclusive, one
+/// `example`, an `enum` of strings only.
+const GEMINI: ProfileRules = ProfileRules {
+    name: "gemini",
+    clients: &["gemini"],
+    dialect: false,
+    null: NullForm::Nullable,
+    null_is_absent: false,
+    all_required: false,
+    closed_objects: false,
+    formats: Formats::Typed(&[
+        ("string", "date-time"),
+        ("number", "float"),
+        ("number", "double"),
+        ("integer", "int32"),
+        ("integer", "int64"),
+    ]),
+    bounds: Bounds::Inclusive,
+    lengths: Keyword::Kept,
+    item_counts: Keyword::Kept,
+    defaults: Keyword::Kept,
+    examples: Examples::First,
+    deprecated: Keyword::Said,
+    across_fields: Keyword::Said,
+    all_of: Keyword::Said,
+    one_of: OneOf::Said,
+    property_names: Keyword::Said,
+    prefix_items: Keyword::Said,
+    unique_items: Keyword::Said,
+    non_string_enum: Keyword::Said,
+    keywords: Keywords::Only(&[
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minProperties",
+        "maxProperties",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "anyOf",
+        "propertyOrdering",
+        "items",
+        "default",
+        "example",
+    ]),
+};
 
-/// The keywords Gemini's function declarations know.
-const GEMINI_KEYWORDS: &[&str] = &[
-    "type",
-    "format",
-    "title",
-    "description",
-    "nullable",
-    "enum",
-    "minItems",
-    "maxItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minProperties",
-    "maxProperties",
-    "minimum",
-    "maximum",
-    "properties",
-    "required",
-    "anyOf",
-    "propertyOrdering",
-    "items",
-    "default",
-    "example",
-];
+/// Anthropic's strict tool use: no numeric or length bounds (a `minItems` of 0 or 1
+/// only), objects closed, its formats; no composition keyword but `anyOf`.
+const ANTHROPIC: ProfileRules = ProfileRules {
+    name: "anthropic",
+    clients: &["anthropic"],
+    dialect: false,
+    null: NullForm::AnyOf,
+    null_is_absent: false,
+    all_required: false,
+    closed_objects: true,
+    formats: Formats::Named(&[
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "hostname",
+        "uri",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    ]),
+    bounds: Bounds::Said,
+    lengths: Keyword::Said,
+    item_counts: Keyword::Said,
+    defaults: Keyword::Kept,
+    examples: Examples::Said,
+    deprecated: Keyword::Said,
+    across_fields: Keyword::Said,
+    all_of: Keyword::Said,
+    one_of: OneOf::AnyOf,
+    property_names: Keyword::Said,
+    prefix_items: Keyword::Said,
+    unique_items: Keyword::Said,
+    non_string_enum: Keyword::Kept,
+    keywords: Keywords::Every,
+};
 
-/// An object with properties, as strict modes want it: no other properties. (A map,
-/// whose `additionalProperties` is the schema of its values, keeps it: no strict form
-/// says "any names".)
-fn strict_object(node: &mut Map<String, Value>) {
-    let Some(Value::Object(_)) = node.get("properties") else {
-        return;
-    };
-    if !node.contains_key("additionalProperties") {
-        node.insert("additionalProperties".into(), false.into());
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::SchemaProfile;
 
-/// OpenAI's form of an object: every property required, the optional ones nullable.
-fn openai_required(node: &mut Map<String, Value>) {
-    for key in ["items", "additionalProperties"] {
-        if let Some(Value::Object(child)) = node.get_mut(key) {
-            openai_required(child);
+    #[test]
+    fn each_profile_is_found_by_its_name_and_its_place() {
+        for (i, profile) in SchemaProfile::ALL.into_iter().enumerate() {
+            assert_eq!(profile.index(), i);
+            assert_eq!(profile.name().parse(), Ok(profile));
         }
     }
-    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-        for branch in branches {
-            if let Value::Object(branch) = branch {
-                openai_required(branch);
+
+    #[test]
+    fn only_the_default_takes_the_schema_as_built() {
+        // The schemas are built once in the default's form (`describe/schema.rs`), and
+        // adapted for every other profile.
+        for profile in SchemaProfile::ALL {
+            let as_built = profile.rules().as_built();
+            assert_eq!(as_built, profile == SchemaProfile::default(), "{profile}");
+        }
+    }
+
+    #[test]
+    fn a_profile_that_requires_every_property_reads_null_as_left_out() {
+        // Its schema makes an optional property nullable, so a model sends `null` for
+        // one it leaves out; the runtime must read that as the author's `None`.
+        for profile in SchemaProfile::ALL {
+            let rules = profile.rules();
+            assert!(!rules.all_required || rules.null_is_absent, "{profile}");
+        }
+    }
+
+    #[test]
+    fn a_client_name_names_one_profile() {
+        for profile in SchemaProfile::ALL {
+            for word in profile.rules().clients {
+                assert_eq!(*word, word.to_ascii_lowercase(), "compared lower case");
+                assert_eq!(SchemaProfile::for_client(word), Some(profile), "{word}");
             }
         }
-    }
-    let required: Vec<String> = match node.get("required") {
-        Some(Value::Array(names)) => names
-            .iter()
-            .filter_map(|n| n.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let Some(Value::Object(properties)) = node.get_mut("properties") else {
-        return;
-    };
-    let mut all = Vec::with_capacity(properties.len());
-    for (name, property) in properties.iter_mut() {
-        if let Value::Object(property) = property {
-            openai_required(property);
-            if !required.contains(name) {
-                nullable(property);
-            }
-        }
-        all.push(Value::from(name.as_str()));
-    }
-    node.insert("required".into(), Value::Array(all));
-}
-
-/// The portable "this or null" (`anyOf` of a schema and `{"type": "null"}`) turned into
-/// the schema alone, the outer description and title kept; whether it was one.
-fn unwrap_null(node: &mut Map<String, Value>) -> bool {
-    let Some(Value::Array(branches)) = node.get("anyOf") else {
-        return false;
-    };
-    let is_null = |v: &Value| v == &serde_json::json!({"type": "null"});
-    let [Value::Object(_), null] = branches.as_slice() else {
-        return false;
-    };
-    if !is_null(null) {
-        return false;
-    }
-    let Some(Value::Array(mut branches)) = node.remove("anyOf") else {
-        return false;
-    };
-    let Some(Value::Object(mut inner)) = branches.drain(..).next() else {
-        return false;
-    };
-    for (key, value) in std::mem::take(node) {
-        inner.insert(key, value);
-    }
-    *node = inner;
-    true
-}
-
-/// `node` that also accepts `null`: a type array for a scalar, `anyOf` for the rest.
-fn nullable(node: &mut Map<String, Value>) {
-    if crate::describe::argument::is_nullable(node) {
-        return;
-    }
-    // An enum's values with their meanings (`anyOf` of `const`s): `null` is one more.
-    if let Some(Value::Array(forms)) = node.get_mut("anyOf")
-        && forms.iter().all(|form| form.get("const").is_some())
-    {
-        forms.push(serde_json::json!({"type": "null"}));
-        return;
-    }
-    match node.get("type").and_then(Value::as_str) {
-        Some(ty @ ("string" | "integer" | "number" | "boolean")) => {
-            let ty = ty.to_owned();
-            node.insert("type".into(), serde_json::json!([ty, "null"]));
-            if let Some(Value::Array(values)) = node.get_mut("enum") {
-                values.push(Value::Null);
-            }
-        }
-        _ => {
-            let description = node.remove("description");
-            let inner = std::mem::take(node);
-            node.insert(
-                "anyOf".into(),
-                serde_json::json!([Value::Object(inner), {"type": "null"}]),
-            );
-            if let Some(description) = description {
-                node.insert("description".into(), description);
-            }
-        }
-    }
-}
-
-/// Gemini's subset: unknown keywords out (their meaning in words), exclusive integer
-/// bounds made inclusive, one format.
-fn gemini(node: &mut Map<String, Value>, notes: &mut Vec<String>) {
-    let ty = node.get("type").and_then(Value::as_str).map(str::to_owned);
-    if let Some(Value::String(format)) = node.get("format") {
-        let known = match ty.as_deref() {
-            Some("string") => format == "date-time",
-            Some("number") => format == "float" || format == "double",
-            Some("integer") => format == "int32" || format == "int64",
-            _ => false,
-        };
-        if !known {
-            note_format(node, notes);
-        }
-    }
-    let mut said = Vec::new();
-    for (exclusive, inclusive, step, words) in [
-        ("exclusiveMinimum", "minimum", 1i64, "more than"),
-        ("exclusiveMaximum", "maximum", -1, "less than"),
-    ] {
-        let Some(bound) = node.remove(exclusive) else {
-            continue;
-        };
-        // Exact for integers: more than 0 is at least 1.
-        match (ty.as_deref(), bound.as_i64()) {
-            (Some("integer"), Some(n)) if n.checked_add(step).is_some() => {
-                node.insert(inclusive.into(), (n + step).into());
-            }
-            _ => said.push(format!("{words} {bound}")),
-        }
-    }
-    if !said.is_empty() {
-        notes.push(capitalize(&format!("{}.", said.join(" and "))));
-    }
-    // OpenAPI 3.0 has no null type: a union that also takes null (an untagged unit
-    // variant) is nullable; a property that can only be null (a recursive struct's last
-    // level) is left out.
-    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-        let before = branches.len();
-        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-        if branches.len() < before {
-            node.insert("nullable".into(), true.into());
-        }
-    }
-    if let Some(Value::Object(properties)) = node.get_mut("properties") {
-        properties.retain(|_, p| p.get("type").and_then(Value::as_str) != Some("null"));
-    }
-    match node.remove("additionalProperties") {
-        Some(Value::Bool(false)) => notes.push("No other properties.".into()),
-        Some(Value::Object(_)) => notes.push("Any property names.".into()),
-        _ => {}
-    }
-    if let Some(Value::Array(values)) = node.get("enum")
-        && !values.iter().all(Value::is_string)
-    {
-        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
-        notes.push(format!("One of {}.", listed.join(", ")));
-        node.remove("enum");
-    }
-    if let Some(value) = node.remove("const") {
-        notes.push(format!("Exactly {value}."));
-    }
-    if let Some(multiple) = node.remove("multipleOf") {
-        notes.push(format!("A multiple of {multiple}."));
-    }
-    node.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
-}
-
-/// One value of a derived enum with its variant's doc, in words: `"read": Read it.`
-fn value_meaning(form: &Value) -> Option<String> {
-    let value = form.get("const")?;
-    let doc = form.get("description")?.as_str()?;
-    let mut text = format!("{value}: {doc}");
-    if !text.ends_with(['.', '!', '?']) {
-        text.push('.');
-    }
-    Some(text)
-}
-
-/// A schema's kind in a word or two, with its article: "a string", "an integer".
-fn kind_of(schema: &Value) -> &'static str {
-    match schema.get("type").and_then(Value::as_str) {
-        Some("string") => "a string",
-        Some("integer") => "an integer",
-        Some("number") => "a number",
-        Some("boolean") => "true or false",
-        Some("array") => "an array",
-        Some("object") => "an object",
-        _ => "a value",
-    }
-}
-
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }

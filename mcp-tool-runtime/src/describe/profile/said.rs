@@ -4,8 +4,6 @@
 
 use serde_json::{Map, Value};
 
-use super::capitalize;
-
 /// A format the profile does not know, said in words instead.
 pub(super) fn keep_formats(node: &mut Map<String, Value>, known: &[&str], notes: &mut Vec<String>) {
     if let Some(Value::String(format)) = node.get("format")
@@ -30,7 +28,7 @@ pub(super) fn note_format(node: &mut Map<String, Value>, notes: &mut Vec<String>
     }
 }
 
-pub(super) fn format_note(format: &str) -> String {
+fn format_note(format: &str) -> String {
     match format {
         "email" => "An email address.".into(),
         "uri" => "An absolute URL, such as https://example.com/page.".into(),
@@ -75,7 +73,7 @@ pub(super) fn move_bounds(node: &mut Map<String, Value>, notes: &mut Vec<String>
 
 /// A far end of a 32- or 64-bit integer type (`i32::MAX`, `u32::MAX`, ...): in words it
 /// is only noise, no quantity a model writes for a field's meaning comes near it (the
-/// rule is `numbers::EXACT`'s). The 0 of an unsigned type is no far end: "At least 0."
+/// rule is `describe/types/numbers.rs`'s). The 0 of an unsigned type is no far end: "At least 0."
 /// tells the model a count is not negative.
 pub(super) fn is_far_end(bound: &Value) -> bool {
     let ends = [
@@ -88,11 +86,16 @@ pub(super) fn is_far_end(bound: &Value) -> bool {
     bound.as_i64().is_some_and(|b| ends.contains(&b)) || bound.as_u64() == Some(u64::MAX)
 }
 
-/// `minLength`/`maxLength` (characters), and with `items` `maxItems` and `minItems`
-/// above 1, said in words instead.
-pub(super) fn move_lengths(node: &mut Map<String, Value>, items: bool, notes: &mut Vec<String>) {
+/// With `lengths`, `minLength`/`maxLength` (characters), and with `items`, `maxItems`
+/// and `minItems` above 1, said in words instead.
+pub(super) fn move_lengths(
+    node: &mut Map<String, Value>,
+    lengths: bool,
+    items: bool,
+    notes: &mut Vec<String>,
+) {
     let is_array = node.get("type").and_then(Value::as_str) == Some("array");
-    if is_array && !items {
+    if (is_array && !items) || (!is_array && !lengths) {
         return;
     }
     let (min_key, max_key, unit) = if is_array {
@@ -101,7 +104,7 @@ pub(super) fn move_lengths(node: &mut Map<String, Value>, items: bool, notes: &m
         ("minLength", "maxLength", "characters")
     };
     let mut min = node.get(min_key).and_then(Value::as_u64);
-    // Anthropic's strict mode takes a minItems of 0 or 1.
+    // A minItems of 0 or 1 is kept: Anthropic's strict mode takes those.
     if is_array && min.is_some_and(|m| m <= 1) {
         min = None;
     }
@@ -128,4 +131,12 @@ pub(super) fn move_lengths(node: &mut Map<String, Value>, items: bool, notes: &m
         (None, None) => return,
     };
     notes.push(text);
+}
+
+pub(super) fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

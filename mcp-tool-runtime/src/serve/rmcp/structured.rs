@@ -427,7 +427,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 schema.insert("additionalProperties".into(), Value::Bool(false));
                 tool.input_schema = Arc::new(schema);
             }
-            if profile != SchemaProfile::Portable {
+            if !profile.rules().as_built() {
                 let schema = Value::Object((*tool.input_schema).clone());
                 tool.input_schema = Arc::new(as_object(&profile.adapt(&schema)));
             }
@@ -467,7 +467,7 @@ static NO_ARGUMENTS: crate::describe::ToolSpec = crate::describe::ToolSpec {
     extend: None,
     scopes: &[],
     task_support: crate::task_support::TaskSupport::Forbidden,
-    walk: crate::describe::valid_walk::no_field,
+    walk: crate::describe::spec::no_field,
     cache: crate::describe::SpecCache::new(),
 };
 

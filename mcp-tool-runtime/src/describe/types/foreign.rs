@@ -12,8 +12,8 @@ use serde_json::{Map, Value, json};
 
 use super::argument::Argument;
 use super::fit::TextRule;
-use super::walk::Walk;
 use crate::check::{Checker, Report};
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// What a typed string is written as: its schema, and the strict reading of it.

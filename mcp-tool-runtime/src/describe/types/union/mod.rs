@@ -14,30 +14,10 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use super::shapes;
-use super::walk::Walk;
-use super::{ArgType, ToolSpec};
 use crate::check::{Checker, Report, SpecId};
+use crate::describe::spec::{ArgType, RootUnion, ToolSpec};
+use crate::describe::walk::Walk;
 use crate::rules::Rules;
-
-/// A union at the root of a tool's arguments, as the tool's description reaches it: a
-/// trait object, made only where the derive writes a union tool, so that a server whose
-/// tools have no union builds none of a union's code.
-#[doc(hidden)]
-pub trait RootUnion: Sync + std::fmt::Debug {
-    /// The union's identity, for recursion.
-    fn id(&'static self) -> SpecId;
-    /// See [`UnionSpec::check_root`].
-    fn check_root(
-        &'static self,
-        value: &Value,
-        names: &[&'static str],
-        cx: &mut Checker<'_>,
-    ) -> bool;
-    /// See [`UnionSpec::root_names`].
-    fn root_names(&'static self, root: &Value) -> Box<[&'static str]>;
-    /// See [`UnionSpec::root_schema`].
-    fn root_schema(&'static self, walk: &mut Walk) -> Map<String, Value>;
-}
 
 impl RootUnion for UnionSpec {
     fn id(&'static self) -> SpecId {
@@ -77,7 +57,7 @@ pub struct UnionSpec {
     pub which: Option<fn(&Value) -> Option<usize>>,
     /// `#[schemars(extend(...))]` on the enum as a field's type: keywords added beside
     /// its forms, and enforced on a value one of them takes.
-    pub extend: Option<&'static super::Extend>,
+    pub extend: Option<&'static crate::describe::extend::Extend>,
     /// Built once per process.
     pub cache: UnionCache,
 }

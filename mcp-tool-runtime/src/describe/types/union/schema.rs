@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::walk::{Place, Walk};
 use super::{Repr, Shape, UnionPlan, UnionSpec, Variant, json_map, tag_schema};
+use crate::describe::walk::{Place, Walk};
 use crate::rules::{self, Rules};
 
 impl UnionSpec {

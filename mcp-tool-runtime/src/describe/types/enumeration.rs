@@ -4,8 +4,8 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
-use super::valid_walk::Judge;
 use crate::check::Checker;
+use crate::describe::spec::Judge;
 use crate::rules::{self, Rules};
 
 /// A derived enum of unit variants: a string with a fixed set of values.
@@ -25,7 +25,7 @@ pub struct EnumSpec {
     pub name: &'static str,
     /// `#[schemars(extend(...))]` on the enum: keywords added to its schema, and
     /// enforced on a value that is one of `values`.
-    pub extend: Option<&'static super::Extend>,
+    pub extend: Option<&'static crate::describe::extend::Extend>,
     /// Whether the enum's own `Deserialize` reads a value (`None` where it has none):
     /// [`OwnReading`]'s choice.
     pub reads: Option<fn(&Value) -> bool>,

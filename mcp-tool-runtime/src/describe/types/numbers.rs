@@ -7,34 +7,32 @@ use serde_json::{Map, Value, json};
 
 use super::argument::{Argument, typed};
 use super::fit::NumberRule;
-use super::valid_walk::Judge;
-use super::walk::Walk;
 use crate::check::Checker;
-use crate::number;
+use crate::describe::spec::Judge;
+use crate::describe::walk::Walk;
+use crate::number::{self, EXACT};
 use crate::rules::{self, JsonType, Rules};
 
-/// The largest integer every JSON reader holds exactly (2^53 - 1, JavaScript's
-/// `Number.MAX_SAFE_INTEGER`), and the line between a type's own bound that is told to
-/// the model and one that is only enforced.
-///
-/// Told, as `minimum` and `maximum`: the bounds within it, those of the 8-, 16- and
-/// 32-bit types and the 0 of every unsigned one (1 of an unsigned `NonZero`). A client
-/// that validates, or constrains its decoding to the schema, holds them exactly, and a
-/// model can reach them with a field's own meaning: 300 for a `u8` percentage, -1 for a
-/// count. (A profile that drops the keywords and says bounds in words leaves out the far
-/// ends of the 32-bit types there: read and not enforced, they are noise; see
-/// `profile::said::is_far_end`.)
-///
-/// Not told, anywhere: the far ends of the 64- and 128-bit types (`u64`, `usize`,
-/// `i64`, `isize`, `u128`, `i128`), past 2^53 - 1. No quantity a model writes for a
-/// field's meaning comes near 9.2e18, so a sentence "At most 18446744073709551615."
-/// would tell a model nothing and cost tokens in every tool with an id or a count; as a
-/// number, llama.cpp's grammar converter reads `maximum: 18446744073709551615` as -1
-/// (the model may then write only 0 to 9) and throws on both bounds of an `i64`, and a
-/// JavaScript client cannot write it exactly. Such a bound is still enforced: a value
-/// past it is refused with the rule `integer_range`, whose text names the range.
-/// A bound the author wrote (a `range` rule) is a keyword as written.
-pub(crate) const EXACT: i128 = (1 << 53) - 1;
+// The line between a type's own bound that is told to the model and one that is
+// only enforced is `number::EXACT`.
+//
+// Told, as `minimum` and `maximum`: the bounds within it, those of the 8-, 16- and
+// 32-bit types and the 0 of every unsigned one (1 of an unsigned `NonZero`). A client
+// that validates, or constrains its decoding to the schema, holds them exactly, and a
+// model can reach them with a field's own meaning: 300 for a `u8` percentage, -1 for a
+// count. (A profile that drops the keywords and says bounds in words leaves out the far
+// ends of the 32-bit types there: read and not enforced, they are noise; see
+// `profile::said::is_far_end`.)
+//
+// Not told, anywhere: the far ends of the 64- and 128-bit types (`u64`, `usize`,
+// `i64`, `isize`, `u128`, `i128`), past 2^53 - 1. No quantity a model writes for a
+// field's meaning comes near 9.2e18, so a sentence "At most 18446744073709551615."
+// would tell a model nothing and cost tokens in every tool with an id or a count; as a
+// number, llama.cpp's grammar converter reads `maximum: 18446744073709551615` as -1
+// (the model may then write only 0 to 9) and throws on both bounds of an `i64`, and a
+// JavaScript client cannot write it exactly. Such a bound is still enforced: a value
+// past it is refused with the rule `integer_range`, whose text names the range.
+// A bound the author wrote (a `range` rule) is a keyword as written.
 
 macro_rules! integers {
     ($($t:ty),*) => {$(

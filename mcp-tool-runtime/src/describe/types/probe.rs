@@ -12,9 +12,9 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use super::ArgType;
 use super::argument::Argument;
-use super::valid_walk::Judge;
+use crate::describe::spec::ArgType;
+use crate::describe::spec::Judge;
 use crate::rules::Rules;
 
 /// A field's type, for the choice of how it is read.

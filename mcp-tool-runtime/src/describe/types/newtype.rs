@@ -6,9 +6,9 @@
 
 use serde_json::{Map, Value};
 
-use super::ArgType;
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::spec::ArgType;
+use crate::describe::walk::Walk;
 use crate::rules::{self, Rules};
 
 /// What the description says of a value read through a conversion that may refuse it.
@@ -33,7 +33,7 @@ pub struct Newtype {
     pub name: &'static str,
     /// `#[schemars(extend(...))]` on the newtype: keywords added to its schema, and
     /// enforced on a value that passes the rest.
-    pub extend: Option<&'static super::Extend>,
+    pub extend: Option<&'static crate::describe::extend::Extend>,
     /// The type serde reads.
     pub ty: ArgType,
     /// The newtype's own rules.

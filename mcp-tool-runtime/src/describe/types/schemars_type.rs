@@ -8,12 +8,15 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{Arc, LazyLock, OnceLock, RwLock};
 
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 
 use crate::check::{Checker, Report};
+use crate::describe::extend::Extend;
+use crate::describe::spec::{ArgType, ToolSpec};
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// The portable schema of `T`, made once per type.
@@ -177,11 +180,38 @@ fn unenforced(schema: &Value, found: &mut Vec<String>) {
     }
 }
 
+impl ArgType {
+    /// A field marked `#[mcp_tool(schemars)]`: `T`'s schemars schema, made portable,
+    /// advertised and enforced as it is.
+    pub const fn schemars<T: JsonSchema + 'static>() -> Self {
+        ArgType {
+            schema: schema::<T>,
+            check: check::<T>,
+            optional: false,
+            object: no_object,
+        }
+    }
+}
+
+/// No struct description: the `object` of a type that is not a derived struct.
+fn no_object() -> Option<&'static ToolSpec> {
+    None
+}
+
+impl Extend {
+    /// The keywords `apply` adds.
+    pub const fn new(apply: fn(&mut Map<String, Value>)) -> Self {
+        Extend {
+            apply,
+            judged: OnceLock::new(),
+            enforceable,
+            judge,
+        }
+    }
+}
+
 /// The schema of a `#[mcp_tool(schemars)]` field: its type's, portable, with `rules`.
-pub(crate) fn schema<T: JsonSchema + 'static>(
-    rules: Rules,
-    _: &mut super::Walk,
-) -> Map<String, Value> {
+pub(crate) fn schema<T: JsonSchema + 'static>(rules: Rules, _: &mut Walk) -> Map<String, Value> {
     let mut schema = match &*portable_schema::<T>() {
         Value::Object(map) => map.clone(),
         _ => Map::new(),

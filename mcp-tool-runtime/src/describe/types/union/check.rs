@@ -7,9 +7,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::super::walk::{MAX_RECURSION, Walk};
 use super::{Repr, Shape, UnionSpec, Variant};
 use crate::check::{Checker, Report};
+use crate::describe::walk::{MAX_RECURSION, Walk};
 use crate::rules::{self, Rules, one_of_failure};
 use crate::text::{push_quoted_list, suggest};
 

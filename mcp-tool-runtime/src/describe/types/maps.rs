@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value};
 
 use super::argument::{Argument, repairable, typed};
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// The type of a map's keys: the names of a JSON object. A `String` takes any name; an

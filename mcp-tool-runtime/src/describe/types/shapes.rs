@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::argument::{Argument, repairable};
 use super::fit::{ItemsRule, LengthRule};
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// The schema of a list of `T`, with `rules` applied.

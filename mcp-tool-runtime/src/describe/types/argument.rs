@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use super::valid_walk::Judge;
-use super::walk::Walk;
 use crate::check::Checker;
+use crate::describe::spec::Judge;
+use crate::describe::spec::{ArgType, ToolSpec};
+use crate::describe::walk::Walk;
 use crate::rules::{self, JsonType, Rules};
 
 /// A type that can be a tool argument: it knows its JSON Schema and checks a JSON
@@ -60,7 +61,7 @@ pub trait Argument {
     /// The description of a derived struct: its fields can stand in an object beside
     /// others (`#[serde(flatten)]`, a union's tag). `None` for every other type.
     #[doc(hidden)]
-    fn object() -> Option<&'static super::ToolSpec> {
+    fn object() -> Option<&'static ToolSpec> {
         None
     }
 
@@ -273,7 +274,7 @@ impl<T: Argument> Argument for Box<T> {
     type Target = T::Target;
     const OPTIONAL: bool = T::OPTIONAL;
 
-    fn object() -> Option<&'static super::ToolSpec> {
+    fn object() -> Option<&'static ToolSpec> {
         T::object()
     }
 
@@ -338,6 +339,18 @@ impl<T: Argument> Argument for Vec<T> {
             .iter()
             .all(|item| T::passes(item, rules.for_items(), judge))
             && rules::pass(rules.own, value, judge.context)
+    }
+}
+
+impl ArgType {
+    /// The functions of `T`.
+    pub const fn of<T: Argument>() -> Self {
+        ArgType {
+            schema: T::schema,
+            check: T::check,
+            optional: T::OPTIONAL,
+            object: T::object,
+        }
     }
 }
 
