@@ -1,5 +1,5 @@
 //! Parsing of `#[mcp_tool(...)]` on the struct and `#[validate(...)]` on its fields (and,
-//! through `schemars.rs`, of `#[schemars(...)]`, through `garde.rs`, of `#[garde(...)]`).
+//! through `schemars.rs`, of `#[schemars(...)]`; `dialects.rs` joins them with garde's).
 //! `#[validate(...)]` is this crate's rule language, and also reads validator's spellings
 //! where they differ (`required`, `nested`, `skip`, `contains`, `non_control_character`,
 //! `custom(function = "path")`, `code`). Every error is collected; a bad rule does not
@@ -260,43 +260,6 @@ pub struct FieldRules {
 }
 
 impl FieldRules {
-    /// What the attributes of a field say. `option`: its type is written `Option<T>`
-    /// (garde calls a custom function with the value as the field holds it).
-    pub fn parse(attrs: &[Attribute], option: bool, errors: &mut Errors) -> Self {
-        let mut schemars = None;
-        let mut lenient = None;
-        for attr in attrs.iter().filter(|a| a.path().is_ident("mcp_tool")) {
-            let result = attr.parse_nested_meta(|meta| {
-                let span = meta.path.span();
-                if meta.path.is_ident("schemars") {
-                    return set(&mut schemars, &meta, span);
-                }
-                if meta.path.is_ident("lenient") {
-                    return set(&mut lenient, &meta, span);
-                }
-                Err(meta.error(
-                    "on a field, #[mcp_tool(...)] takes `schemars` (the field's type is described by its schemars schema) and `lenient` (its type's own Deserialize takes more than its schema says); tool settings go on the struct, rules in #[validate(...)]",
-                ))
-            });
-            if let Err(e) = result {
-                errors.push(e);
-            }
-        }
-        let mut out = FieldRules::rules(attrs, option, errors);
-        out.schemars = schemars;
-        out.lenient = lenient;
-        out.deprecated = attrs.iter().any(|a| a.path().is_ident("deprecated"));
-        out
-    }
-
-    /// The rules of one value that is not a struct's field (a newtype's, a tuple's item,
-    /// a newtype variant's): `#[validate(...)]` and `#[garde(...)]`.
-    pub fn validate(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        let out = FieldRules::rules(attrs, false, errors);
-        out.refuse_present(errors);
-        out
-    }
-
     /// The rules a type states of its own value (a newtype's): `#[validate(...)]`. Its
     /// `#[garde(...)]` are garde's settings of the type, read by `garde::container`.
     pub fn of_type(attrs: &[Attribute], errors: &mut Errors) -> Self {
@@ -305,7 +268,7 @@ impl FieldRules {
         out
     }
 
-    fn refuse_present(&self, errors: &mut Errors) {
+    pub(crate) fn refuse_present(&self, errors: &mut Errors) {
         if let Some(span) = self.present {
             errors.at(
                 span,
@@ -314,14 +277,8 @@ impl FieldRules {
         }
     }
 
-    fn rules(attrs: &[Attribute], option: bool, errors: &mut Errors) -> Self {
-        let mut out = FieldRules::validated(attrs, errors);
-        crate::garde::field(attrs, &mut out, option, errors);
-        out
-    }
-
     /// `#[validate(...)]` alone.
-    fn validated(attrs: &[Attribute], errors: &mut Errors) -> Self {
+    pub(crate) fn validated(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut out = FieldRules::default();
         for attr in attrs {
             if !attr.path().is_ident("validate") {

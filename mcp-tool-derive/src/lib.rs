@@ -18,6 +18,7 @@ mod asking;
 mod ast;
 mod attr;
 mod ctxt;
+mod dialects;
 mod expand;
 mod fields;
 mod garde;
