@@ -1,11 +1,12 @@
 //! The tasks extension on rmcp's wire: a call that becomes a task answered with
-//! `CreateTaskResult`, and `tasks/get`, `tasks/update` and `tasks/cancel` answered from
-//! the server's [`Tasks`]; each task reached only by the subject that created it.
+//! `CreateTaskResult`, and `tasks/get` (with the questions of a task waiting for its
+//! user), `tasks/update` (their answers) and `tasks/cancel` answered from the server's
+//! [`Tasks`]; each task reached only by the subject that created it.
 
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, GetTaskResult, Task,
-    TaskPayload, TaskStatus,
+    TaskPayload, TaskStatus, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -121,6 +122,11 @@ pub(crate) async fn get(
         .ok_or_else(|| unknown(id))?;
     let payload = match &record.state {
         TaskState::Working => TaskPayload::Working,
+        TaskState::InputRequired(asked) => TaskPayload::InputRequired {
+            input_requests: serde_json::from_value(Value::Object(asked.clone())).map_err(|e| {
+                ErrorData::internal_error(format!("a question to the user: {e}"), None)
+            })?,
+        },
         TaskState::Cancelled => TaskPayload::Cancelled,
         TaskState::Completed(result) => TaskPayload::Completed {
             result: object(result),
@@ -145,16 +151,22 @@ pub(crate) async fn cancel(
     found(tasks.cancel(id, owner.as_deref()).await, id)
 }
 
-/// `tasks/update`: no task of this server waits for its client's input (a tool asks its
-/// user before its task is created), so responses are acknowledged and ignored, as the
-/// extension has a server do with responses to nothing outstanding.
+/// `tasks/update`: the client's answers to the task's questions, handed to its work
+/// (wherever it runs); an answer to no question outstanding is ignored, as the
+/// extension has a server do.
 pub(crate) async fn update(
     tasks: &Tasks,
-    id: &str,
+    request: UpdateTaskParams,
     context: &RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
     let owner = owner(context);
-    found(tasks.get(id, owner.as_deref()).await, id)
+    let id = &request.task_id;
+    let answers = request.input_responses.into_iter().collect();
+    if tasks.update(id, owner.as_deref(), answers).await {
+        Ok(())
+    } else {
+        Err(unknown(id))
+    }
 }
 
 /// The acknowledgement of a method on the task `id`, if this caller has it.
@@ -180,6 +192,7 @@ fn object(value: &Value) -> serde_json::Map<String, Value> {
 fn wire_task(tasks: &Tasks, record: &TaskRecord) -> Task {
     let status = match record.state {
         TaskState::Working => TaskStatus::Working,
+        TaskState::InputRequired(_) => TaskStatus::InputRequired,
         TaskState::Completed(_) => TaskStatus::Completed,
         TaskState::Failed(_) => TaskStatus::Failed,
         TaskState::Cancelled => TaskStatus::Cancelled,
