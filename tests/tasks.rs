@@ -671,3 +671,121 @@ async fn a_question_declined_cancelled_or_unaskable_ends_the_task_as_the_call_wo
 async fn call_tasks(port: u16, params: Value) -> Value {
     request(port, true, "tools/call", params).await
 }
+
+/// A desk written with rmcp's macros: its `export` method, whose `Parameters` type
+/// supports tasks, runs as a task through `structured(..).with_tasks(..)`.
+#[derive(Clone)]
+struct Desk {
+    tool_router: rmcp::handler::server::tool::ToolRouter<Self>,
+    tasks: Arc<Tasks>,
+    seen: Arc<Seen>,
+}
+
+#[rmcp::tool_router]
+impl Desk {
+    #[rmcp::tool(description = "Exports the orders of a month, slowly")]
+    async fn export(
+        &self,
+        mcp_tool::rmcp::Parameters(args): mcp_tool::rmcp::Parameters<Export>,
+    ) -> Result<String, ToolError> {
+        let value = export(Arc::clone(&self.seen), Cancelled::current(), args).await?;
+        Ok(value.to_string())
+    }
+}
+
+#[rmcp::tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).with_tasks(&self.tasks))]
+impl rmcp::ServerHandler for Desk {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        let capabilities = rmcp::model::ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        rmcp::model::ServerConfig::new(capabilities)
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, rmcp::ErrorData> {
+        self.tasks.get_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.tasks.cancel_task(request, context).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_rmcp_tool_method_runs_as_a_task_under_structured() {
+    let seen = Arc::new(Seen::default());
+    let desk = Desk {
+        tool_router: Desk::tool_router(),
+        tasks: Arc::new(Tasks::default()),
+        seen: Arc::clone(&seen),
+    };
+    let serving = start(HttpServer::new(), desk).await;
+    let port = serving.port;
+
+    // Listed with its execution, the key it travelled under gone.
+    let listed = request(port, true, "tools/list", json!({})).await;
+    let tool = &listed["result"]["tools"][0];
+    assert_eq!(
+        tool["execution"],
+        json!({ "taskSupport": "optional" }),
+        "{listed}"
+    );
+    assert!(
+        tool["inputSchema"].get("x-mcp-tool-task-support").is_none(),
+        "{tool}"
+    );
+    assert!(tool.get("_meta").is_none(), "{tool}");
+
+    // Checked before the task exists: a refusal at once, naming the field, no task.
+    let refused = call(port, true, "export", json!({ "month": 13, "millis": 0 })).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(refused["result"].get("taskId").is_none());
+    assert!(refused["result"]["structuredContent"]["violations"][0]["path"] == "/month");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        0,
+        "the method did not run"
+    );
+
+    // A task, polled to the method's result.
+    let created = call(port, true, "export", json!({ "month": 3, "millis": 200 })).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        0,
+        "it runs in the task"
+    );
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = settled(port, &id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("\"rows\":42"), "{text}");
+    assert_eq!(done["statusMessage"], "Exporting month 3");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        1,
+        "the method ran once"
+    );
+
+    // Cancelled: the method, on its clone of the desk, learns it.
+    let created = call(port, true, "export", json!({ "month": 4, "millis": 60000 })).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    request(port, true, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(settled(port, &id).await["status"], "cancelled");
+    stopped(&seen, 1).await;
+
+    // A client that did not declare tasks gets the result within its request.
+    let plain = call(port, false, "export", json!({ "month": 5, "millis": 0 })).await;
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["isError"], false, "{plain}");
+    serving.stop().await;
+}

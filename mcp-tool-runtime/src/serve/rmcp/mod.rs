@@ -88,6 +88,7 @@ pub(crate) mod per_caller;
 mod rounds;
 mod scoped;
 mod structured;
+mod structured_tasks;
 pub(crate) mod tasked;
 
 pub use convert::{reject_malformed_call, to_rmcp_error, to_rmcp_result, to_rmcp_tool};

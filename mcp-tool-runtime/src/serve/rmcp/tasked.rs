@@ -21,6 +21,48 @@ use crate::task_support::TaskSupport;
 /// `_meta` to the tool's own `execution`, where the clients of tasks read it.
 pub(crate) const EXECUTION_META: &str = "mcp-tool/execution";
 
+/// The key under which a `Parameters` type's task support travels in its tool's input
+/// schema, for `structured` to read (rmcp's `#[tool]` macro builds a method's tool from
+/// that schema alone) and to move to the listed tool's `execution`.
+pub(crate) const TASK_SUPPORT_KEY: &str = "x-mcp-tool-task-support";
+
+/// `schema` with `support` under [`TASK_SUPPORT_KEY`] (unchanged for a tool without
+/// tasks).
+pub(crate) fn with_task_support_in_schema(
+    schema: &mut serde_json::Map<String, Value>,
+    support: TaskSupport,
+) {
+    if let Some(execution) = crate::task_support::Execution::of(support) {
+        let support = serde_json::to_value(execution.task_support).unwrap_or_default();
+        schema.insert(TASK_SUPPORT_KEY.to_owned(), support);
+    }
+}
+
+/// The task support a tool's input schema carries (`None`: it supports none).
+pub(crate) fn task_support_in_schema(
+    schema: &serde_json::Map<String, Value>,
+) -> Option<TaskSupport> {
+    match schema.get(TASK_SUPPORT_KEY)?.as_str()? {
+        "optional" => Some(TaskSupport::Optional),
+        "required" => Some(TaskSupport::Required),
+        _ => None,
+    }
+}
+
+/// `tool` as listed: the task support its schema carried moved to the `_meta` the
+/// transports move to its `execution`.
+pub(crate) fn listed_execution(tool: &mut rmcp::model::Tool) {
+    let Some(support) = task_support_in_schema(&tool.input_schema) else {
+        return;
+    };
+    let mut schema = (*tool.input_schema).clone();
+    schema.remove(TASK_SUPPORT_KEY);
+    tool.input_schema = std::sync::Arc::new(schema);
+    let execution = serde_json::json!({ "taskSupport": support });
+    let meta = tool.meta.get_or_insert_with(Default::default);
+    meta.0.insert(EXECUTION_META.into(), execution);
+}
+
 /// Moves each listed tool's `execution` out of its `_meta` in `message`, a JSON-RPC
 /// response to `tools/list` (any other message is left as it is).
 pub(crate) fn executions_onto(message: &mut Value) {
@@ -166,6 +208,39 @@ pub(crate) async fn update(
         Ok(())
     } else {
         Err(unknown(id))
+    }
+}
+
+/// The methods of the tasks extension for a server written with rmcp's macros, whose
+/// `#[tool]` methods run as tasks through
+/// [`Structured::with_tasks`](crate::rmcp::Structured::with_tasks): its
+/// `ServerHandler` answers `tasks/*` with them.
+impl Tasks {
+    /// Answers `tasks/get`.
+    pub async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        get(self, &request.task_id, &context).await
+    }
+
+    /// Answers `tasks/cancel`.
+    pub async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        cancel(self, &request.task_id, &context).await
+    }
+
+    /// Answers `tasks/update`.
+    pub async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        update(self, request, &context).await
     }
 }
 
