@@ -21,6 +21,10 @@ use super::{StoreFuture, TaskLimits, TaskRecord, TaskRefusal, TaskState, TaskSto
 /// replica, saying so, never `working` forever: within the lease of the replica going
 /// away.
 ///
+/// A task's questions to its user (its handler's `Ask`, `input_required`) are fields of
+/// its hash, and so are the answers `tasks/update` brings through any replica: the
+/// replica running the task looks for them every 200 ms while its handler waits.
+///
 /// Every Redis call is bounded by [`RedisTasks::timeout`] (1 second unless set): past
 /// it, a call that would create a task gets a `transient` error and is not started, and
 /// `tasks/*` answer as for a task they cannot find.
