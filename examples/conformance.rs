@@ -257,7 +257,7 @@ fn greet(responses: &Option<InputResponses>) -> Result<CallToolResponse, ErrorDa
 mod tasks {
     use std::time::Duration;
 
-    use mcp_tool::{Cancelled, McpTool, ToolError, Toolbox};
+    use mcp_tool::{Ask, Cancelled, McpTool, ToolError, Toolbox};
     use serde::Deserialize;
 
     /// Greets someone, at once (no task).
@@ -312,16 +312,33 @@ mod tasks {
         panic!("protocol_error_job fails by design")
     }
 
-    /// Deletes a file once the user confirms (asked before the task is created).
+    /// Deletes a file once the user confirms, asked within its task: the task waits for
+    /// the answer (`input_required`) that the client sends with `tasks/update`.
     #[derive(McpTool, Deserialize)]
-    #[mcp_tool(task_support = "optional", confirm = "Delete {filename}?")]
+    #[mcp_tool(task_support = "optional")]
     pub struct ConfirmDelete {
         /// The file.
         filename: String,
     }
 
-    async fn confirm_delete(args: ConfirmDelete) -> Result<String, ToolError> {
+    async fn confirm_delete(ask: Ask, args: ConfirmDelete) -> Result<String, ToolError> {
+        ask.confirm(&format!("Delete {}?", args.filename)).await?;
         Ok(format!("Deleted {}", args.filename))
+    }
+
+    /// Asks two questions at once within its task, then answers with both.
+    #[derive(McpTool, Deserialize)]
+    #[mcp_tool(task_support = "optional")]
+    pub struct MultiInput {}
+
+    async fn multi_input(ask: Ask, _: MultiInput) -> Result<String, ToolError> {
+        let (first, second) = tokio::join!(
+            ask.confirm("First of two questions: go on?"),
+            ask.confirm("Second of two questions: go on?"),
+        );
+        first?;
+        second?;
+        Ok("Both questions answered".to_owned())
     }
 
     /// Asks the user's name (a round of its own), then greets them in a task.
@@ -346,6 +363,7 @@ mod tasks {
             .tool(failing_job)
             .tool(protocol_error_job)
             .tool(confirm_delete)
+            .tool(multi_input)
             .tool(test_tool_with_task)
     }
 }

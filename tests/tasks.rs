@@ -3,8 +3,10 @@
 //! client that declared them, is checked first (invalid arguments answered at once,
 //! no task), then answered with a flat `CreateTaskResult`; `tasks/get` shows it
 //! working, then its result inline; `tasks/cancel` stops its handler, which learns it
-//! through `Cancelled`, and the task stays cancelled; an unknown task is -32602; a
-//! client that did not declare the extension gets the result within its request.
+//! through `Cancelled`, and the task stays cancelled; a handler that asks its user
+//! within a task leaves it `input_required` with its questions until the client answers
+//! them with `tasks/update`; an unknown task is -32602; a client that did not declare
+//! the extension gets the result within its request.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +14,7 @@ use std::time::Duration;
 
 use mcp_tool::http::HttpServer;
 use mcp_tool::tasks::{MemoryTasks, TaskLimits, Tasks};
-use mcp_tool::{Cancelled, McpTool, TaskSupport, ToolError, Toolbox};
+use mcp_tool::{Ask, Cancelled, McpTool, TaskSupport, ToolError, Toolbox};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
@@ -89,11 +91,30 @@ async fn crash(_args: Crash) -> Result<String, ToolError> {
     panic!("the export's disk vanished")
 }
 
+/// Purges a month's export once the user confirms it and its backups, asked at once.
+#[derive(McpTool, Deserialize, Debug)]
+#[mcp_tool(task_support = "optional")]
+struct Purge {
+    month: u8,
+}
+
+async fn purge(seen: Arc<Seen>, ask: Ask, args: Purge) -> Result<String, ToolError> {
+    let month = format!("Purge the export of month {}?", args.month);
+    let (export, backups) = tokio::join!(ask.confirm(&month), ask.confirm("Its backups too?"));
+    if let Err(unanswered) = export.and(backups) {
+        seen.stopped.fetch_add(1, Ordering::SeqCst);
+        return Err(unanswered.into());
+    }
+    seen.finished.fetch_add(1, Ordering::SeqCst);
+    Ok(format!("Purged month {}", args.month))
+}
+
 fn tools(seen: Arc<Seen>, limits: TaskLimits) -> Toolbox<Seen> {
     Toolbox::with_shared_state(seen)
         .tool(crash)
         .tool(export)
         .tool(greet)
+        .tool(purge)
         .tool(rebuild)
         .tasks(Tasks::new(MemoryTasks::new(), limits))
 }
@@ -132,6 +153,53 @@ async fn ended(port: u16, id: &str) -> Value {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("task {id} never ended");
+}
+
+/// Waits for `n` handlers to have stopped on their signal (or answer), asserting it.
+async fn stopped(seen: &Seen, n: usize) {
+    for _ in 0..100 {
+        if seen.stopped.load(Ordering::SeqCst) == n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        seen.stopped.load(Ordering::SeqCst),
+        n,
+        "the handler learnt it"
+    );
+}
+
+/// A request of a client that declared tasks and form elicitation.
+async fn asking(port: u16, method: &str, params: Value) -> Value {
+    tasks_wire::request_asking(port, "", method, params).await.1
+}
+
+/// Polls the task until it waits for `n` answers: the task as `tasks/get` shows it.
+async fn asks(port: u16, id: &str, n: usize) -> Value {
+    for _ in 0..200 {
+        let task = get(port, id).await["result"].clone();
+        if task["status"] == "input_required"
+            && task["inputRequests"].as_object().unwrap().len() == n
+        {
+            return task;
+        }
+        assert_eq!(task["status"], "working", "{task}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("task {id} never asked {n} questions");
+}
+
+/// The keys of the task's questions, in the order it asked them.
+fn keys(task: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = task["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    keys.sort_by_key(|k| k.rsplit('/').next().and_then(|n| n.parse::<u32>().ok()));
+    keys
 }
 
 #[test]
@@ -248,17 +316,7 @@ async fn a_cancelled_task_stops_its_handler_and_stays_cancelled() {
     assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
     let over = ended(port, &id).await;
     assert_eq!(over["status"], "cancelled", "{over}");
-    for _ in 0..100 {
-        if seen.stopped.load(Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(
-        seen.stopped.load(Ordering::SeqCst),
-        1,
-        "the handler learnt it"
-    );
+    stopped(&seen, 1).await;
     assert_eq!(seen.finished.load(Ordering::SeqCst), 0);
     // What the handler returned after is not reported, and a second cancel is no error.
     let again = request(port, true, "tasks/cancel", json!({ "taskId": id })).await;
@@ -490,5 +548,244 @@ async fn a_session_of_2025_11_25_lists_each_tools_execution_in_its_event_stream(
         "{listed}"
     );
     assert!(export.get("_meta").is_none());
+    serving.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_asks_its_user_and_goes_on_once_every_question_is_answered() {
+    let (seen, serving) = serve(TaskLimits::default()).await;
+    let port = serving.port;
+    let created = asking(
+        port,
+        "tools/call",
+        json!({ "name": "purge", "arguments": { "month": 4 } }),
+    )
+    .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+
+    // Both questions at once, each an elicitation the client puts to its user.
+    let waiting = asks(port, &id, 2).await;
+    assert!(waiting.get("requestState").is_none(), "{waiting}");
+    let keys = keys(&waiting);
+    let first = &waiting["inputRequests"][&keys[0]];
+    assert_eq!(first["method"], "elicitation/create", "{waiting}");
+    assert_eq!(first["params"]["message"], "Purge the export of month 4?");
+    assert_eq!(first["params"]["mode"], "form");
+    assert_eq!(
+        waiting["inputRequests"][&keys[1]]["params"]["message"],
+        "Its backups too?"
+    );
+
+    // One answer, and one to no question: acknowledged, the second ignored; the task
+    // still waits for the other.
+    let yes = json!({ "action": "accept", "content": {} });
+    let answers = json!({ keys[0].as_str(): yes, "mcp-tool/input/99": yes });
+    let ack = asking(
+        port,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": answers }),
+    )
+    .await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let still = asks(port, &id, 1).await;
+    assert_eq!(self::keys(&still), [keys[1].clone()], "{still}");
+    // The same answer again is ignored too: its question is answered.
+    let again = json!({ keys[0].as_str(): { "action": "decline" } });
+    asking(
+        port,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": again }),
+    )
+    .await;
+    assert_eq!(self::keys(&asks(port, &id, 1).await), [keys[1].clone()]);
+
+    let last = json!({ keys[1].as_str(): yes });
+    asking(
+        port,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": last }),
+    )
+    .await;
+    let done = ended(port, &id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["isError"], false);
+    assert_eq!(done["result"]["content"][0]["text"], "Purged month 4");
+    assert!(done.get("inputRequests").is_none());
+    assert_eq!(seen.finished.load(Ordering::SeqCst), 1);
+    serving.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_declined_cancelled_or_unaskable_ends_the_task_as_the_call_would() {
+    let (seen, serving) = serve(TaskLimits::default()).await;
+    let port = serving.port;
+    let call = json!({ "name": "purge", "arguments": { "month": 6 } });
+
+    // Declined: the tool's own answer to a user who said no, and nothing was done.
+    let created = asking(port, "tools/call", call.clone()).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let keys = keys(&asks(port, &id, 2).await);
+    let answers = json!({
+        keys[0].as_str(): { "action": "decline" },
+        keys[1].as_str(): { "action": "accept", "content": {} },
+    });
+    asking(
+        port,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": answers }),
+    )
+    .await;
+    let declined = ended(port, &id).await;
+    assert_eq!(declined["status"], "completed", "{declined}");
+    assert_eq!(declined["result"]["isError"], true);
+    let text = declined["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("declined") && text.contains("month 6"),
+        "{text}"
+    );
+
+    // Cancelled while it waits: the handler learns it, and the task stays cancelled.
+    let created = asking(port, "tools/call", call.clone()).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    asks(port, &id, 2).await;
+    asking(port, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(ended(port, &id).await["status"], "cancelled");
+    stopped(&seen, 2).await;
+    let late =
+        json!({ "taskId": id, "inputResponses": { keys[0].as_str(): { "action": "accept" } } });
+    let ack = asking(port, "tasks/update", late).await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    assert_eq!(get(port, &id).await["result"]["status"], "cancelled");
+
+    // A client that declared tasks and no elicitation cannot answer: the handler is told
+    // at once, as within a request, and the task never waits.
+    let created = call_tasks(port, call).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let unasked = ended(port, &id).await;
+    assert_eq!(unasked["result"]["isError"], true, "{unasked}");
+    assert_eq!(seen.finished.load(Ordering::SeqCst), 0);
+    serving.stop().await;
+}
+
+async fn call_tasks(port: u16, params: Value) -> Value {
+    request(port, true, "tools/call", params).await
+}
+
+/// A desk written with rmcp's macros: its `export` method, whose `Parameters` type
+/// supports tasks, runs as a task through `structured(..).tasks(..)`.
+#[derive(Clone)]
+struct Desk {
+    tool_router: rmcp::handler::server::tool::ToolRouter<Self>,
+    tasks: Arc<Tasks>,
+    seen: Arc<Seen>,
+}
+
+#[rmcp::tool_router]
+impl Desk {
+    #[rmcp::tool(description = "Exports the orders of a month, slowly")]
+    async fn export(
+        &self,
+        mcp_tool::rmcp::Parameters(args): mcp_tool::rmcp::Parameters<Export>,
+    ) -> Result<String, ToolError> {
+        let value = export(Arc::clone(&self.seen), Cancelled::current(), args).await?;
+        Ok(value.to_string())
+    }
+}
+
+#[rmcp::tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).tasks(&self.tasks))]
+impl rmcp::ServerHandler for Desk {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        let capabilities = rmcp::model::ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        rmcp::model::ServerConfig::new(capabilities)
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, rmcp::ErrorData> {
+        self.tasks.get_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.tasks.cancel_task(request, context).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_rmcp_tool_method_runs_as_a_task_under_structured() {
+    let seen = Arc::new(Seen::default());
+    let desk = Desk {
+        tool_router: Desk::tool_router(),
+        tasks: Arc::new(Tasks::default()),
+        seen: Arc::clone(&seen),
+    };
+    let serving = start(HttpServer::new(), desk).await;
+    let port = serving.port;
+
+    // Listed with its execution, the key it travelled under gone.
+    let listed = request(port, true, "tools/list", json!({})).await;
+    let tool = &listed["result"]["tools"][0];
+    assert_eq!(
+        tool["execution"],
+        json!({ "taskSupport": "optional" }),
+        "{listed}"
+    );
+    assert!(
+        tool["inputSchema"].get("x-mcp-tool-task-support").is_none(),
+        "{tool}"
+    );
+    assert!(tool.get("_meta").is_none(), "{tool}");
+
+    // Checked before the task exists: a refusal at once, naming the field, no task.
+    let refused = call(port, true, "export", json!({ "month": 13, "millis": 0 })).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(refused["result"].get("taskId").is_none());
+    assert!(refused["result"]["structuredContent"]["violations"][0]["path"] == "/month");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        0,
+        "the method did not run"
+    );
+
+    // A task, polled to the method's result.
+    let created = call(port, true, "export", json!({ "month": 3, "millis": 200 })).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        0,
+        "it runs in the task"
+    );
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = ended(port, &id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("\"rows\":42"), "{text}");
+    assert_eq!(done["statusMessage"], "Exporting month 3");
+    assert_eq!(
+        seen.finished.load(Ordering::SeqCst),
+        1,
+        "the method ran once"
+    );
+
+    // Cancelled: the method, on its clone of the desk, learns it.
+    let created = call(port, true, "export", json!({ "month": 4, "millis": 60000 })).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    request(port, true, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(ended(port, &id).await["status"], "cancelled");
+    stopped(&seen, 1).await;
+
+    // A client that did not declare tasks gets the result within its request.
+    let plain = call(port, false, "export", json!({ "month": 5, "millis": 0 })).await;
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["isError"], false, "{plain}");
     serving.stop().await;
 }

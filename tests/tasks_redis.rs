@@ -1,7 +1,8 @@
 //! Tasks across replicas (`mcp_tool::tasks::RedisTasks`): two servers on one Redis, as
 //! two replicas behind a balancer without affinity: a task created on one is polled,
 //! fetched and cancelled through the other, its work running where it started and
-//! learning there of the cancel; a task whose replica went away is shown failed, not
+//! learning there of the cancel, and of the answers to its questions sent through the
+//! other; a task whose replica went away is shown failed, not
 //! working forever, once its lease lapses; the bounds hold across replicas.
 //!
 //! Skipped, saying so, where `redis-server` is not on PATH, except under `CI=true`.
@@ -12,7 +13,7 @@ use std::time::Duration;
 
 use mcp_tool::http::HttpServer;
 use mcp_tool::tasks::{RedisTasks, TaskLimits, TaskRecord, TaskStore, Tasks};
-use mcp_tool::{Cancelled, McpTool, ToolError, Toolbox};
+use mcp_tool::{Ask, Cancelled, McpTool, ToolError, Toolbox};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -45,6 +46,16 @@ async fn report(
     }
 }
 
+/// Sends the report once the user approves it.
+#[derive(McpTool, Deserialize)]
+#[mcp_tool(task_support = "optional")]
+struct SendReport {}
+
+async fn send_report(ask: Ask, _: SendReport) -> Result<String, ToolError> {
+    ask.confirm("Send the report to the board?").await?;
+    Ok("Sent".to_owned())
+}
+
 fn store(url: &str) -> RedisTasks {
     RedisTasks::new(url)
         .unwrap()
@@ -56,6 +67,7 @@ async fn replica(url: &str, limits: TaskLimits) -> (Arc<AtomicUsize>, raw_http::
     let stopped = Arc::new(AtomicUsize::new(0));
     let tools = Toolbox::with_shared_state(Arc::clone(&stopped))
         .tool(report)
+        .tool(send_report)
         .tasks(Tasks::new(store(url), limits));
     (stopped, raw_http::start(HttpServer::new(), tools).await)
 }
@@ -75,7 +87,7 @@ async fn status_on(port: u16, id: &str) -> Value {
 async fn ended(port: u16, id: &str) -> Value {
     for _ in 0..200 {
         let task = status_on(port, id).await;
-        if task["status"] != "working" {
+        if !["working", "input_required"].contains(&task["status"].as_str().unwrap_or_default()) {
             return task;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -130,6 +142,54 @@ async fn a_task_created_on_one_replica_is_polled_and_cancelled_through_another()
     assert_eq!(stopped_b.load(Ordering::SeqCst), 0);
     assert_eq!(status_on(a.port, &id).await["status"], "cancelled");
     assert_eq!(status_on(b.port, &id).await["status"], "cancelled");
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_asked_on_one_replica_is_answered_through_another() {
+    let Some(binary) = redis::redis_server() else {
+        return;
+    };
+    let server = redis::Redis::start(binary).await;
+    let url = server.url();
+    let (_, a) = replica(&url, TaskLimits::default()).await;
+    let (_, b) = replica(&url, TaskLimits::default()).await;
+    let asking = |port: u16, method: &'static str, params: Value| async move {
+        tasks_wire::request_asking(port, "", method, params).await.1
+    };
+    let call = json!({"name": "send_report", "arguments": {}});
+    let created = asking(a.port, "tools/call", call).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    // Its question, seen through B.
+    let mut waiting = Value::Null;
+    for _ in 0..100 {
+        waiting = status_on(b.port, &id).await;
+        if waiting["status"] == "input_required" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(waiting["status"], "input_required", "{waiting}");
+    let asked = waiting["inputRequests"].as_object().unwrap();
+    assert_eq!(asked.len(), 1, "{waiting}");
+    let (key, question) = asked.iter().next().unwrap();
+    assert_eq!(
+        question["params"]["message"],
+        "Send the report to the board?"
+    );
+    // Answered through B: the work, on A, takes it from Redis and ends.
+    let answers = json!({ key.as_str(): { "action": "accept", "content": {} } });
+    let ack = asking(
+        b.port,
+        "tasks/update",
+        json!({ "taskId": id, "inputResponses": answers }),
+    )
+    .await;
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    let done = ended(a.port, &id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "Sent");
     a.stop().await;
     b.stop().await;
 }

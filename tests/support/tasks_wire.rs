@@ -16,13 +16,31 @@ pub async fn request_as(
     tasks: bool,
     extra: &str,
     method: &str,
-    mut params: Value,
+    params: Value,
 ) -> (u16, Value) {
     let capabilities = if tasks {
         json!({ "extensions": { TASKS: {} } })
     } else {
         json!({})
     };
+    request_with(port, capabilities, extra, method, params).await
+}
+
+/// A request of a client that declared the tasks extension and form elicitation: it
+/// can answer a task's questions.
+pub async fn request_asking(port: u16, extra: &str, method: &str, params: Value) -> (u16, Value) {
+    let capabilities = json!({ "extensions": { TASKS: {} }, "elicitation": { "form": {} } });
+    request_with(port, capabilities, extra, method, params).await
+}
+
+/// [`request_as`] with the client's `capabilities`.
+pub async fn request_with(
+    port: u16,
+    capabilities: Value,
+    extra: &str,
+    method: &str,
+    mut params: Value,
+) -> (u16, Value) {
     params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": capabilities,

@@ -30,6 +30,7 @@ pub(crate) enum Step {
     Stop(ToolError),
 }
 
+#[derive(Clone)]
 enum Asker {
     Nobody,
     Rounds,
@@ -41,7 +42,8 @@ enum Asker {
 pub(crate) struct Session(Arc<Inner>);
 
 struct Inner {
-    asker: Asker,
+    /// Set at the start; a call that becomes a task asks through it from then on.
+    asker: Mutex<Asker>,
     sealing: Arc<Sealing>,
     state: Mutex<State>,
 }
@@ -112,7 +114,7 @@ impl Session {
             }
         };
         let session = Session(Arc::new(Inner {
-            asker,
+            asker: Mutex::new(asker),
             sealing: Arc::clone(sealing),
             state: Mutex::new(State {
                 progress,
@@ -126,8 +128,27 @@ impl Session {
         self.0.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn asker(&self) -> Asker {
+        self.0
+            .asker
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     pub fn can_ask(&self) -> bool {
-        !matches!(self.0.asker, Asker::Nobody)
+        !matches!(self.asker(), Asker::Nobody)
+    }
+
+    /// From now on, puts its questions through `elicit` and waits for the answers: a
+    /// call that became a task asks through its task. A session that cannot ask still
+    /// cannot.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub fn ask_through(&self, elicit: Arc<dyn Elicit>) {
+        let mut asker = self.0.asker.lock().unwrap_or_else(|e| e.into_inner());
+        if !matches!(*asker, Asker::Nobody) {
+            *asker = Asker::Live(elicit);
+        }
     }
 
     /// The user's no to a field or to the confirmation, in the round before.
@@ -302,7 +323,7 @@ impl Session {
     }
 
     async fn put(&self, asked: Asked, params: Value) -> Put {
-        match &self.0.asker {
+        match &self.asker() {
             Asker::Nobody => Put::Failed("the client cannot ask its user".into()),
             Asker::Rounds => {
                 let mut state = self.state();

@@ -12,7 +12,7 @@ use std::task::{Poll, ready};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ask::{Answer, Ask, Begun, Reach, Sealing, Session, Step};
+use crate::ask::{Answer, Ask, Begun, Elicit, Reach, Sealing, Session, Step};
 use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::McpTool;
@@ -42,9 +42,9 @@ pub(crate) struct Setup {
     pub caller: Option<Caller>,
     /// What a call without a verified caller is served as.
     pub unverified: Unverified,
-    /// Whether the call becomes a task once its arguments pass: its handler then runs
-    /// later, as [`Routed::Later`].
-    pub defer: bool,
+    /// Whether the call becomes a task once its arguments pass (`Some`): its handler
+    /// then runs later, as [`Routed::Later`], and asks its user through what is given.
+    pub defer: Option<Arc<dyn Elicit>>,
 }
 
 /// Where a call's route got to: its answer, or (for a call that becomes a task) the
@@ -304,7 +304,7 @@ async fn run<S, T, M, H>(
     setup: Ready,
     shape: OutputShape,
     caller: Option<Caller>,
-    defer: bool,
+    defer: Option<Arc<dyn Elicit>>,
 ) -> Result<Routed, ToolError>
 where
     S: Send + Sync + 'static,
@@ -335,9 +335,10 @@ where
     };
     // Both creating and polling the handler's future may panic.
     let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
-    if defer {
-        // A task's handler asks nobody within the request that created it: were it to
-        // ask, its client is told the user cannot be asked (see `completed`).
+    if let Some(through) = defer {
+        // The questions of the call (its fields, its confirmation) were asked before
+        // the task exists; its handler's own questions go through the task.
+        session.ask_through(through);
         let later = async move {
             let outcome = running.await;
             if outcome.is_err() {

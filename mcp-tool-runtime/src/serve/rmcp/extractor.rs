@@ -8,7 +8,9 @@ use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::tool::ToolCallContext;
 use serde_json::Value;
 
-use super::mailbox::{ASKS, Mailbox, ReadSettings, Stage, attempted_arguments, extraction_error};
+use super::mailbox::{
+    ASKS, CHECKED, Mailbox, ReadSettings, Stage, attempted_arguments, extraction_error,
+};
 use crate::context::Context;
 use crate::describe::McpTool;
 use crate::describe::profile::SchemaProfile;
@@ -47,6 +49,7 @@ impl<T: McpTool> schemars::JsonSchema for Parameters<T> {
         let mut schema = T::input_schema().clone();
         if let Value::Object(schema) = &mut schema {
             crate::caller::with_scopes_in_schema(schema, scopes);
+            super::tasked::with_task_support_in_schema(schema, T::spec().task_support);
         }
         schemars::Schema::try_from(schema).unwrap_or_default()
     }
@@ -66,7 +69,13 @@ impl<'a, S, T: McpTool> FromContextPart<ToolCallContext<'a, S>> for Parameters<T
             &context.request_context.extensions,
         )?;
         let values_shown = checked.after.values_shown;
+        let check_only = context.request_context.extensions.get::<Stage>() == Some(&Stage::Check);
         match T::spec().deserialize::<T>(tool, checked.arguments, values_shown) {
+            // Checked before a task exists: the method runs in the task, called again.
+            Ok(_) if check_only => checked
+                .after
+                .finish(tool)
+                .and(Err(ErrorData::internal_error(CHECKED, None))),
             Ok(args) => checked.after.finish(tool).map(|()| Parameters(args)),
             Err(error) => Err(extraction_error(error, checked.after.mailbox.as_ref())),
         }
@@ -123,7 +132,7 @@ fn check(
     // `structured` asks, then calls again with the answers in. (Nothing asks in a
     // build without `ask`: the branch and what it reaches are left out of the binary.)
     if cfg!(feature = "ask")
-        && stage == Some(Stage::First)
+        && matches!(stage, Some(Stage::First | Stage::Check))
         && spec.asking.is_some()
         && let Some(mailbox) = &mailbox
         && let Ok(mut posted) = mailbox.0.lock()

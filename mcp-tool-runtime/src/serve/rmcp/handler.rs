@@ -119,7 +119,8 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             self.answer_within(),
         );
         let caller = caller_of(&context);
-        let defer = tasked::defers(self.task_support_of(&request.name), &context)?;
+        let defer = tasked::defers(self.task_support_of(&request.name), &context)?
+            .then(crate::serve::tasks::questions);
         let routed = self.call_routed(
             caller.as_ref(),
             profile,
@@ -139,7 +140,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
                             "The tool {name} failed unexpectedly (its handler panicked): its work may be partly done."
                         )));
                     };
-                    // A handler that asks within its task finds nobody to ask.
+                    // A handler asks within its task through the task: never a round.
                     let answer = Answer::Complete(completed(&name, answer));
                     match answered(answer, bare, &name) {
                         Ok(CallToolResponse::Complete(result)) => {
@@ -178,7 +179,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasked::update(&self.tasks, &request.task_id, &context).await
+        tasked::update(&self.tasks, request, &context).await
     }
 
     async fn on_custom_request(

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `repairs` | `Parameters`, once the arguments passed its checks | `structured`, into the result's `_meta` |
 //! | `echoed` | `Parameters`, once the arguments passed its checks: what the model sent (`Echoed` in the extensions, after asking) or else the arguments as checked | `structured`: the `attempted_query` of the method's own error, or of its panic |
-//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Stage::First`]) | `structured`, which asks, then calls again with the answers in |
+//! | `asks` | `Parameters`, on the first call of a tool that asks its user ([`Stage::First`], or [`Stage::Check`]) | `structured`, which asks, then calls again with the answers in |
 //! | `refused` | [`extraction_error`], when `Parameters` refuses the arguments, the caller (the tool's scopes) or a call not confirmed, and when `Caller` as a method's extractor refuses a call (`scoped.rs`) | [`restore`], which answers with the whole result in place of rmcp's text-only one |
 //!
 //! And in the extensions, written by `structured` (and by the asking rounds) and read by
@@ -35,7 +35,14 @@ pub(crate) enum Stage {
     First,
     /// Called again once the user answered: the checks run, the method too.
     Asked,
+    /// A call that becomes a task, checked before the task exists: the checks run,
+    /// and the method does not (it runs in the task, called again).
+    Check,
 }
+
+/// The message of the error with which [`Parameters`] stops a call checked before its
+/// task exists (never sent: `structured` creates the task instead).
+pub(crate) const CHECKED: &str = "mcp-tool: the arguments passed, the task comes next";
 
 /// The message of the error with which [`Parameters`] stops the first call of a tool
 /// that asks (never sent: `structured` asks instead).

@@ -14,6 +14,7 @@ use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
 use super::mailbox::{Mailbox, ReadSettings, Stage, attempted_arguments, restore};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
+use super::structured_tasks::Checked;
 use crate::ask::Rounds;
 use crate::caller::{Caller, Unverified};
 use crate::context::Context;
@@ -65,6 +66,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
         rounds: Rounds::of_process(),
         scopes: None,
         unverified: Unverified::Refused,
+        tasks: None,
     }
 }
 
@@ -73,7 +75,7 @@ pub fn structured<S>(router: &ToolRouter<S>) -> Structured<'_, S> {
 pub struct Structured<'r, S> {
     router: &'r ToolRouter<S>,
     /// The profile, the repairs, what an error shows (see the builder methods).
-    settings: Settings,
+    pub(super) settings: Settings,
     /// How the state of calls waiting for their user is sealed and spent.
     rounds: &'r Rounds,
     /// The scopes each tool needs (see `Structured::scopes`).
@@ -81,6 +83,9 @@ pub struct Structured<'r, S> {
     /// What a call without a verified caller is served as (see
     /// `Structured::unverified_calls`).
     pub(super) unverified: Unverified,
+    /// Where the calls that become tasks are kept, and how the server is cloned for a
+    /// call that outlives its request (see `Structured::tasks`).
+    pub(super) tasks: Option<super::structured_tasks::Tasking<'r, S>>,
 }
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
@@ -172,15 +177,26 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         self
     }
 
+    /// Runs the calls of `#[tool]` methods whose `Parameters` type supports tasks
+    /// (`#[mcp_tool(task_support = "...")]`) as tasks kept by `tasks`, for a client
+    /// that declared the extension: the arguments are checked first (a refusal answered
+    /// at once, no task), then the method runs in the background on a clone of the
+    /// server. The server answers `tasks/*` with [`Tasks::get_task`] and its siblings,
+    /// and advertises the extension (see the manual's page on tasks).
+    ///
+    /// [`Tasks::get_task`]: crate::tasks::Tasks::get_task
+    pub fn tasks(mut self, tasks: &'r crate::serve::tasks::Tasks) -> Self
+    where
+        S: Clone,
+    {
+        self.tasks = Some((tasks, S::clone));
+        self
+    }
+
     /// The last step of an answer that is a result, as a `Toolbox`'s: the draft failure
     /// object where asked, and the operator's event.
     fn settle(&self, started: &Started, result: &mut rmcp::model::CallToolResult) {
-        let mut meta = result.meta.take().map(|m| m.0);
-        let is_error = result.is_error == Some(true);
-        let structured = result.structured_content.as_mut();
-        self.settings
-            .settle(started, is_error, structured, &mut meta);
-        result.meta = meta.map(rmcp::model::MetaObject);
+        settle(&self.settings, started, result);
     }
 
     /// The profile of the client of `context`.
@@ -308,11 +324,22 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let name = called.tool.clone();
         #[cfg(feature = "ask")]
         let again = Again::of(&context);
-        let first = CALLED.scope(
-            called.clone(),
-            Self::answer(route.clone(), context, mailbox.clone(), name.clone()),
-        );
-        let mut response = first.await;
+        let first = match self.tasks {
+            Some(tasks) if self.defers(&route, &context)? => {
+                let checked = super::structured_tasks::check(&route, &context, &called, &mailbox);
+                match checked.await {
+                    Checked::Passed => {
+                        return self.start(tasks, route, context, called, started).await;
+                    }
+                    Checked::Answered(response) => response,
+                }
+            }
+            _ => {
+                let first = answer(route.clone(), context, mailbox.clone(), name.clone());
+                CALLED.scope(called.clone(), first).await
+            }
+        };
+        let mut response = first;
         // A tool that asks its user: asked, then called again with the answers in. (In a
         // build without `ask` nothing asks, and the asking is not in the call's future.)
         #[cfg(feature = "ask")]
@@ -323,7 +350,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
                 values_shown: self.settings.echo_values,
             };
             let ready = super::rounds::ready(reading, caller.clone());
-            let call = |context| CALLED.scope(called, Self::answer(route, context, mailbox, name));
+            let call = |context| CALLED.scope(called, answer(route, context, mailbox, name));
             response = ask_then_call(spec, arguments, again, self.rounds, ready, call).await;
         }
         match &mut response {
@@ -332,54 +359,6 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             Err(error) => started.rejected("malformed_request", &error.message),
         }
         response
-    }
-
-    /// The route's answer, with this crate's argument errors restored and the repairs
-    /// said in `_meta`.
-    async fn answer(
-        route: rmcp::handler::server::router::tool::ToolRoute<S>,
-        context: ToolCallContext<'_, S>,
-        mailbox: Mailbox,
-        tool: String,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // A method that panics gets the answer a toolbox's handler gets: the call is
-        // answered (rmcp would let the request's task die unanswered), its internals
-        // go to the log only.
-        let annotations = route.attr.annotations.as_ref().map(annotations);
-        let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
-            let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-            let echoed = mailbox.0.lock().ok().and_then(|mut l| l.echoed.take());
-            let error =
-                internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
-            return Ok(to_rmcp_result(error.into_call_result()).into());
-        };
-        match outcome {
-            Ok(CallToolResponse::Complete(mut result)) => {
-                let (repairs, echoed) = mailbox
-                    .0
-                    .lock()
-                    .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
-                    .unwrap_or_default();
-                // A method's own error says which call failed, as a toolbox's does.
-                if result.is_error == Some(true)
-                    && let Some(Value::Object(structured)) = &mut result.structured_content
-                    && structured.get("attempted_query") == Some(&Value::Null)
-                {
-                    structured.insert(
-                        "attempted_query".into(),
-                        serde_json::json!({"tool": tool, "arguments": attempted_arguments(echoed)}),
-                    );
-                }
-                if !repairs.is_empty() {
-                    let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
-                    let meta = result.meta.get_or_insert_with(Default::default);
-                    meta.0.insert(crate::result::REPAIRS_KEY.into(), listed);
-                }
-                Ok(CallToolResponse::Complete(result))
-            }
-            Ok(response) => Ok(response),
-            Err(error) => restore(error, &mailbox),
-        }
     }
 
     /// The error of a call of `name`, which no tool has, by `caller`: it suggests and
@@ -422,6 +401,7 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         let mut tools = self.router.list_all();
         self.keep_permitted(&mut tools, caller);
         for tool in &mut tools {
+            super::tasked::listed_execution(tool);
             if takes_nothing(&tool.input_schema) {
                 let mut schema = (*tool.input_schema).clone();
                 schema.insert("additionalProperties".into(), Value::Bool(false));
@@ -451,6 +431,68 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     pub(super) fn router_tool(&self, name: &str) -> Option<&'r rmcp::model::Tool> {
         self.router.get(name)
     }
+}
+
+/// The route's answer, with this crate's argument errors restored and the repairs
+/// said in `_meta`.
+pub(super) async fn answer<S>(
+    route: rmcp::handler::server::router::tool::ToolRoute<S>,
+    context: ToolCallContext<'_, S>,
+    mailbox: Mailbox,
+    tool: String,
+) -> Result<CallToolResponse, ErrorData> {
+    // A method that panics gets the answer a toolbox's handler gets: the call is
+    // answered (rmcp would let the request's task die unanswered), its internals
+    // go to the log only.
+    let annotations = route.attr.annotations.as_ref().map(annotations);
+    let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
+        let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
+        let echoed = mailbox.0.lock().ok().and_then(|mut l| l.echoed.take());
+        let error =
+            internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
+        return Ok(to_rmcp_result(error.into_call_result()).into());
+    };
+    match outcome {
+        Ok(CallToolResponse::Complete(mut result)) => {
+            let (repairs, echoed) = mailbox
+                .0
+                .lock()
+                .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
+                .unwrap_or_default();
+            // A method's own error says which call failed, as a toolbox's does.
+            if result.is_error == Some(true)
+                && let Some(Value::Object(structured)) = &mut result.structured_content
+                && structured.get("attempted_query") == Some(&Value::Null)
+            {
+                structured.insert(
+                    "attempted_query".into(),
+                    serde_json::json!({"tool": tool, "arguments": attempted_arguments(echoed)}),
+                );
+            }
+            if !repairs.is_empty() {
+                let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
+                let meta = result.meta.get_or_insert_with(Default::default);
+                meta.0.insert(crate::result::REPAIRS_KEY.into(), listed);
+            }
+            Ok(CallToolResponse::Complete(result))
+        }
+        Ok(response) => Ok(response),
+        Err(error) => restore(error, &mailbox),
+    }
+}
+
+/// The last step of an answer that is a result, as a `Toolbox`'s: the draft failure
+/// object where asked, and the operator's event.
+pub(super) fn settle(
+    settings: &Settings,
+    started: &Started,
+    result: &mut rmcp::model::CallToolResult,
+) {
+    let mut meta = result.meta.take().map(|m| m.0);
+    let is_error = result.is_error == Some(true);
+    let structured = result.structured_content.as_mut();
+    settings.settle(started, is_error, structured, &mut meta);
+    result.meta = meta.map(rmcp::model::MetaObject);
 }
 
 /// The arguments of a method without `Parameters`: none.

@@ -1,11 +1,12 @@
 //! The tasks extension on rmcp's wire: a call that becomes a task answered with
-//! `CreateTaskResult`, and `tasks/get`, `tasks/update` and `tasks/cancel` answered from
-//! the server's [`Tasks`]; each task reached only by the subject that created it.
+//! `CreateTaskResult`, and `tasks/get` (with the questions of a task waiting for its
+//! user), `tasks/update` (their answers) and `tasks/cancel` answered from the server's
+//! [`Tasks`]; each task reached only by the subject that created it.
 
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, GetTaskResult, Task,
-    TaskPayload, TaskStatus,
+    TaskPayload, TaskStatus, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -16,6 +17,48 @@ use crate::serve::tasks::{TaskRecord, TaskRefusal, TaskState, Tasks, timestamp};
 use crate::task_support::TaskSupport;
 
 pub(crate) use super::convert::EXECUTION_META;
+
+/// The key under which a `Parameters` type's task support travels in its tool's input
+/// schema, for `structured` to read (rmcp's `#[tool]` macro builds a method's tool from
+/// that schema alone) and to move to the listed tool's `execution`.
+pub(crate) const TASK_SUPPORT_KEY: &str = "x-mcp-tool-task-support";
+
+/// `schema` with `support` under [`TASK_SUPPORT_KEY`] (unchanged for a tool without
+/// tasks).
+pub(crate) fn with_task_support_in_schema(
+    schema: &mut serde_json::Map<String, Value>,
+    support: TaskSupport,
+) {
+    if let Some(execution) = crate::task_support::Execution::of(support) {
+        let support = serde_json::to_value(execution.task_support).unwrap_or_default();
+        schema.insert(TASK_SUPPORT_KEY.to_owned(), support);
+    }
+}
+
+/// The task support a tool's input schema carries (`None`: it supports none).
+pub(crate) fn task_support_in_schema(
+    schema: &serde_json::Map<String, Value>,
+) -> Option<TaskSupport> {
+    match schema.get(TASK_SUPPORT_KEY)?.as_str()? {
+        "optional" => Some(TaskSupport::Optional),
+        "required" => Some(TaskSupport::Required),
+        _ => None,
+    }
+}
+
+/// `tool` as listed: the task support its schema carried moved to the `_meta` the
+/// transports move to its `execution`.
+pub(crate) fn listed_execution(tool: &mut rmcp::model::Tool) {
+    let Some(support) = task_support_in_schema(&tool.input_schema) else {
+        return;
+    };
+    let mut schema = (*tool.input_schema).clone();
+    schema.remove(TASK_SUPPORT_KEY);
+    tool.input_schema = std::sync::Arc::new(schema);
+    let execution = serde_json::json!({ "taskSupport": support });
+    let meta = tool.meta.get_or_insert_with(Default::default);
+    meta.0.insert(EXECUTION_META.into(), execution);
+}
 
 /// Moves each listed tool's `execution` out of its `_meta` in `message`, a JSON-RPC
 /// response to `tools/list` (any other message is left as it is).
@@ -118,6 +161,11 @@ pub(crate) async fn get(
         .ok_or_else(|| unknown(id))?;
     let payload = match &record.state {
         TaskState::Working => TaskPayload::Working,
+        TaskState::InputRequired(asked) => TaskPayload::InputRequired {
+            input_requests: serde_json::from_value(Value::Object(asked.clone())).map_err(|e| {
+                ErrorData::internal_error(format!("a question to the user: {e}"), None)
+            })?,
+        },
         TaskState::Cancelled => TaskPayload::Cancelled,
         TaskState::Completed(result) => TaskPayload::Completed {
             result: object(result),
@@ -142,16 +190,55 @@ pub(crate) async fn cancel(
     found(tasks.cancel(id, owner.as_deref()).await, id)
 }
 
-/// `tasks/update`: no task of this server waits for its client's input (a tool asks its
-/// user before its task is created), so responses are acknowledged and ignored, as the
-/// extension has a server do with responses to nothing outstanding.
+/// `tasks/update`: the client's answers to the task's questions, handed to its work
+/// (wherever it runs); an answer to no question outstanding is ignored, as the
+/// extension has a server do.
 pub(crate) async fn update(
     tasks: &Tasks,
-    id: &str,
+    request: UpdateTaskParams,
     context: &RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
     let owner = owner(context);
-    found(tasks.get(id, owner.as_deref()).await, id)
+    let id = &request.task_id;
+    let answers = request.input_responses.into_iter().collect();
+    if tasks.update(id, owner.as_deref(), answers).await {
+        Ok(())
+    } else {
+        Err(unknown(id))
+    }
+}
+
+/// The methods of the tasks extension for a server written with rmcp's macros, whose
+/// `#[tool]` methods run as tasks through
+/// [`Structured::tasks`](crate::rmcp::Structured::tasks): its
+/// `ServerHandler` answers `tasks/*` with them.
+impl Tasks {
+    /// Answers `tasks/get`.
+    pub async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        get(self, &request.task_id, &context).await
+    }
+
+    /// Answers `tasks/cancel`.
+    pub async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        cancel(self, &request.task_id, &context).await
+    }
+
+    /// Answers `tasks/update`.
+    pub async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        update(self, request, &context).await
+    }
 }
 
 /// The acknowledgement of a method on the task `id`, if this caller has it.
@@ -177,6 +264,7 @@ fn object(value: &Value) -> serde_json::Map<String, Value> {
 fn wire_task(tasks: &Tasks, record: &TaskRecord) -> Task {
     let status = match record.state {
         TaskState::Working => TaskStatus::Working,
+        TaskState::InputRequired(_) => TaskStatus::InputRequired,
         TaskState::Completed(_) => TaskStatus::Completed,
         TaskState::Failed(_) => TaskStatus::Failed,
         TaskState::Cancelled => TaskStatus::Cancelled,

@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use serde_json::{Map, Value};
+
 use super::{StoreFuture, TaskLimits, TaskRecord, TaskRefusal, TaskState, TaskStore, lock, now_ms};
 
 /// A [`TaskStore`] in this process's memory. Expired tasks are dropped as new ones are
@@ -11,6 +13,8 @@ use super::{StoreFuture, TaskLimits, TaskRecord, TaskRefusal, TaskState, TaskSto
 #[derive(Debug, Default)]
 pub struct MemoryTasks {
     tasks: Mutex<HashMap<String, TaskRecord>>,
+    /// The answers of each task's client not yet taken by its work, by key.
+    answers: Mutex<HashMap<String, Map<String, Value>>>,
 }
 
 impl MemoryTasks {
@@ -30,6 +34,7 @@ impl TaskStore for MemoryTasks {
             let now = now_ms();
             let mut tasks = lock(&self.tasks);
             tasks.retain(|_, t| !t.expired(now));
+            lock(&self.answers).retain(|id, _| tasks.contains_key(id));
             if tasks.len() >= limits.in_all {
                 return Err(TaskRefusal::InAll(limits.in_all));
             }
@@ -58,7 +63,7 @@ impl TaskStore for MemoryTasks {
         Box::pin(async move {
             let mut tasks = lock(&self.tasks);
             match tasks.get_mut(id) {
-                Some(task) if task.state == TaskState::Working => {
+                Some(task) if !task.state.is_terminal() => {
                     task.state = state;
                     task.updated_ms = now_ms();
                     true
@@ -72,7 +77,7 @@ impl TaskStore for MemoryTasks {
         Box::pin(async move {
             let mut tasks = lock(&self.tasks);
             if let Some(task) = tasks.get_mut(id)
-                && task.state == TaskState::Working
+                && !task.state.is_terminal()
             {
                 task.status_message = Some(message);
                 task.updated_ms = now_ms();
@@ -92,11 +97,75 @@ impl TaskStore for MemoryTasks {
             if task.owner.as_deref() != owner || task.expired(now) {
                 return None;
             }
-            if task.state == TaskState::Working {
+            if !task.state.is_terminal() {
                 task.state = TaskState::Cancelled;
                 task.updated_ms = now;
             }
             Some(task.clone())
+        })
+    }
+
+    fn ask<'a>(&'a self, id: &'a str, key: &'a str, request: Value) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let mut tasks = lock(&self.tasks);
+            let Some(task) = tasks.get_mut(id) else {
+                return false;
+            };
+            match &mut task.state {
+                TaskState::Working => {
+                    task.state = TaskState::InputRequired(Map::from_iter([(key.into(), request)]));
+                }
+                TaskState::InputRequired(asked) => {
+                    asked.insert(key.to_owned(), request);
+                }
+                _ => return false,
+            }
+            task.updated_ms = now_ms();
+            true
+        })
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        owner: Option<&'a str>,
+        answers: Map<String, Value>,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let now = now_ms();
+            let mut tasks = lock(&self.tasks);
+            let Some(task) = tasks.get_mut(id) else {
+                return false;
+            };
+            if task.owner.as_deref() != owner || task.expired(now) {
+                return false;
+            }
+            let TaskState::InputRequired(asked) = &mut task.state else {
+                return true;
+            };
+            let mut kept = lock(&self.answers);
+            for (key, answer) in answers {
+                if asked.remove(&key).is_some() {
+                    kept.entry(id.to_owned()).or_default().insert(key, answer);
+                    task.updated_ms = now;
+                }
+            }
+            if asked.is_empty() {
+                task.state = TaskState::Working;
+            }
+            true
+        })
+    }
+
+    fn take_answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Option<Value>> {
+        Box::pin(async move {
+            let mut kept = lock(&self.answers);
+            let answers = kept.get_mut(id)?;
+            let answer = answers.remove(key);
+            if answers.is_empty() {
+                kept.remove(id);
+            }
+            answer
         })
     }
 }
@@ -168,5 +237,36 @@ mod tests {
             run(store.get("t", Some("ada"))).unwrap().state,
             TaskState::Cancelled
         );
+    }
+
+    #[test]
+    fn answers_reach_the_questions_outstanding_of_the_owners_task_only() {
+        let store = MemoryTasks::new();
+        run(store.create(task("t", Some("ada"), 60_000), &TaskLimits::default())).unwrap();
+        let asked = serde_json::json!({ "method": "elicitation/create", "params": {} });
+        assert!(run(store.ask("t", "q1", asked.clone())));
+        assert!(run(store.ask("t", "q2", asked)));
+        let yes = serde_json::json!({ "action": "accept" });
+        let answers = |keys: &[&str]| keys.iter().map(|k| (k.to_string(), yes.clone())).collect();
+        // Another subject's answers find no task, and reach nothing.
+        assert!(!run(store.answer("t", Some("bob"), answers(&["q1"]))));
+        assert_eq!(run(store.take_answer("t", "q1")), None);
+        // An answer to no question is ignored; the task waits for the other.
+        assert!(run(store.answer("t", Some("ada"), answers(&["q1", "q9"]))));
+        let TaskState::InputRequired(left) = run(store.get("t", Some("ada"))).unwrap().state else {
+            panic!("no longer waiting");
+        };
+        assert_eq!(left.keys().collect::<Vec<_>>(), ["q2"]);
+        assert_eq!(run(store.take_answer("t", "q1")), Some(yes.clone()));
+        assert_eq!(run(store.take_answer("t", "q1")), None, "taken once");
+        assert_eq!(run(store.take_answer("t", "q9")), None);
+        run(store.answer("t", Some("ada"), answers(&["q2"])));
+        assert_eq!(
+            run(store.get("t", Some("ada"))).unwrap().state,
+            TaskState::Working
+        );
+        // Over, it asks nothing more.
+        run(store.finish("t", TaskState::Completed(serde_json::json!({}))));
+        assert!(!run(store.ask("t", "q3", serde_json::json!({}))));
     }
 }

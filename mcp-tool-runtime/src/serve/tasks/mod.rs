@@ -7,8 +7,11 @@
 //! [`Tasks`] keeps a server's tasks: where they are stored ([`TaskStore`]: in memory
 //! here, [`MemoryTasks`]), how long a task is kept ([`TaskLimits`]), and the work each
 //! runs in this process, with the signal that tells a handler its task was cancelled
-//! ([`Cancelled`]).
+//! ([`Cancelled`]). A handler that asks its user (the crate's [`Ask`](crate::Ask))
+//! within a task puts its question on the task, `input_required` until the client
+//! answers it with `tasks/update`.
 
+mod input;
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
@@ -20,8 +23,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
+
+pub(crate) use input::questions;
 
 pub use memory::MemoryTasks;
 #[cfg(feature = "redis")]
@@ -37,6 +43,10 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub enum TaskState {
     /// Its handler runs.
     Working,
+    /// Its handler waits for its client's answers: each question outstanding
+    /// (`{"method": "elicitation/create", "params": {...}}`), by the key an answer
+    /// names it with.
+    InputRequired(Map<String, Value>),
     /// Its handler returned: the call's result (`isError` true for a tool's failure).
     Completed(Value),
     /// It could not end with a result: a JSON-RPC error object (`code`, `message`).
@@ -48,7 +58,10 @@ pub enum TaskState {
 impl TaskState {
     /// Whether the task is over.
     pub fn is_terminal(&self) -> bool {
-        !matches!(self, TaskState::Working)
+        matches!(
+            self,
+            TaskState::Completed(_) | TaskState::Failed(_) | TaskState::Cancelled
+        )
     }
 }
 
@@ -148,12 +161,40 @@ pub trait TaskStore: Send + Sync + 'static {
         owner: Option<&'a str>,
     ) -> StoreFuture<'a, Option<TaskRecord>>;
 
-    /// Ends the working task `id` in `state` (`false`: it was no longer working, as
-    /// when cancelled meanwhile, and is left as it is).
+    /// Ends the task `id`, working or waiting for input, in `state` (`false`: it was
+    /// over already, as when cancelled meanwhile, and is left as it is).
     fn finish<'a>(&'a self, id: &'a str, state: TaskState) -> StoreFuture<'a, bool>;
 
-    /// Sets the status message of the working task `id`.
+    /// Sets the status message of the task `id` while it is not over.
     fn progress<'a>(&'a self, id: &'a str, message: String) -> StoreFuture<'a, ()>;
+
+    /// Puts the question `request` (`{"method": "elicitation/create", "params"}`) to the
+    /// client of the task `id`, under `key` (never used twice in one task): the task is
+    /// `input_required` until every question put is answered. `false`: the task is over
+    /// or gone, and nobody will answer.
+    fn ask<'a>(&'a self, id: &'a str, key: &'a str, request: Value) -> StoreFuture<'a, bool>;
+
+    /// Takes `owner`'s answers to the questions of the task `id` (`tasks/update`): an
+    /// answer to a question outstanding is kept for the work to take, any other is
+    /// ignored (an unknown key, or one answered already); once none is outstanding the
+    /// task is `working` again. `false`: `owner` has no such task.
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        owner: Option<&'a str>,
+        answers: Map<String, Value>,
+    ) -> StoreFuture<'a, bool>;
+
+    /// Takes the answer to the question `key` of the task `id` (`None`: not yet).
+    fn take_answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Option<Value>>;
+
+    /// For a store that replicas share: how often the work waiting for an answer looks
+    /// for it, since the answer may reach another replica; `None` (the default) for a
+    /// store of one process, where every answer arrives in the process that waits for
+    /// it, and wakes it at once.
+    fn answers_every(&self) -> Option<Duration> {
+        None
+    }
 
     /// Cancels the task `id` of `owner` if it is working; `None` if `owner` has no such
     /// task. A task already over is left as it is (cancelling it again is no error).
@@ -245,7 +286,14 @@ impl TaskLimits {
 pub struct Tasks {
     store: Arc<dyn TaskStore>,
     limits: TaskLimits,
-    running: Arc<Mutex<HashMap<String, CancellationToken>>>,
+    running: Arc<Mutex<HashMap<String, Live>>>,
+}
+
+/// The work of a task running in this process: the signal that stops it, and the one
+/// that wakes it when its client answered.
+struct Live {
+    token: CancellationToken,
+    answered: Arc<Notify>,
 }
 
 impl std::fmt::Debug for Tasks {
@@ -294,7 +342,12 @@ impl Tasks {
         let record = TaskRecord::working(id.clone(), owner, tool, ttl_ms);
         self.store.create(record.clone(), &self.limits).await?;
         let token = CancellationToken::new();
-        lock(&self.running).insert(id.clone(), token.clone());
+        let answered = Arc::new(Notify::new());
+        let live = Live {
+            token: token.clone(),
+            answered: Arc::clone(&answered),
+        };
+        lock(&self.running).insert(id.clone(), live);
         let store = Arc::clone(&self.store);
         let running = Arc::clone(&self.running);
         let max = self.limits.max_result_bytes;
@@ -302,6 +355,9 @@ impl Tasks {
             token: token.clone(),
             id: id.clone(),
             store: Arc::clone(&store),
+            answered,
+            expires_ms: record.created_ms.saturating_add(ttl_ms),
+            asked: Default::default(),
         };
         let done = CancellationToken::new();
         if let Some(every) = store.heartbeat_every() {
@@ -339,10 +395,22 @@ impl Tasks {
     /// Cancels the task `id` of `owner`, signalling its handler if it runs here.
     pub async fn cancel(&self, id: &str, owner: Option<&str>) -> Option<TaskRecord> {
         let record = self.store.cancel(id, owner).await?;
-        if let Some(token) = lock(&self.running).get(id) {
-            token.cancel();
+        if let Some(live) = lock(&self.running).get(id) {
+            live.token.cancel();
         }
         Some(record)
+    }
+
+    /// Takes `owner`'s answers to the questions of the task `id` (`tasks/update`), and
+    /// wakes its work if it runs here (`false`: `owner` has no such task).
+    pub async fn update(&self, id: &str, owner: Option<&str>, answers: Map<String, Value>) -> bool {
+        if !self.store.answer(id, owner, answers).await {
+            return false;
+        }
+        if let Some(live) = lock(&self.running).get(id) {
+            live.answered.notify_waiters();
+        }
+        true
     }
 }
 

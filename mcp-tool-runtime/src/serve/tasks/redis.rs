@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::ask::in_redis::Link;
 
@@ -20,6 +20,10 @@ use super::{StoreFuture, TaskLimits, TaskRecord, TaskRefusal, TaskState, TaskSto
 /// was working (its replica stopped or died, or lost Redis) is shown `failed` on every
 /// replica, saying so, never `working` forever: within the lease of the replica going
 /// away.
+///
+/// A task's questions to its user (its handler's `Ask`, `input_required`) are fields of
+/// its hash, and so are the answers `tasks/update` brings through any replica: the
+/// replica running the task looks for them every 200 ms while its handler waits.
 ///
 /// Every Redis call is bounded by [`RedisTasks::timeout`] (1 second unless set): past
 /// it, a call that would create a task gets a `transient` error and is not started, and
@@ -125,7 +129,19 @@ impl RedisTasks {
                     "message": "The server process running this task stopped before it ended: its work may be partly done. Call again.",
                 }))
             }
-            "working" => TaskState::Working,
+            "working" => {
+                // The questions outstanding, each in a field of its own.
+                let asked: Map<String, Value> = fields
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.strip_prefix("ask:")?, v)))
+                    .filter_map(|(k, v)| Some((k.to_owned(), serde_json::from_str(v).ok()?)))
+                    .collect();
+                if asked.is_empty() {
+                    TaskState::Working
+                } else {
+                    TaskState::InputRequired(asked)
+                }
+            }
             "completed" => TaskState::Completed(payload()?),
             "failed" => TaskState::Failed(payload()?),
             _ => TaskState::Cancelled,
@@ -160,6 +176,29 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[9])
 redis.call('PEXPIREAT', KEYS[2], ARGV[4], 'GT')
 redis.call('PEXPIREAT', KEYS[3], ARGV[4], 'GT')
 return 0
+";
+
+/// Moves the answers to questions outstanding (`ask:KEY`) to `answer:KEY` for the work
+/// to take, ignoring any other, while the task works; the arguments are key, answer,
+/// ..., then the time.
+const ANSWER: &str = r"
+if redis.call('HGET', KEYS[1], 'status') ~= 'working' then return 0 end
+local n = 0
+for i = 1, #ARGV - 1, 2 do
+  if redis.call('HDEL', KEYS[1], 'ask:' .. ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[1], 'answer:' .. ARGV[i], ARGV[i + 1])
+    n = n + 1
+  end
+end
+if n > 0 then redis.call('HSET', KEYS[1], 'updated', ARGV[#ARGV]) end
+return n
+";
+
+/// Takes the answer to a question: its text, or nil.
+const TAKE: &str = r"
+local answer = redis.call('HGET', KEYS[1], 'answer:' .. ARGV[1])
+if answer then redis.call('HDEL', KEYS[1], 'answer:' .. ARGV[1]) end
+return answer
 ";
 
 /// Sets fields of a task that is working (1), or leaves it (0).
@@ -224,7 +263,7 @@ impl TaskStore for RedisTasks {
                 TaskState::Completed(result) => ("completed", result.to_string()),
                 TaskState::Failed(error) => ("failed", error.to_string()),
                 TaskState::Cancelled => ("cancelled", String::new()),
-                TaskState::Working => return false,
+                TaskState::Working | TaskState::InputRequired(_) => return false,
             };
             self.while_working(id, &[("status", status.to_owned()), ("payload", payload)])
                 .await
@@ -261,7 +300,52 @@ impl TaskStore for RedisTasks {
     fn heartbeat_every(&self) -> Option<Duration> {
         Some(self.lease / 4)
     }
+
+    fn ask<'a>(&'a self, id: &'a str, key: &'a str, request: Value) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            self.while_working(id, &[(&format!("ask:{key}"), request.to_string())])
+                .await
+        })
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        owner: Option<&'a str>,
+        answers: Map<String, Value>,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            if self.get(id, owner).await.is_none() {
+                return false;
+            }
+            let mut args: Vec<String> = answers
+                .into_iter()
+                .flat_map(|(key, answer)| [key, answer.to_string()])
+                .collect();
+            args.push(now_ms().to_string());
+            // Answers that could not be kept are as if never sent: the task still asks.
+            let _ = self.eval::<i64>(ANSWER, &[self.key(id)], &args).await;
+            true
+        })
+    }
+
+    fn take_answer<'a>(&'a self, id: &'a str, key: &'a str) -> StoreFuture<'a, Option<Value>> {
+        Box::pin(async move {
+            let taken = self
+                .eval::<Option<String>>(TAKE, &[self.key(id)], &[key.to_owned()])
+                .await;
+            serde_json::from_str(&taken.ok()??).ok()
+        })
+    }
+
+    /// An answer sent through another replica is looked for every 200 ms.
+    fn answers_every(&self) -> Option<Duration> {
+        Some(ANSWERS_EVERY)
+    }
 }
+
+/// How often the work waiting for an answer looks for it in Redis.
+const ANSWERS_EVERY: Duration = Duration::from_millis(200);
 
 impl RedisTasks {
     /// Sets `fields` of the task `id` if it is working; whether it was.

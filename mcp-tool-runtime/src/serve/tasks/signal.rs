@@ -4,7 +4,9 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::TaskStore;
@@ -14,6 +16,13 @@ pub(super) struct Running {
     pub token: CancellationToken,
     pub id: String,
     pub store: Arc<dyn TaskStore>,
+    /// Notified when the task's client answered a question here.
+    pub answered: Arc<Notify>,
+    /// When the task expires, in milliseconds since the Unix epoch: no answer comes
+    /// after.
+    pub expires_ms: u64,
+    /// How many questions the task has put: each one's key is new.
+    pub asked: AtomicU64,
 }
 
 tokio::task_local! {

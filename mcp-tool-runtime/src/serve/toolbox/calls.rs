@@ -71,7 +71,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
     ) -> Result<Answer, CallError> {
-        let routed = self.call_routed(caller, profile, name, arguments, reach, false);
+        let routed = self.call_routed(caller, profile, name, arguments, reach, None);
         match routed.await? {
             Routed::Now(answer) => Ok(answer),
             // Not deferred, so never here: a panic, as a call within its request says it.
@@ -83,8 +83,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
-    /// [`Toolbox::call_reaching_as`], that becomes a task (`defer`) once the arguments
-    /// pass: its answer is then the rest of the call, settled as any answer is.
+    /// [`Toolbox::call_reaching_as`], that becomes a task (`defer`, through which its
+    /// handler asks its user) once the arguments pass: its answer is then the rest of
+    /// the call, settled as any answer is.
     pub(crate) async fn call_routed(
         &self,
         caller: Option<&Caller>,
@@ -92,7 +93,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         name: &str,
         arguments: Value,
         reach: Reach,
-        defer: bool,
+        defer: Option<Arc<dyn crate::ask::Elicit>>,
     ) -> Result<Routed, CallError> {
         let started = Started::now(name, caller.map(Caller::subject));
         let Some(&i) = self.index.get(name) else {
