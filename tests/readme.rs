@@ -141,9 +141,10 @@ async fn the_readme_shows_the_entry_and_the_error_as_they_are() {
     assert_eq!(block("## What the model gets back"), result);
 }
 
-/// The lowest and highest ratio over garde in a row of BENCHMARKS.md's targets table,
-/// across its three workloads' cells; a range in parentheses (the spread of a median's
-/// runs) is not a measurement of its own and is left out.
+/// The lowest and highest ratio (over garde, or jsonschema for type errors) in a row of
+/// BENCHMARKS.md's targets table, across its three workloads' cells; a range in
+/// parentheses (the spread of a median's runs) is not a measurement of its own and is
+/// left out.
 fn ratio_range(benchmarks: &str, row: &str) -> (String, String) {
     let targets = &benchmarks[benchmarks
         .find("\n## Targets\n")
@@ -174,7 +175,7 @@ fn ratio_range(benchmarks: &str, row: &str) -> (String, String) {
     (format!("{lowest:.2}x"), format!("{highest:.2}x"))
 }
 
-/// The README's and the performance page's ratios over garde are the ranges of
+/// The README's and the performance page's ratios are the ranges of
 /// BENCHMARKS.md's targets table, so a new measurement written there and not in them
 /// fails here rather than leaving two different numbers.
 #[test]
@@ -202,6 +203,12 @@ fn the_ratios_in_short_are_those_of_the_targets_table() {
     assert!(
         performance.contains(&format!("- Valid input: {valid}")),
         "the performance page's valid input is not {valid}"
+    );
+    let (low, high) = ratio_range(&benchmarks, "type errors within 0.8x jsonschema");
+    let types = format!("- Type errors: {low} to {high} the jsonschema crate's");
+    assert!(
+        performance.contains(&types),
+        "the performance page's type errors are not {types:?}"
     );
     for (workload, ratio) in ["book_flight", "flight_b", "order"]
         .iter()
