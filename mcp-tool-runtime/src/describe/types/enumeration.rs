@@ -34,7 +34,7 @@ pub struct EnumSpec {
 /// An enum's own `Deserialize`, where it has one: `<OwnReading<T>>::READS` names the
 /// inherent constant when `T: DeserializeOwned` holds, and [`NoOwnReading`]'s otherwise
 /// (an enum derived for what a tool returns may not read), as
-/// [`Probe`](super::Probe) chooses. The derives take no generic parameters, so the
+/// [`Probe`](super::probe::Probe) chooses. The derives take no generic parameters, so the
 /// choice is made once, for the enum.
 pub struct OwnReading<T>(PhantomData<T>);
 

@@ -3,7 +3,9 @@
 //! that it waits; the endpoint reads it when an answer reaches a replica that did not
 //! ask, to hand the answer over (`serve/transport/http/sessions.rs`).
 
-use std::sync::{Arc, Mutex};
+#[cfg(feature = "ask")]
+use std::sync::Arc;
+use std::sync::Mutex;
 
 /// The questions an endpoint asked a client (`elicitation/create` within a call of
 /// protocol 2025-11-25) and waits to hear answered, by session and request id (as

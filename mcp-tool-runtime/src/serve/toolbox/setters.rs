@@ -43,7 +43,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     ///   one allowed value matches.
     ///
     /// A field's former name (a serde `alias`) is read whatever this says, as serde and
-    /// [`McpTool::from_arguments`] read it: it is its author's, not a guess; the answer
+    /// [`McpTool::from_arguments`](crate::McpTool::from_arguments) read it: it is its author's, not a guess; the answer
     /// says it as it says a repair.
     ///
     /// The repaired value is checked and used, and each repair is said in the result's
