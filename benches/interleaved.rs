@@ -167,6 +167,9 @@ fn main() {
         ("flight_b", flight_b::inputs(), &FLIGHT_B),
         ("order", order::inputs(), &ORDER),
     ];
+    if let Ok(probe) = std::env::var("PROBE") {
+        return probe_one(&workloads, &probe, &filter);
+    }
     println!(
         "| workload | input | contender | ns per call (median of {ROUNDS} batches of {BATCH}) | / garde | / jsonschema |"
     );
@@ -191,6 +194,37 @@ fn main() {
                 );
             }
         }
+    }
+}
+
+/// `PROBE=<workload>/<contender>`: that contender alone on the inputs the filter names,
+/// `PROBE_CALLS` times each (20 000 unless set), for counting instructions under
+/// callgrind, where the machine's noise does not reach. The copies of the arguments are
+/// made before [`probe_calls`], so `--toggle-collect=*probe_calls*` counts the calls
+/// alone, as the harness times them.
+fn probe_one(workloads: &[Workload], probe: &str, filter: &[String]) {
+    let (workload, contender) = probe.split_once('/').expect("PROBE=<workload>/<contender>");
+    let (_, inputs, contenders) = workloads
+        .iter()
+        .find(|w| w.0 == workload)
+        .expect("a workload: book_flight, flight_b or order");
+    let (_, off, run) = contenders
+        .iter()
+        .find(|c| c.0 == contender)
+        .expect("a contender of that workload");
+    let calls: usize = std::env::var("PROBE_CALLS").map_or(20_000, |n| n.parse().expect("a count"));
+    only_off(off);
+    for (input, args) in inputs {
+        if filter.is_empty() || filter.iter().any(|f| input.contains(f.as_str())) {
+            probe_calls(*run, std::iter::repeat_n(args, calls).cloned().collect());
+        }
+    }
+}
+
+#[inline(never)]
+fn probe_calls(run: fn(Value) -> usize, copies: Vec<Value>) {
+    for copy in copies {
+        black_box(run(black_box(copy)));
     }
 }
 
