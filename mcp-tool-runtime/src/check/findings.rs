@@ -1,12 +1,18 @@
-//! What a check finds, in one list, in the order found.
+//! What a check finds, each kind in the order found.
 //!
-//! Everything the read after the check needs from the walk is one [`Finding`] pushed to
-//! one `Vec`: a violation, a repair with the value to put in place, a name read as
-//! another, an integer written as a float, a `null` that means "left out", a newtype's
-//! conversion to try. So a [trial](super::Checker::trial) (a union's form checked
-//! tentatively) undoes all of it with one [`Findings::undo`], a truncate back to its
-//! [`Mark`], and the read after the check is one pass over the list
-//! ([`Checked`](super::Checked)).
+//! Everything the read after the check needs from the walk is kept here: the
+//! violations (with, where the checker keeps them, the field each is about), and every
+//! other [`Finding`] in one list: a repair with the value to put in place, a name read
+//! as another, an integer written as a float, a `null` that means "left out", a
+//! newtype's conversion to try. So a [trial](super::Checker::trial) (a union's form
+//! checked tentatively) undoes all of it with one [`Findings::undo`], a truncate of
+//! each list back to its [`Mark`], and the read after the check is one pass over the
+//! other findings ([`Checked`](super::Checked)).
+//!
+//! The violations have a list of their own because an invalid call's error lists them
+//! as they lie: the list is moved into the error whole, nothing copied or sorted out.
+//! No read needs a violation's place among the other findings: arguments with a
+//! violation are not read at all.
 //!
 //! What a trial does not undo is not here, and says why where it is kept: where
 //! sensitive values are (`Checker::hide`: a form not taken still hides what it would
@@ -29,15 +35,6 @@ pub type Convert = fn(&Value) -> Result<(), String>;
 /// One thing a check found, where it found it.
 #[derive(Debug)]
 pub(crate) enum Finding {
-    /// A violation listed (past [`MAX_LISTED`](super::MAX_LISTED) they are only
-    /// counted). No larger than the violation itself, so that the list of an invalid
-    /// call becomes the error's list where it lies (see `replay.rs`).
-    Violation(Violation),
-    /// The field of the arguments the next violation is about (by wire name; `None` for
-    /// a violation of the arguments as a whole): recorded where the checker keeps fields
-    /// (a tool that asks its user for fields reads them), just before the violation, so
-    /// that a trial undoes the two together.
-    Field(Option<&'static str>),
     /// The value at `at` was repaired into `value` (see [`Repair`]). Recorded before
     /// the repaired value's own findings, which are below it: the read puts it in place
     /// first.
@@ -81,41 +78,44 @@ pub(crate) struct Conversion {
     pub convert: Convert,
 }
 
-/// The list of findings, and how many violations it lists and only counts.
+/// The findings: the violations listed, how many more were only counted, and the
+/// other findings.
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
-    list: Vec<Finding>,
-    /// The violations in `list`.
-    listed: usize,
+    /// The violations listed (past [`MAX_LISTED`](super::MAX_LISTED) they are only
+    /// counted), in the order found.
+    violations: Vec<Violation>,
+    /// The field of the arguments each violation is about (by wire name; `None` for a
+    /// violation of the arguments as a whole), one for each where the checker keeps
+    /// fields (a tool that asks its user for fields reads them); else empty.
+    fields: Vec<Option<&'static str>>,
     /// The violations found past the cap: counted, not listed.
     omitted: usize,
+    /// Every other finding, in the order found.
+    others: Vec<Finding>,
 }
 
 /// Where the findings stood: what [`Findings::undo`] goes back to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Mark {
-    len: usize,
-    listed: usize,
+    violations: usize,
+    fields: usize,
     omitted: usize,
+    others: usize,
 }
 
 impl Findings {
     /// Records a finding that is not a violation.
     pub(crate) fn push(&mut self, finding: Finding) {
-        debug_assert!(!matches!(
-            finding,
-            Finding::Violation(_) | Finding::Field(_)
-        ));
-        self.list.push(finding);
+        self.others.push(finding);
     }
 
-    /// Lists a violation, and first the field it is about where fields are kept.
+    /// Lists a violation, with the field it is about where fields are kept.
     pub(crate) fn list(&mut self, violation: Violation, field: Option<Option<&'static str>>) {
-        self.listed += 1;
         if let Some(field) = field {
-            self.list.push(Finding::Field(field));
+            self.fields.push(field);
         }
-        self.list.push(Finding::Violation(violation));
+        self.violations.push(violation);
     }
 
     /// Counts a violation past the cap.
@@ -125,64 +125,56 @@ impl Findings {
 
     /// How many violations are listed.
     pub(crate) fn listed(&self) -> usize {
-        self.listed
+        self.violations.len()
     }
 
     /// How many violations were found: listed and counted.
     pub(crate) fn count(&self) -> usize {
-        self.listed + self.omitted
-    }
-
-    /// How many violations were found past the cap.
-    pub(crate) fn omitted(&self) -> usize {
-        self.omitted
+        self.violations.len() + self.omitted
     }
 
     /// Where they stand now.
     pub(crate) fn mark(&self) -> Mark {
         Mark {
-            len: self.list.len(),
-            listed: self.listed,
+            violations: self.violations.len(),
+            fields: self.fields.len(),
             omitted: self.omitted,
+            others: self.others.len(),
         }
     }
 
     /// Undoes everything found since `mark`; returns how many violations that was.
     pub(crate) fn undo(&mut self, mark: Mark) -> usize {
-        let found = self.count() - (mark.listed + mark.omitted);
-        self.list.truncate(mark.len);
-        self.listed = mark.listed;
+        let found = self.count() - (mark.violations + mark.omitted);
+        self.violations.truncate(mark.violations);
+        self.fields.truncate(mark.fields);
         self.omitted = mark.omitted;
+        self.others.truncate(mark.others);
         found
     }
 
     /// The violations listed since `mark`.
-    pub(crate) fn violations_since(&self, mark: Mark) -> impl Iterator<Item = &Violation> {
-        self.list[mark.len.min(self.list.len())..]
-            .iter()
-            .filter_map(|finding| match finding {
-                Finding::Violation(violation) => Some(violation),
-                _ => None,
-            })
+    pub(crate) fn violations_since(&self, mark: Mark) -> &[Violation] {
+        &self.violations[mark.violations.min(self.violations.len())..]
     }
 
     /// The value of the repair at `index` (see [`Findings::next_index`]), once known.
     pub(crate) fn set_repaired(&mut self, index: usize, parsed: Value) {
-        if let Some(Finding::Repaired { value, .. }) = self.list.get_mut(index) {
+        if let Some(Finding::Repaired { value, .. }) = self.others.get_mut(index) {
             *value = parsed;
         }
     }
 
     /// Whether a value was repaired.
     pub(crate) fn has_repairs(&self) -> bool {
-        self.list
+        self.others
             .iter()
             .any(|finding| matches!(finding, Finding::Repaired { .. }))
     }
 
     /// The value the last repair at `at` put in place, if one did.
     pub(crate) fn repaired_at(&self, at: &Location) -> Option<&Value> {
-        self.list.iter().rev().find_map(|finding| match finding {
+        self.others.iter().rev().find_map(|finding| match finding {
             Finding::Repaired {
                 at: here, value, ..
             } if here == at => Some(value),
@@ -190,30 +182,27 @@ impl Findings {
         })
     }
 
-    /// The index the next finding pushed will have.
+    /// The index the next finding that is not a violation will have.
     pub(crate) fn next_index(&self) -> usize {
-        self.list.len()
+        self.others.len()
     }
 
-    /// The findings, in the order found.
-    pub(crate) fn into_list(self) -> Vec<Finding> {
-        self.list
+    /// The violations listed, the field each is about (where kept), how many more were
+    /// counted, and the other findings in the order found.
+    pub(crate) fn into_parts(self) -> Parts {
+        Parts {
+            violations: self.violations,
+            fields: self.fields,
+            omitted: self.omitted,
+            others: self.others,
+        }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Finding;
-    use crate::result::Violation;
-
-    /// The list of an invalid call's findings becomes the error's list of violations
-    /// where it lies (`Checked::listed`) only while a finding takes the room of a
-    /// violation: a larger kind of finding would cost every invalid call a second list.
-    #[test]
-    fn a_finding_takes_the_room_of_a_violation() {
-        assert_eq!(
-            (size_of::<Finding>(), align_of::<Finding>()),
-            (size_of::<Violation>(), align_of::<Violation>())
-        );
-    }
+/// What [`Findings::into_parts`] gives.
+pub(crate) struct Parts {
+    pub violations: Vec<Violation>,
+    pub fields: Vec<Option<&'static str>>,
+    pub omitted: usize,
+    pub others: Vec<Finding>,
 }

@@ -4,8 +4,8 @@
 //!
 //! - `path.rs`, the cursor: where the checker is, as steps kept in place and written
 //!   out (a JSON pointer, a typed location) only for a finding;
-//! - `findings.rs`, the findings: one list in the order found, which a trial undoes by
-//!   a truncate, and `replay.rs`, the one pass that reads it after the check;
+//! - `findings.rs`, the findings: lists in the order found, which a trial undoes by
+//!   truncates, and `replay.rs`, the one pass that reads them after the check;
 //! - `repair.rs`, the repair policy: which client mistakes are read as what was meant,
 //!   and how each is recorded;
 //! - `report.rs`, the message writer: a violation's sentence, and what it remembers.
@@ -45,7 +45,7 @@ pub struct Checker<'a> {
     context: &'a Context,
     /// Where the checker is; turned into a JSON pointer only when a finding needs it.
     path: Steps,
-    /// What the check found, in one list (see `findings.rs`).
+    /// What the check found (see `findings.rs`).
     findings: Findings,
     /// Where sensitive values are: hidden in the echo of the arguments. Not a finding:
     /// a [trial](Checker::trial) keeps it (a form not taken still hides what it would
@@ -279,6 +279,7 @@ impl<'a> Checker<'a> {
             messages = cx
                 .findings
                 .violations_since(start)
+                .iter()
                 .map(|v| v.message.clone())
                 .collect();
         });

@@ -12,10 +12,10 @@ impl Checker<'_> {
         let mut pointer = String::with_capacity(32);
         for step in self.path.iter() {
             pointer.push('/');
-            match (step, self.path.name(step)) {
-                (_, Some(name)) => push_escaped(&mut pointer, name),
-                (Step::Index(index), None) => crate::number::push_int(&mut pointer, *index as i128),
-                _ => {}
+            match *step {
+                Step::Field(name) => push_escaped(&mut pointer, name),
+                Step::Key { start, end } => push_escaped(&mut pointer, &self.path.keys[start..end]),
+                Step::Index(index) => pointer.push_str(itoa::Buffer::new().format(index)),
             }
         }
         pointer

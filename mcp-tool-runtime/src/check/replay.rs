@@ -57,41 +57,25 @@ impl Checked {
     }
 
     /// The violations, for the error, and the repairs that would have been made, for
-    /// its `_meta`: the arguments are kept as they came. The list of findings becomes
-    /// the list of violations where it lies (a finding is no larger than a violation),
-    /// each violation moved once.
+    /// its `_meta`: the arguments are kept as they came. The violations' list becomes
+    /// the error's as it lies.
     pub(crate) fn listed(self) -> (Listed, Vec<Repair>) {
-        let omitted = self.findings.omitted();
-        let mut fields = Vec::new();
+        let found = self.findings.into_parts();
         let mut repairs = Repairs::default();
-        let violations: Vec<Violation> = self
-            .findings
-            .into_list()
-            .into_iter()
-            .filter_map(|finding| match finding {
-                Finding::Violation(violation) => Some(violation),
-                Finding::Field(field) => {
-                    fields.push(field);
-                    None
-                }
-                Finding::Repaired { at, repair, .. } => {
-                    repairs.made(&at, repair);
-                    None
-                }
-                Finding::Renamed(repair) => {
-                    repairs.renamed.push(repair);
-                    None
-                }
+        for finding in found.others {
+            match finding {
+                Finding::Repaired { at, repair, .. } => repairs.made(&at, repair),
+                Finding::Renamed(repair) => repairs.renamed.push(repair),
                 Finding::Restyled { .. }
                 | Finding::IntegralFloat(_)
                 | Finding::AbsentNull(_)
-                | Finding::Conversion(_) => None,
-            })
-            .collect();
+                | Finding::Conversion(_) => {}
+            }
+        }
         let listed = Listed {
-            violations,
-            fields,
-            omitted,
+            violations: found.violations,
+            fields: found.fields,
+            omitted: found.omitted,
             hidden: self.hidden,
         };
         (listed, repairs.in_order())
@@ -104,7 +88,7 @@ impl Checked {
         let mut repairs = Repairs::default();
         let mut refused = Vec::new();
         let mut restyled = Vec::new();
-        for finding in self.findings.into_list() {
+        for finding in self.findings.into_parts().others {
             match finding {
                 // A repair is recorded before the findings inside the value it puts in
                 // place: those are then found in it.
@@ -124,7 +108,6 @@ impl Checked {
                 }
                 // Renamed last, while every path above is as sent.
                 Finding::Restyled { parent, key, name } => restyled.push((parent, key, name)),
-                Finding::Violation(_) | Finding::Field(_) => {}
             }
         }
         // The innermost first (each was recorded after its parent's), while the paths
