@@ -354,10 +354,7 @@ impl ToolSpec {
     ) {
         let field = &self.fields[index];
         let summary = self.summary(index);
-        let mut detail = concat(&["Send ", summary, "."]);
-        if let Some(hint) = field.hint() {
-            crate::text::push_sentence(&mut detail, hint);
-        }
+        let mut detail = Cow::Borrowed(self.advice(index));
         // `departureDate` for `departure_date`: say where the value went.
         // A slip is among the first names sent, not behind thousands of others.
         let names = self.names();
@@ -370,7 +367,7 @@ impl ToolSpec {
             })
             .flatten();
         if let Some(key) = sent_as {
-            detail.push_str(&format!(
+            detail.to_mut().push_str(&format!(
                 " It seems to have been sent as {key:?}: rename it."
             ));
         }
@@ -379,7 +376,7 @@ impl ToolSpec {
             expectation: Cow::Borrowed("is required but was not sent"),
             expected: Value::String(summary.to_owned()),
             received: None,
-            detail: Some(Cow::Owned(detail)),
+            detail: Some(detail),
             hint: None,
         });
     }

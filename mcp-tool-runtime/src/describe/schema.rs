@@ -28,7 +28,7 @@ impl ToolSpec {
         let schema = Value::Object(walk.building(self.id(), |walk| self.build_schema(walk)));
         let recursive = walk.recurs(self.id()) || self.union.is_some_and(|u| walk.recurs(u.id()));
         let property = |name: &str| schema.get("properties")?.get(name)?.as_object();
-        let summaries = self
+        let summaries: Box<[String]> = self
             .fields
             .iter()
             .map(|f| {
@@ -36,6 +36,15 @@ impl ToolSpec {
                     || "a value".to_owned(),
                     |p| summarize(p, f.hint().is_none()),
                 )
+            })
+            .collect();
+        let advice = (self.fields.iter().zip(&summaries))
+            .map(|(field, summary)| {
+                let mut advice = format!("Send {summary}.");
+                if let Some(hint) = field.hint() {
+                    push_sentence(&mut advice, hint);
+                }
+                advice
             })
             .collect();
         let mut by_name: Vec<usize> = (0..self.fields.len()).collect();
@@ -61,6 +70,7 @@ impl ToolSpec {
             tool,
             by_name: by_name.into_boxed_slice(),
             summaries,
+            advice,
             names: self.collect_names(),
             root_names,
             valid_walk: self.admits_valid_walk(recursive),
@@ -190,6 +200,12 @@ impl ToolSpec {
     /// The schema of field `index` in a few words: "a string (Departure airport)".
     pub(super) fn summary(&'static self, index: usize) -> &'static str {
         &self.plan().summaries[index]
+    }
+
+    /// What field `index`, not sent, is told to do: "Send a string (Departure
+    /// airport).", and the author's hint.
+    pub(super) fn advice(&'static self, index: usize) -> &'static str {
+        &self.plan().advice[index]
     }
 
     /// The names the root object of an enum with data lists (see `check_root`).

@@ -135,6 +135,9 @@ pub(crate) struct Plan {
     pub(super) by_name: Box<[usize]>,
     /// Each field's schema in a few words, for "is required but was not sent".
     pub(super) summaries: Box<[String]>,
+    /// What a field not sent is told to do: "Send a string (Departure airport).", and
+    /// the author's hint.
+    pub(super) advice: Box<[String]>,
     /// Every name a field takes, flattened structs' included, in declaration order.
     pub(super) names: Box<[&'static str]>,
     /// The names the object lists, when it is an enum's root: every form's properties.
