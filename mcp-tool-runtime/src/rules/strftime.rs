@@ -30,10 +30,13 @@ pub fn parse(format: &str, input: &str) -> Option<Date> {
 /// directives; `Some(None)` when the input is not a date in it.
 fn parse_numeric(format: &str, input: &str) -> Option<Option<Date>> {
     let format = format.as_bytes();
+    let input = input.as_bytes();
+    if let Some(parsed) = parse_three(format, input) {
+        return Some(parsed);
+    }
     if !format.is_ascii() {
         return None;
     }
-    let input = input.as_bytes();
     let (mut year, mut month, mut day) = (None, None, None);
     let (mut f, mut i) = (0, 0);
     // Reads `width` ASCII digits at `i`.
@@ -84,6 +87,49 @@ fn parse_numeric(format: &str, input: &str) -> Option<Option<Date>> {
         return Some(None);
     };
     Some(Date::new(year, month, day).ok())
+}
+
+/// [`parse_numeric`] for the formats most dates are written in: the day, the month
+/// and the year once each, one ASCII character between them (`%d/%m/%Y`, `%Y-%m-%d`,
+/// `%m.%d.%Y`). Each part is at a place known from the format alone, so the input is
+/// read without walking the format. `None` for a format of another shape.
+fn parse_three(format: &[u8], input: &[u8]) -> Option<Option<Date>> {
+    let [b'%', first, sep1, b'%', second, sep2, b'%', third] = *format else {
+        return None;
+    };
+    let width = |part: u8| match part {
+        b'd' | b'm' => Some(2),
+        b'Y' => Some(4),
+        _ => None,
+    };
+    let (w1, w2, w3) = (width(first)?, width(second)?, width(third)?);
+    // A `%` between is half of `%%`, which makes what follows a literal.
+    let literal = |sep: u8| sep.is_ascii() && sep != b'%';
+    if first == second || second == third || first == third || !literal(sep1) || !literal(sep2) {
+        return None;
+    }
+    let (at2, at3) = (w1 + 1, w1 + w2 + 2);
+    if input.len() != at3 + w3 || input[w1] != sep1 || input[at3 - 1] != sep2 {
+        return Some(None);
+    }
+    let (mut year, mut month, mut day) = (0, 0, 0);
+    for (part, at, width) in [(first, 0, w1), (second, at2, w2), (third, at3, w3)] {
+        let mut n = 0i16;
+        for &b in &input[at..at + width] {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                return Some(None);
+            }
+            n = n * 10 + i16::from(digit);
+        }
+        match part {
+            b'Y' => year = n,
+            b'm' => month = n,
+            _ => day = n,
+        }
+    }
+    // Two digits each: a month and a day fit in an `i8`.
+    Some(Date::new(year, month as i8, day as i8).ok())
 }
 
 /// `date` written in `format`.
@@ -288,7 +334,21 @@ mod tests {
             }
             (format_date(format, date) == input).then_some(date)
         }
-        let formats = ["%d/%m/%Y", ISO_DATE, "%F", "%Y%m%d", "%m.%d.%Y", "%d/%m"];
+        let formats = [
+            "%d/%m/%Y",
+            ISO_DATE,
+            "%F",
+            "%Y%m%d",
+            "%m.%d.%Y",
+            "%d/%m",
+            "%Y/%d/%m",
+            "%d-%m-%Y",
+            "%d%%%m%%%Y",
+            "%Y%%d-%m",
+            "%d/%d/%Y",
+            "%d/%m/%y",
+            "%d é%m/%Y",
+        ];
         let mut inputs = vec![
             "05/01/2027",
             "5/1/2027",
@@ -314,6 +374,13 @@ mod tests {
             "05/01/2027 ",
             "05-01-2027",
             "2027-01-0a",
+            "2027/05/01",
+            "2027/31/12",
+            "05%01%2027",
+            "05/01/27",
+            "05 é01/2027",
+            "2027%d-05",
+            "2027%05-01",
         ];
         let owned: Vec<String> = (0..400)
             .map(|n| format!("{:02}/{:02}/{:04}", n % 33, n % 14, 2020 + n % 9))

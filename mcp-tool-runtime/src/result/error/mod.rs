@@ -195,7 +195,7 @@ impl ToolError {
         let mut message = String::with_capacity(tool.len() + 80);
         message.push_str(&tool);
         message.push_str(" was not run: ");
-        crate::number::push_int(&mut message, total as i128);
+        message.push_str(itoa::Buffer::new().format(total));
         message.push_str(if total == 1 {
             " problem in the arguments. Correct it and call again."
         } else {
