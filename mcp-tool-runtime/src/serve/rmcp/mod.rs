@@ -88,6 +88,7 @@ pub(crate) mod per_caller;
 mod rounds;
 mod scoped;
 mod structured;
+mod structured_answer;
 mod structured_tasks;
 pub(crate) mod tasked;
 #[cfg(feature = "http")]

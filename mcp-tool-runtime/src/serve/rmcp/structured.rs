@@ -11,16 +11,15 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::convert::{CALLED, Called, annotations, as_object, to_rmcp_result};
-use super::mailbox::{Mailbox, ReadSettings, Stage, attempted_arguments, restore};
+use super::mailbox::{Mailbox, ReadSettings, Stage};
 #[cfg(feature = "ask")]
 use super::rounds::{Again, ask_then_call};
-use super::structured_tasks::Checked;
+use super::structured_answer::{answer, settle};
+use super::structured_tasks::{Checked, Tasking, check, defers, start};
 use crate::ask::Rounds;
 use crate::caller::{Caller, Unverified};
 use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
-use crate::serve::call::CatchUnwind;
-use crate::serve::output::internal_failure;
 use crate::serve::settings::{Settings, Started};
 
 /// A view of an rmcp [`ToolRouter`] that keeps the `structuredContent` of argument
@@ -85,7 +84,7 @@ pub struct Structured<'r, S> {
     pub(super) unverified: Unverified,
     /// Where the calls that become tasks are kept, and how the server is cloned for a
     /// call that outlives its request (see `Structured::tasks`).
-    pub(super) tasks: Option<super::structured_tasks::Tasking<'r, S>>,
+    pub(super) tasks: Option<Tasking<'r, S>>,
 }
 
 impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
@@ -325,11 +324,11 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
         #[cfg(feature = "ask")]
         let again = Again::of(&context);
         let first = match self.tasks {
-            Some(tasks) if self.defers(&route, &context)? => {
-                let checked = super::structured_tasks::check(&route, &context, &called, &mailbox);
-                match checked.await {
+            Some(tasks) if defers(&route, &context)? => {
+                match check(&route, &context, &called, &mailbox).await {
                     Checked::Passed => {
-                        return self.start(tasks, route, context, called, started).await;
+                        let settings = &self.settings;
+                        return start(settings, tasks, route, context, called, started).await;
                     }
                     Checked::Answered(response) => response,
                 }
@@ -431,68 +430,6 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
     pub(super) fn router_tool(&self, name: &str) -> Option<&'r rmcp::model::Tool> {
         self.router.get(name)
     }
-}
-
-/// The route's answer, with this crate's argument errors restored and the repairs
-/// said in `_meta`.
-pub(super) async fn answer<S>(
-    route: rmcp::handler::server::router::tool::ToolRoute<S>,
-    context: ToolCallContext<'_, S>,
-    mailbox: Mailbox,
-    tool: String,
-) -> Result<CallToolResponse, ErrorData> {
-    // A method that panics gets the answer a toolbox's handler gets: the call is
-    // answered (rmcp would let the request's task die unanswered), its internals
-    // go to the log only.
-    let annotations = route.attr.annotations.as_ref().map(annotations);
-    let Ok(outcome) = CatchUnwind(Box::pin((route.call)(context))).await else {
-        let annotations = annotations.unwrap_or(crate::describe::Annotations::NONE);
-        let echoed = mailbox.0.lock().ok().and_then(|mut l| l.echoed.take());
-        let error =
-            internal_failure(&tool, annotations).for_call(tool, attempted_arguments(echoed));
-        return Ok(to_rmcp_result(error.into_call_result()).into());
-    };
-    match outcome {
-        Ok(CallToolResponse::Complete(mut result)) => {
-            let (repairs, echoed) = mailbox
-                .0
-                .lock()
-                .map(|mut l| (std::mem::take(&mut l.repairs), l.echoed.take()))
-                .unwrap_or_default();
-            // A method's own error says which call failed, as a toolbox's does.
-            if result.is_error == Some(true)
-                && let Some(Value::Object(structured)) = &mut result.structured_content
-                && structured.get("attempted_query") == Some(&Value::Null)
-            {
-                structured.insert(
-                    "attempted_query".into(),
-                    serde_json::json!({"tool": tool, "arguments": attempted_arguments(echoed)}),
-                );
-            }
-            if !repairs.is_empty() {
-                let listed = serde_json::to_value(&repairs).unwrap_or(Value::Null);
-                let meta = result.meta.get_or_insert_with(Default::default);
-                meta.0.insert(crate::result::REPAIRS_KEY.into(), listed);
-            }
-            Ok(CallToolResponse::Complete(result))
-        }
-        Ok(response) => Ok(response),
-        Err(error) => restore(error, &mailbox),
-    }
-}
-
-/// The last step of an answer that is a result, as a `Toolbox`'s: the draft failure
-/// object where asked, and the operator's event.
-pub(super) fn settle(
-    settings: &Settings,
-    started: &Started,
-    result: &mut rmcp::model::CallToolResult,
-) {
-    let mut meta = result.meta.take().map(|m| m.0);
-    let is_error = result.is_error == Some(true);
-    let structured = result.structured_content.as_mut();
-    settings.settle(started, is_error, structured, &mut meta);
-    result.meta = meta.map(rmcp::model::MetaObject);
 }
 
 /// The arguments of a method without `Parameters`: none.

@@ -12,61 +12,59 @@ use serde_json::Value;
 
 use super::convert::{CALLED, Called};
 use super::mailbox::{Mailbox, Stage};
-use super::structured::{Structured, answer, settle};
-use crate::serve::settings::Started;
+use super::structured_answer::{answer, settle};
+use crate::serve::settings::{Settings, Started};
 
 /// Where `structured` keeps the calls that become tasks, and how it clones the server
 /// for a call that outlives its request.
 pub(super) type Tasking<'r, S> = (&'r crate::serve::tasks::Tasks, fn(&S) -> S);
 
-impl<S: Send + Sync + 'static> Structured<'_, S> {
-    /// Whether this call of `route` becomes a task (an error: the tool requires one, and
-    /// the client did not declare the extension).
-    pub(super) fn defers(
-        &self,
-        route: &ToolRoute<S>,
-        context: &ToolCallContext<'_, S>,
-    ) -> Result<bool, ErrorData> {
-        let support = super::tasked::task_support_in_schema(&route.attr.input_schema);
-        super::tasked::defers(support, &context.request_context)
-    }
+/// Whether this call of `route` becomes a task (an error: the tool requires one, and
+/// the client did not declare the extension).
+pub(super) fn defers<S>(
+    route: &ToolRoute<S>,
+    context: &ToolCallContext<'_, S>,
+) -> Result<bool, ErrorData> {
+    let support = super::tasked::task_support_in_schema(&route.attr.input_schema);
+    super::tasked::defers(support, &context.request_context)
+}
 
-    /// Creates the task of a call whose arguments passed, and runs the method in it, on
-    /// a clone of the server: the answer is the `CreateTaskResult`.
-    pub(super) async fn start(
-        &self,
-        (tasks, clone): Tasking<'_, S>,
-        route: ToolRoute<S>,
-        context: ToolCallContext<'_, S>,
-        called: Called,
-        started: Started,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let service = clone(context.service);
-        let owner = super::tasked::owner(&context.request_context);
-        let name = called.tool.clone();
-        let settings = self.settings.clone();
-        let params = call_params(&context);
-        let mut request_context = context.request_context;
-        let mailbox = Mailbox::default();
-        request_context.extensions.insert(mailbox.clone());
-        let work = Box::pin(async move {
-            let context = ToolCallContext::new(&service, params, request_context);
-            let tool = called.tool.clone();
-            let response = CALLED
-                .scope(called, answer(route, context, mailbox, tool))
-                .await;
-            match response {
-                Ok(CallToolResponse::Complete(mut result)) => {
-                    settle(&settings, &started, &mut result);
-                    serde_json::to_value(result).map_err(|e| internal(&e.to_string()))
-                }
-                Ok(_) => Err(internal("the method answered its task with no result")),
-                Err(error) => Err(serde_json::to_value(error).unwrap_or_default()),
+/// Creates the task of a call whose arguments passed, and runs the method in it, on a
+/// clone of the server: the answer is the `CreateTaskResult`. The task settles its
+/// result with its own copy of `settings`, as the request would have.
+pub(super) async fn start<S: Send + Sync + 'static>(
+    settings: &Settings,
+    (tasks, clone): Tasking<'_, S>,
+    route: ToolRoute<S>,
+    context: ToolCallContext<'_, S>,
+    called: Called,
+    started: Started,
+) -> Result<CallToolResponse, ErrorData> {
+    let service = clone(context.service);
+    let owner = super::tasked::owner(&context.request_context);
+    let name = called.tool.clone();
+    let settings = settings.clone();
+    let params = call_params(&context);
+    let mut request_context = context.request_context;
+    let mailbox = Mailbox::default();
+    request_context.extensions.insert(mailbox.clone());
+    let work = Box::pin(async move {
+        let context = ToolCallContext::new(&service, params, request_context);
+        let tool = called.tool.clone();
+        let response = CALLED
+            .scope(called, answer(route, context, mailbox, tool))
+            .await;
+        match response {
+            Ok(CallToolResponse::Complete(mut result)) => {
+                settle(&settings, &started, &mut result);
+                serde_json::to_value(result).map_err(|e| internal(&e.to_string()))
             }
-        });
-        let record = tasks.start(owner, &name, work).await;
-        super::tasked::created(tasks, record, &name)
-    }
+            Ok(_) => Err(internal("the method answered its task with no result")),
+            Err(error) => Err(serde_json::to_value(error).unwrap_or_default()),
+        }
+    });
+    let record = tasks.start(owner, &name, work).await;
+    super::tasked::created(tasks, record, &name)
 }
 
 /// What became of a call checked before its task exists.
