@@ -204,7 +204,7 @@ fn the_ratios_in_short_are_those_of_the_targets_table() {
         performance.contains(&format!("- Valid input: {valid}")),
         "the performance page's valid input is not {valid}"
     );
-    let (low, high) = ratio_range(&benchmarks, "type errors within 0.8x jsonschema");
+    let (low, high) = ratio_range(&benchmarks, "type errors within 0.75x jsonschema");
     let types = format!("- Type errors: {low} to {high} the jsonschema crate's");
     assert!(
         performance.contains(&types),
