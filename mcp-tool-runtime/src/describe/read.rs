@@ -17,7 +17,7 @@ use crate::result::{ToolError, Violation};
 
 impl ToolSpec {
     /// Checks `arguments` and reads them into `T`. See
-    /// [`McpTool::from_arguments`](crate::McpTool::from_arguments).
+    /// [`McpTool::from_arguments`].
     pub fn from_arguments<T: McpTool>(
         &'static self,
         arguments: Value,

@@ -26,7 +26,7 @@ pub(crate) enum OutputShape {
 /// The key a non-object output is carried under.
 const RESULT: &str = "result";
 
-/// The success result for a handler's output (see [`Toolbox`]), carried as `shape`
+/// The success result for a handler's output (see [`Toolbox`](crate::Toolbox)), carried as `shape`
 /// says. An empty list or `null` has no content: "nothing matched" is no error.
 pub(crate) fn output_result<O: Serialize + ?Sized>(
     tool: &str,

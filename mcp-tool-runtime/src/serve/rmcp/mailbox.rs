@@ -1,4 +1,4 @@
-//! The mailbox between [`structured`](super::structured) and [`Parameters`]: rmcp calls a
+//! The mailbox between [`structured`](fn@super::structured)(fn@super::structured) and [`Parameters`](super::Parameters): rmcp calls a
 //! `#[tool]` method through its own router, and the only way down to the method's
 //! extractor and back is the request's extensions. `structured` puts its settings there
 //! and a [`Mailbox`] for the call; `Parameters` reads the settings and posts what the
@@ -28,7 +28,7 @@ use super::convert::{RMCP_ARGUMENT_ERROR, to_rmcp_result};
 use crate::result::echo::Echoed;
 use crate::result::{Content, ToolError};
 
-/// Where a call through `structured` is, for its [`Parameters`].
+/// Where a call through `structured` is, for its [`Parameters`](super::Parameters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stage {
     /// The first call: a tool that asks stops here, for `structured` to ask.
@@ -40,25 +40,25 @@ pub(crate) enum Stage {
     Check,
 }
 
-/// The message of the error with which [`Parameters`] stops a call checked before its
+/// The message of the error with which [`Parameters`](super::Parameters) stops a call checked before its
 /// task exists (never sent: `structured` creates the task instead).
 pub(crate) const CHECKED: &str = "mcp-tool: the arguments passed, the task comes next";
 
-/// The message of the error with which [`Parameters`] stops the first call of a tool
+/// The message of the error with which [`Parameters`](super::Parameters) stops the first call of a tool
 /// that asks (never sent: `structured` asks instead).
 pub(crate) const ASKS: &str = "mcp-tool: the user is asked first";
 
-/// How [`Parameters`] reads the arguments: whether it repairs known client mistakes
-/// (see [`Toolbox::repairs`], set by [`Structured::repairs`]) and whether an error
-/// may show what came (see [`Toolbox::echo_values`], set by
-/// [`Structured::echo_values`]); both on where nothing set them.
+/// How [`Parameters`](super::Parameters) reads the arguments: whether it repairs known client mistakes
+/// (see [`Toolbox::repairs`](crate::Toolbox::repairs), set by [`Structured::repairs`](super::Structured::repairs)) and whether an error
+/// may show what came (see [`Toolbox::echo_values`](crate::Toolbox::echo_values), set by
+/// [`Structured::echo_values`](super::Structured::echo_values)); both on where nothing set them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ReadSettings {
     pub(crate) repair: bool,
     pub(crate) values_shown: bool,
 }
 
-/// What [`Parameters`] (or another extractor) learned in one call, for [`structured`]:
+/// What [`Parameters`](super::Parameters) (or another extractor) learned in one call, for [`structured`](fn@super::structured):
 /// the slots of the module's table.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Mailbox(pub(crate) Arc<std::sync::Mutex<Posted>>);
@@ -73,13 +73,13 @@ pub(crate) struct Posted {
     pub(crate) refused: Option<crate::result::CallToolResult>,
 }
 
-/// What `attempted_query` shows of a call's arguments, as [`Parameters`] kept them.
+/// What `attempted_query` shows of a call's arguments, as [`Parameters`](super::Parameters) kept them.
 pub(crate) fn attempted_arguments(echoed: Option<Echoed>) -> Value {
     echoed.as_ref().map(Echoed::value).unwrap_or_default()
 }
 
 /// The error a failed extraction returns: rmcp's router makes an `isError` text result of
-/// it. Under [`structured`] the full result (its `structuredContent` too) waits in the
+/// it. Under [`structured`](fn@super::structured) the full result (its `structuredContent` too) waits in the
 /// call's [`Mailbox`], where [`restore`] takes it: no copy of it travels through the error.
 pub(crate) fn extraction_error(error: ToolError, mailbox: Option<&Mailbox>) -> ErrorData {
     let result = error.into_call_result();

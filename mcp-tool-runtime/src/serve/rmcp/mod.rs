@@ -73,7 +73,7 @@
 //! turns it into an `isError` result with the text only, prefixed by rmcp's "failed to
 //! deserialize parameters: ". The text carries every violation; the `structuredContent`
 //! is lost on that path. To keep it, give `#[tool_handler]` the router through
-//! [`structured`]: `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]`.
+//! [`structured`](fn@structured): `#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router))]`.
 //!
 //! [`Toolbox`]: crate::Toolbox
 

@@ -1,4 +1,4 @@
-//! Under [`structured`](super::structured), the call of a `#[tool]` method whose
+//! Under [`structured`](fn@super::structured), the call of a `#[tool]` method whose
 //! `Parameters` type supports tasks, from a client that declared them: its arguments
 //! checked by a first pass of the extractors that stops before the method, then the
 //! method run in the task, called again on a clone of the server, which the task's

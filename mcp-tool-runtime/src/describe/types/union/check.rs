@@ -93,7 +93,7 @@ impl UnionSpec {
         shaped
     }
 
-    /// `others`: see [`ToolSpec::check_members`].
+    /// `others`: see [`ToolSpec::check_members`](crate::describe::ToolSpec::check_members).
     fn check(&'static self, value: &Value, others: &[&str], cx: &mut Checker<'_>) -> bool {
         match self.repr {
             Repr::External => self.check_external(value, others, cx),
