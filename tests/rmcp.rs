@@ -778,3 +778,47 @@ async fn a_method_that_panics_under_structured_gets_an_answer() {
     let ok = call(&client, "reserve", json!({"name": "Ada", "times": 1})).await;
     assert_eq!(ok.is_error, Some(false));
 }
+
+/// Book a trip.
+#[derive(McpTool, Deserialize, Debug)]
+struct Trip {
+    #[validate(future_date(format = "%Y-%m-%d"))]
+    day: String,
+}
+
+/// An rmcp router whose date rules are judged on a day of its own.
+#[derive(Clone)]
+struct TripDesk {
+    tool_router: ToolRouter<Self>,
+    today: mcp_tool::Context,
+}
+
+#[tool_router]
+impl TripDesk {
+    #[tool(description = "Book a trip.")]
+    async fn trip(&self, Parameters(args): Parameters<Trip>) -> Result<String, ToolError> {
+        Ok(format!("booked for {}", args.day))
+    }
+}
+
+#[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).in_context(self.today.clone()))]
+impl ServerHandler for TripDesk {}
+
+/// `structured(..).in_context(..)` is the day `Parameters` judges dates on, as a
+/// Toolbox's `in_context` is: 2026-12-01 is in the future on 2026-11-30, whatever the
+/// system clock says, and that day itself is not.
+#[tokio::test]
+async fn an_rmcp_router_judges_dates_in_its_context() {
+    let client = connect(TripDesk {
+        tool_router: TripDesk::tool_router(),
+        today: mcp_tool::Context::on(2026, 11, 30).unwrap(),
+    })
+    .await;
+    let taken = call(&client, "trip", json!({"day": "2026-12-01"})).await;
+    assert_eq!(taken.is_error, Some(false), "{}", text(&taken));
+    assert_eq!(text(&taken), "booked for 2026-12-01");
+    let refused = call(&client, "trip", json!({"day": "2026-11-30"})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(paths(&refused), ["/day"]);
+    assert!(text(&refused).contains("2026-11-30"), "{}", text(&refused));
+}

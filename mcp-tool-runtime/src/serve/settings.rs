@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::result::ErrorSorting;
 
@@ -29,6 +30,9 @@ pub(crate) struct Settings {
     pub sorting: Arc<ErrorSorting>,
     /// Whether an error result carries the draft `toolFailure` `_meta`.
     pub tool_failure: bool,
+    /// The day, or the time zone, date rules are judged in; `None`: the system clock
+    /// and zone, read on each call.
+    pub context: Option<Context>,
 }
 
 impl Default for Settings {
@@ -41,6 +45,7 @@ impl Default for Settings {
             show_unexpected: false,
             sorting: Arc::default(),
             tool_failure: false,
+            context: None,
         }
     }
 }

@@ -158,7 +158,16 @@ fn check(
     // asking, what the model sent (taken before the user's answers went in).
     let sent = extensions.get::<Echoed>().cloned();
     let echo = (mailbox.is_some() && sent.is_none()) || unconfirmed.is_some();
-    match spec.checked(tool, arguments, &Context::now(), reading, echo) {
+    // The day `structured(..).in_context(..)` set, else the system clock's.
+    let now;
+    let context = match extensions.get::<Context>() {
+        Some(context) => context,
+        None => {
+            now = Context::now();
+            &now
+        }
+    };
+    match spec.checked(tool, arguments, context, reading, echo) {
         Ok(passed) => Ok(Checked {
             arguments: passed.arguments,
             after: AfterRead {

@@ -207,6 +207,50 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             .profile_for(super::peer::client_name(context).as_deref())
     }
 
+    /// Judges date rules in `context` instead of the system clock on each call, as
+    /// [`Toolbox::in_context`](crate::Toolbox::in_context) does: a fixed day for tests
+    /// and demos, or the users' time zone. The router expression is evaluated for each
+    /// call, so the context is best kept in the server and cloned (a clone shares it).
+    ///
+    /// ```
+    /// # use mcp_tool::rmcp::Parameters;
+    /// # use mcp_tool::{McpTool, ToolError};
+    /// # use rmcp::handler::server::tool::ToolRouter;
+    /// # use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    /// use mcp_tool::Context;
+    /// # /// Book a trip.
+    /// # #[derive(McpTool, serde::Deserialize)]
+    /// # struct Book {
+    /// #     #[validate(future_date(format = "%Y-%m-%d"))]
+    /// #     day: String,
+    /// # }
+    ///
+    /// #[derive(Clone)]
+    /// struct Desk {
+    ///     tool_router: ToolRouter<Self>,
+    ///     today: Context,
+    /// }
+    /// # #[tool_router]
+    /// # impl Desk {
+    /// #     #[tool(description = "Book a trip")]
+    /// #     async fn book(&self, Parameters(a): Parameters<Book>) -> Result<String, ToolError> {
+    /// #         Ok(a.day)
+    /// #     }
+    /// # }
+    ///
+    /// #[tool_handler(router = mcp_tool::rmcp::structured(&self.tool_router).in_context(self.today.clone()))]
+    /// impl ServerHandler for Desk {}
+    ///
+    /// let desk = Desk {
+    ///     tool_router: Desk::tool_router(),
+    ///     today: Context::on(2026, 11, 30).expect("a date"),
+    /// };
+    /// ```
+    pub fn in_context(mut self, context: Context) -> Self {
+        self.settings.context = Some(context);
+        self
+    }
+
     /// Whether [`Parameters`](crate::rmcp::Parameters) repairs known client mistakes (the default: `true`; see
     /// [`Toolbox::repairs`](crate::Toolbox::repairs)); the repairs made are said in the result's `_meta`.
     pub fn repairs(mut self, on: bool) -> Self {
@@ -271,6 +315,9 @@ impl<'r, S: Send + Sync + 'static> Structured<'r, S> {
             repair: self.settings.repair,
             values_shown: self.settings.echo_values,
         });
+        if let Some(today) = &self.settings.context {
+            context.request_context.extensions.insert(today.clone());
+        }
         context
             .request_context
             .extensions
@@ -481,6 +528,7 @@ mod tests {
                 .show_unexpected_errors(true)
                 .sort_errors(|_: &std::io::Error| None)
                 .tool_failure_meta(true)
+                .in_context(Context::now())
                 .unverified_calls(Unverified::ScopesIgnored)
         };
     }
@@ -501,6 +549,7 @@ mod tests {
                 show_unexpected,
                 sorting,
                 tool_failure,
+                context,
             } = settings;
             assert_eq!(*profile, SchemaProfile::Gemini);
             assert!(*profile_from_client);
@@ -509,6 +558,7 @@ mod tests {
             assert!(*show_unexpected);
             assert_eq!(format!("{sorting:?}"), "ErrorSorting(1 sorts)");
             assert!(*tool_failure);
+            assert!(context.is_some());
         }
         assert!(matches!(view.unverified, Unverified::ScopesIgnored));
     }

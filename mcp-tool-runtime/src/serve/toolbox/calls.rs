@@ -102,7 +102,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             return Err(error);
         };
         let setup = Setup {
-            context: self.context.clone().unwrap_or_else(Context::now),
+            context: self.settings.context.clone().unwrap_or_else(Context::now),
             profile,
             repair: self.settings.repair,
             values_shown: self.settings.echo_values,

@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::ask::Sealing;
 use crate::caller::Unverified;
-use crate::context::Context;
 use crate::describe::profile::SchemaProfile;
 use crate::describe::{McpTool, Tool};
 use crate::result::ToolError;
@@ -122,7 +121,6 @@ pub struct Toolbox<S = ()> {
     /// What a call without a verified caller is served as.
     pub(super) unverified: Unverified,
     index: HashMap<&'static str, usize>,
-    context: Option<Context>,
     info: ServerInfo,
     /// The profile, the repairs, what an error shows (see the builder methods).
     pub(crate) settings: Settings,
@@ -179,7 +177,6 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             tasks: Arc::default(),
             unverified: Unverified::Refused,
             index: HashMap::new(),
-            context: None,
             #[cfg(feature = "rmcp")]
             rmcp_tools: std::sync::OnceLock::new(),
             info: ServerInfo {
@@ -216,7 +213,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Registers the tool `T` (its name is `T::NAME`) with its handler: an async fn
     /// taking the pieces of the call it needs (`Arc<S>`, a [`Caller`](crate::Caller), an
-    /// [`Ask`](crate::Ask), a [`Context`]: see [`FromCall`](crate::FromCall)) in any
+    /// [`Ask`](crate::Ask), a [`Context`](crate::Context): see [`FromCall`](crate::FromCall)) in any
     /// order, then `T` last, and returning `Result<_, ToolError>`.
     ///
     /// # Panics
@@ -298,7 +295,7 @@ impl<S> fmt::Debug for Toolbox<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Toolbox")
             .field("tools", &self.index.keys().collect::<Vec<_>>())
-            .field("context", &self.context)
+            .field("context", &self.settings.context)
             .finish_non_exhaustive()
     }
 }

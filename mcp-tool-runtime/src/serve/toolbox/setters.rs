@@ -17,7 +17,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Judges date rules in `context` instead of the system clock on each call: a fixed
     /// day for tests and demos, or the users' time zone.
     pub fn in_context(mut self, context: Context) -> Self {
-        self.context = Some(context);
+        self.settings.context = Some(context);
         self
     }
 
