@@ -35,12 +35,12 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 use tokio::sync::{Mutex, Semaphore};
 
+#[path = "support/http1.rs"]
+mod http1;
 #[path = "load/replicas.rs"]
 mod replicas;
 
@@ -323,12 +323,7 @@ async fn http_round_on(
         .stderr(Stdio::null())
         .spawn()
         .expect("the example starts");
-    for _ in 0..200 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    http1::wait_for(port).await;
     let calls = Arc::new(calls);
     let bearer = served.bearer.map(|t| format!("Bearer {t}"));
     let started = Instant::now();
@@ -342,13 +337,7 @@ async fn http_round_on(
         let bearer = bearer.clone();
         tasks.push(tokio::spawn(async move {
             let mut tally = Tally::default();
-            let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-            stream.set_nodelay(true).unwrap();
-            let (mut sender, connection) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                    .await
-                    .unwrap();
-            tokio::spawn(connection);
+            let mut sender = http1::connect(port).await;
             loop {
                 let sent = Instant::now();
                 if sent >= until {

@@ -17,14 +17,15 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper_util::rt::TokioIo;
 use mcp_tool::http::HttpServer;
 use mcp_tool::tasks::{MemoryTasks, RedisTasks, TaskLimits, TaskStore, Tasks};
 use mcp_tool::{McpTool, ToolError, Toolbox};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 
+#[path = "support/http1.rs"]
+mod http1;
 #[path = "../tests/support/redis.rs"]
 mod redis;
 
@@ -53,13 +54,10 @@ struct Client {
 
 impl Client {
     async fn connect(port: u16) -> Client {
-        let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-        stream.set_nodelay(true).unwrap();
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .unwrap();
-        tokio::spawn(connection);
-        Client { port, sender }
+        Client {
+            port,
+            sender: http1::connect(port).await,
+        }
     }
 
     /// One stateless request; `tasks` declares the extension. The JSON-RPC result.

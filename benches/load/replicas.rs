@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
 
+use super::http1::{connect, wait_for};
 use super::{MEASURED, ROUNDS, Round, Tally, WARM_UP, example, free_port, median_round, summarize};
 
 const STATE_KEY: &str = "5f3a9c0e7d2b4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a";
@@ -65,16 +64,6 @@ pub fn rows(runtime: &tokio::runtime::Runtime) {
             );
         }
     }
-}
-
-async fn wait_for(port: u16) {
-    for _ in 0..500 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("nothing listens on {port}");
 }
 
 fn replica(db: &Path, redis: Option<&str>) -> (Process, u16) {
@@ -201,16 +190,6 @@ fn seed(db: &Path) {
     }
     drop(insert);
     connection.execute_batch("COMMIT").unwrap();
-}
-
-async fn connect(port: u16) -> SendRequest<Full<Bytes>> {
-    let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    stream.set_nodelay(true).unwrap();
-    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .unwrap();
-    tokio::spawn(connection);
-    sender
 }
 
 /// A stateless `cancel_order` call (protocol 2026-07-28), with the answers of a round;
