@@ -39,8 +39,12 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, Semaphore};
 
+use redis::free_port;
+
 #[path = "support/http1.rs"]
 mod http1;
+#[path = "../tests/support/redis.rs"]
+mod redis;
 #[path = "load/replicas.rs"]
 mod replicas;
 
@@ -276,14 +280,6 @@ fn peak_rss(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 async fn http_round(example_name: &str, workload: Workload, clients: usize) -> Round {
     http_round_of(example_name, Served::default(), calls(workload), clients).await
 }
@@ -323,7 +319,7 @@ async fn http_round_on(
         .stderr(Stdio::null())
         .spawn()
         .expect("the example starts");
-    http1::wait_for(port).await;
+    redis::wait_for_port(port).await;
     let calls = Arc::new(calls);
     let bearer = served.bearer.map(|t| format!("Bearer {t}"));
     let started = Instant::now();

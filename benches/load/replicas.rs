@@ -6,7 +6,7 @@
 //! answer kept. Each client has a kept-alive connection to every replica.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -16,38 +16,25 @@ use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
 use serde_json::{Value, json};
 
-use super::http1::{connect, wait_for};
-use super::{MEASURED, ROUNDS, Round, Tally, WARM_UP, example, free_port, median_round, summarize};
+use super::http1::connect;
+use super::redis::{Process, Redis, free_port, redis_server, wait_for_port};
+use super::{MEASURED, ROUNDS, Round, Tally, WARM_UP, example, median_round, summarize};
 
 const STATE_KEY: &str = "5f3a9c0e7d2b4a6f8e1c3b5d7f9a0c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a";
 /// Enough orders that no round runs out: more than any setting cancels in a round.
 const ORDERS: usize = 40_000;
 
-/// A process ended when dropped.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Prints the rows: one process, then three replicas on Redis, at 1 and 64 clients.
 pub fn rows(runtime: &tokio::runtime::Runtime) {
-    if Command::new("redis-server")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    let Some(redis) = redis_server() else {
         println!("\n(confirmed rounds across replicas: skipped, redis-server is not on PATH)");
         return;
-    }
+    };
     println!("\n| confirmed rounds | clients | calls/s | p50 µs | p99 µs |\n|---|---|---|---|---|");
     for clients in [1, 64] {
         for replicas in [1, 3] {
             let rounds: Vec<Round> = (0..ROUNDS)
-                .map(|_| runtime.block_on(round(replicas, clients)))
+                .map(|_| runtime.block_on(round(&redis, replicas, clients)))
                 .collect();
             for r in &rounds {
                 assert_eq!(r.failures, 0, "confirmed rounds failed");
@@ -84,38 +71,31 @@ fn replica(db: &Path, redis: Option<&str>) -> (Process, u16) {
     )
 }
 
-/// One round of one setting: fresh processes, a fresh database.
-async fn round(replicas: usize, clients: usize) -> Round {
+/// One round of one setting: fresh processes (a Redis of `binary` for replicas), a
+/// fresh database.
+async fn round(binary: &Path, replicas: usize, clients: usize) -> Round {
     let dir = std::env::temp_dir().join(format!("mcp-tool-load-replicas-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("orders.sqlite3");
     let mut processes = Vec::new();
-    let redis = (replicas > 1).then(|| {
-        let port = free_port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        processes.push(Process(child));
-        (port, format!("redis://127.0.0.1:{port}/"))
-    });
-    if let Some((port, _)) = &redis {
-        wait_for(*port).await;
-    }
-    let url = redis.as_ref().map(|(_, url)| url.as_str());
+    let redis = if replicas > 1 {
+        Some(Redis::start(binary.to_owned()).await)
+    } else {
+        None
+    };
+    let url = redis.as_ref().map(Redis::url);
+    let url = url.as_deref();
     let mut ports = Vec::new();
     let (first, port) = replica(&db, url);
     processes.push(first);
-    wait_for(port).await;
+    wait_for_port(port).await;
     ports.push(port);
     seed(&db);
     for _ in 1..replicas {
         let (process, port) = replica(&db, url);
         processes.push(process);
-        wait_for(port).await;
+        wait_for_port(port).await;
         ports.push(port);
     }
 
@@ -173,6 +153,7 @@ async fn round(replicas: usize, clients: usize) -> Round {
         tally.failures += client.failures;
     }
     drop(processes);
+    drop(redis);
     let _ = std::fs::remove_dir_all(&dir);
     summarize(tally, MEASURED, 0)
 }

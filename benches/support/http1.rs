@@ -1,11 +1,6 @@
 //! The benches' clients of a server on loopback: one kept-alive HTTP/1 connection each,
-//! without Nagle's delay (a request is one small write), and the wait for a server
-//! process to listen.
-
-// Each bench includes this file as a module of its own and uses what it needs of it.
-#![allow(dead_code)]
-
-use std::time::Duration;
+//! without Nagle's delay (a request is one small write). The wait for a server process
+//! to listen is the tests' `wait_for_port` (`tests/support/redis.rs`).
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -22,15 +17,4 @@ pub async fn connect(port: u16) -> SendRequest<Full<Bytes>> {
         .unwrap();
     tokio::spawn(connection);
     sender
-}
-
-/// Waits until something listens on `port` (at most five seconds).
-pub async fn wait_for(port: u16) {
-    for _ in 0..500 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("nothing listens on {port}");
 }
