@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use mcp_tool::http::HttpServer;
 use mcp_tool::tasks::{MemoryTasks, TaskLimits, Tasks};
-use mcp_tool::{Ask, Cancelled, McpTool, TaskSupport, ToolError, Toolbox};
+use mcp_tool::{Ask, Cancelled, McpTool, Progress, TaskSupport, ToolError, Toolbox};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
@@ -49,8 +49,17 @@ struct Seen {
     stopped: AtomicUsize,
 }
 
-async fn export(seen: Arc<Seen>, cancelled: Cancelled, args: Export) -> Result<Value, ToolError> {
-    mcp_tool::tasks::progress(format!("Exporting month {}", args.month)).await;
+async fn export(
+    seen: Arc<Seen>,
+    cancelled: Cancelled,
+    progress: Progress,
+    args: Export,
+) -> Result<Value, ToolError> {
+    // In a task, the task's `statusMessage` (the rmcp method below says it with
+    // `tasks::progress`).
+    progress
+        .report(1.0, None, format!("Exporting month {}", args.month))
+        .await;
     tokio::select! {
         () = cancelled => {
             seen.stopped.fetch_add(1, Ordering::SeqCst);
@@ -688,7 +697,11 @@ impl Desk {
         &self,
         mcp_tool::rmcp::Parameters(args): mcp_tool::rmcp::Parameters<Export>,
     ) -> Result<String, ToolError> {
-        let value = export(Arc::clone(&self.seen), Cancelled::current(), args).await?;
+        // What a method that takes no pieces reads from its task: the signal, and the
+        // function that says its progress (the `Progress` given is followed by nobody).
+        mcp_tool::tasks::progress(format!("Exporting month {}", args.month)).await;
+        let (seen, cancelled) = (Arc::clone(&self.seen), Cancelled::current());
+        let value = export(seen, cancelled, Progress::default(), args).await?;
         Ok(value.to_string())
     }
 }

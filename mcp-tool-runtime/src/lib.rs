@@ -41,6 +41,7 @@ pub use result::{
 };
 pub use rules::Invalid;
 pub use serve::call::{CallParts, FromCall, Handler};
+pub use serve::progress::Progress;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;
 #[cfg(feature = "rmcp")]

@@ -23,6 +23,7 @@ use crate::result::echo::Echoed;
 use crate::result::{ErrorSorting, ToolError};
 
 use super::output::{OutputShape, internal_failure, output_result};
+use super::progress::{Progress, Signals};
 
 /// What a call is served with, besides its arguments.
 pub(crate) struct Setup {
@@ -45,6 +46,8 @@ pub(crate) struct Setup {
     /// Whether the call becomes a task once its arguments pass (`Some`): its handler
     /// then runs later, as [`Routed::Later`], and asks its user through what is given.
     pub defer: Option<Arc<dyn Elicit>>,
+    /// What the request signals: who follows the call's progress, its cancellation.
+    pub signals: Signals,
 }
 
 /// Where a call's route got to: its answer, or (for a call that becomes a task) the
@@ -131,6 +134,7 @@ where
                     context: setup.context,
                     reading,
                     caller: caller.clone(),
+                    signals: setup.signals,
                 };
                 let defer = setup_defer;
                 let outcome = run::<S, T, M, H>(
@@ -173,6 +177,8 @@ pub(crate) struct Ready {
     pub reading: Reading,
     /// Who calls, if known: a caller may be trusted to run a tool unconfirmed.
     pub caller: Option<Caller>,
+    /// What the request signals, for the handler's pieces.
+    pub signals: Signals,
 }
 
 /// The arguments of a call once its user has answered what the tool asks, or the
@@ -332,6 +338,7 @@ where
         ask: Ask::new(session.clone()),
         caller,
         context: setup.context.clone(),
+        signals: setup.signals.clone(),
     };
     // Both creating and polling the handler's future may panic.
     let running = CatchUnwind(Box::pin(async move { handler.call(&parts, args)?.await }));
@@ -435,13 +442,17 @@ pub struct CallParts<S> {
     pub(crate) ask: Ask,
     pub(crate) caller: Option<Caller>,
     pub(crate) context: Context,
+    /// Empty without a transport (feature `rmcp`) to fill it.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) signals: Signals,
 }
 
 /// A piece of a call a handler may take, before its arguments: the server's state
 /// (`Arc<S>`), the verified [`Caller`], the [`Ask`] of a handler that asks its user
-/// (feature `ask`), the [`Context`] the call's dates are judged in. A handler takes
-/// any of them, in any order, then the arguments last, as axum's handlers take their
-/// extractors and then the body:
+/// (feature `ask`), the [`Context`] the call's dates are judged in, the call's
+/// [`Progress`] to report how far the work got, and (feature `rmcp`) the `Cancelled`
+/// signal of its task or request. A handler takes any of them, in any order, then the
+/// arguments last, as axum's handlers take their extractors and then the body:
 ///
 /// ```
 /// use std::sync::Arc;
@@ -468,7 +479,7 @@ pub struct CallParts<S> {
 /// verified caller is a `permission` error, never an empty caller.
 #[diagnostic::on_unimplemented(
     message = "a tool handler cannot take `{Self}` before its arguments",
-    note = "a handler takes any of `Arc<S>` (the toolbox's state), `Caller`, `Ask` (feature `ask`) and `Context`, in any order, then the tool's arguments last"
+    note = "a handler takes any of `Arc<S>` (the toolbox's state), `Caller`, `Ask` (feature `ask`), `Context`, `Progress` and `Cancelled` (feature `rmcp`), in any order, then the tool's arguments last"
 )]
 pub trait FromCall<S>: Sized + Send + 'static {
     /// Whether taking it means the handler may ask the user (the call then carries
@@ -516,12 +527,21 @@ impl<S> FromCall<S> for Context {
     }
 }
 
+/// How far the handler's work got, said to whoever follows the call: the client that
+/// sent a `progressToken`, or the task the call runs as.
+impl<S> FromCall<S> for Progress {
+    fn from_call(parts: &CallParts<S>) -> Result<Self, ToolError> {
+        Ok(Progress::of(&parts.signals))
+    }
+}
+
 /// An async function that can handle the tool `T`: it takes any pieces of the call
-/// ([`FromCall`]: `Arc<S>`, [`Caller`], [`Ask`], [`Context`]) and the arguments `T`
-/// last, and returns `Result<O, ToolError>`. `M` only tells the forms apart.
+/// ([`FromCall`]: `Arc<S>`, [`Caller`], [`Ask`], [`Context`], `Progress`, `Cancelled`)
+/// and the arguments `T` last, and returns `Result<O, ToolError>`. `M` only tells the
+/// forms apart.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool handler",
-    note = "a handler is an async fn taking any of `Arc<S>`, `Caller`, `Ask` (feature `ask`) and `Context`, then the tool's arguments last: `async fn(T)`, `async fn(Arc<S>, T)`, `async fn(Arc<S>, Caller, T)`, ...; it returns `Result<O, ToolError>` with `O: Serialize`"
+    note = "a handler is an async fn taking any of `Arc<S>`, `Caller`, `Ask` (feature `ask`), `Context`, `Progress` and `Cancelled` (feature `rmcp`), then the tool's arguments last: `async fn(T)`, `async fn(Arc<S>, T)`, `async fn(Arc<S>, Caller, T)`, ...; it returns `Result<O, ToolError>` with `O: Serialize`"
 )]
 pub trait Handler<S, T, M>: Send + Sync + 'static {
     /// What a successful call returns.

@@ -15,6 +15,7 @@ pub(crate) mod call;
 #[cfg(feature = "tracing")]
 mod observe;
 pub(crate) mod output;
+pub(crate) mod progress;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub(crate) mod settings;

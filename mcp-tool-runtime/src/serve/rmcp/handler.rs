@@ -16,7 +16,7 @@ use super::convert::{
     as_object, reject_malformed_call, to_rmcp_error, to_rmcp_input_required, to_rmcp_result,
     to_rmcp_tool,
 };
-use super::peer::{caller_of, client_name, reach, takes_bare_results};
+use super::peer::{caller_of, client_name, reach, signals, takes_bare_results};
 use super::tasked;
 use crate::ask::Answer;
 use crate::describe::profile::SchemaProfile;
@@ -121,6 +121,12 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
         let caller = caller_of(&context);
         let defer = tasked::defers(self.task_support_of(&request.name), &context)?
             .then(crate::serve::tasks::questions);
+        let mut signals = signals(&context);
+        if defer.is_some() {
+            // Its request is answered with the task: the handler's progress is the
+            // task's.
+            signals.progress = Some(Arc::new(crate::serve::tasks::InTask));
+        }
         let routed = self.call_routed(
             caller.as_ref(),
             profile,
@@ -128,6 +134,7 @@ impl<S: Send + Sync + 'static> rmcp::ServerHandler for Toolbox<S> {
             arguments,
             reach,
             defer,
+            signals,
         );
         let bare = takes_bare_results(&context) && self.bare_outputs.contains_key(&*request.name);
         match routed.await {

@@ -1,9 +1,11 @@
 //! What the peer of a call served by rmcp can take (feature `rmcp`): any JSON value as
 //! structured content (2026-07-28), and questions for its user: input-required rounds
 //! (2026-07-28), `elicitation/create` within the call (2025-11-25, a client that
-//! declared form elicitation), or none; who it is, and who calls through it.
+//! declared form elicitation), or none; who it is, and who calls through it; what its
+//! request signals (its progress token, its cancellation).
 
-#[cfg(feature = "ask")]
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +17,7 @@ use serde_json::Value;
 use crate::ask::Elicit;
 use crate::ask::Reach;
 use crate::caller::{Caller, Unverified};
+use crate::serve::progress::{Follower, Signals, Step};
 
 /// How this call can reach the client's user: by input-required rounds (2026-07-28), by
 /// a request over the connection (2025-11-25, a client that declared form
@@ -160,4 +163,38 @@ pub(crate) fn admitted(
 ) -> Result<Option<Caller>, crate::result::ToolError> {
     let unverified = extensions.get::<Unverified>().cloned().unwrap_or_default();
     crate::caller::admit(tool, scopes, caller_in(extensions).as_ref(), &unverified)
+}
+
+/// What the request signals besides the call: the client that follows its progress
+/// (where the request's `_meta` has a `progressToken`), and its cancellation.
+pub(crate) fn signals(context: &RequestContext<RoleServer>) -> Signals {
+    let progress = context.meta.get_progress_token().map(|token| {
+        Arc::new(PeerFollower {
+            peer: context.peer.clone(),
+            token,
+        }) as Arc<dyn Follower>
+    });
+    Signals {
+        progress,
+        cancelled: Some(context.ct.clone()),
+    }
+}
+
+/// The client of a request that sent a `progressToken`, following its progress by
+/// `notifications/progress`.
+struct PeerFollower {
+    peer: rmcp::Peer<RoleServer>,
+    token: rmcp::model::ProgressToken,
+}
+
+impl Follower for PeerFollower {
+    fn follow(&self, step: Step) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let mut params = rmcp::model::ProgressNotificationParam::new(self.token.clone(), step.done);
+        params.total = step.total;
+        params.message = step.message;
+        Box::pin(async move {
+            // A client gone is the transport's to see: the work goes on.
+            let _ = self.peer.notify_progress(params).await;
+        })
+    }
 }

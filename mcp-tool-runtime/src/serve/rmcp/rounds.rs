@@ -163,5 +163,7 @@ pub(super) fn ready(
         context: Context::now(),
         reading,
         caller,
+        // An rmcp method takes its request's signals by rmcp's own extractors.
+        signals: Default::default(),
     }
 }

@@ -158,3 +158,26 @@ impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for Caller {
         Err(extraction_error(refused, extensions.get::<Mailbox>()))
     }
 }
+
+/// An rmcp `#[tool]` method under [`structured`](super::structured) may take the
+/// progress of its call, as a handler of the Toolbox does (see
+/// [`Progress`](crate::serve::progress::Progress)): in a task, the task's; else the request's, if its
+/// client sent a `progressToken`.
+impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for crate::serve::progress::Progress {
+    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
+        let progress = crate::serve::tasks::follower()
+            .or_else(|| super::peer::signals(&context.request_context).progress);
+        Ok(crate::serve::progress::Progress::to(progress))
+    }
+}
+
+/// An rmcp `#[tool]` method under [`structured`](super::structured) may take the signal
+/// that its call was cancelled, as a handler of the Toolbox does (see
+/// [`Cancelled`](crate::serve::tasks::Cancelled)): its task's, else its request's.
+impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for crate::serve::tasks::Cancelled {
+    fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
+        Ok(crate::serve::tasks::Cancelled::of_call(Some(
+            &context.request_context.ct,
+        )))
+    }
+}

@@ -33,6 +33,7 @@ pub use memory::MemoryTasks;
 #[cfg(feature = "redis")]
 pub use redis::RedisTasks;
 pub use signal::{Cancelled, progress};
+pub(crate) use signal::{InTask, follower};
 
 /// A future a store answers with.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -1,5 +1,6 @@
-//! What a handler running as a task can know of it: whether its caller cancelled it
-//! ([`Cancelled`]), and how to say how far it got ([`progress`]).
+//! What a handler can know of the call it runs for: whether its caller cancelled it
+//! ([`Cancelled`]: the task, or the request), and how to say how far a task got
+//! ([`progress`], and the task's side of [`Progress`](crate::serve::progress::Progress)).
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
@@ -10,6 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::TaskStore;
+use crate::serve::progress::{Follower, Step};
 
 /// The task a handler's work runs for, while it runs.
 pub(super) struct Running {
@@ -30,9 +32,11 @@ tokio::task_local! {
 }
 
 /// The signal that the call a handler runs for was cancelled: its task, by
-/// `tasks/cancel`. Await it beside the work (`tokio::select!`), or ask
-/// [`Cancelled::is_cancelled`] between steps, and stop: a cancelled task stays
-/// cancelled, and nothing the handler returns after is reported, as done or failed.
+/// `tasks/cancel`; or, for a call answered within its request, the request, by the
+/// client's `notifications/cancelled`. Await it beside the work (`tokio::select!`), or
+/// ask [`Cancelled::is_cancelled`] between steps, and stop: a cancelled task stays
+/// cancelled, and nothing the handler returns after is reported, as done or failed; a
+/// cancelled request's answer is not sent (the client gave up on it).
 ///
 /// A handler takes it before its arguments, as it takes its state or its caller:
 ///
@@ -60,8 +64,10 @@ tokio::task_local! {
 /// # let _ = tools;
 /// ```
 ///
-/// Outside a task (a call answered within its request) the signal never comes; within
-/// one, [`Cancelled::current`] reads it too, wherever the handler's code is.
+/// Taken as a piece, it follows the request where the call is not a task (a call
+/// made without a transport, [`Toolbox::call`](crate::Toolbox::call), is never
+/// cancelled). Within a task, [`Cancelled::current`] reads it too, wherever the
+/// handler's code is; outside one, `current` gives a signal that never comes.
 ///
 /// ```
 /// use mcp_tool::Cancelled;
@@ -102,12 +108,23 @@ impl IntoFuture for Cancelled {
 }
 
 /// A handler may take the signal of its call, as it takes its other pieces (see
-/// [`FromCall`](crate::FromCall)): outside a task, one that never comes.
+/// [`FromCall`](crate::FromCall)): its task's, else its request's.
 impl<S> crate::serve::call::FromCall<S> for Cancelled {
     fn from_call(
-        _parts: &crate::serve::call::CallParts<S>,
+        parts: &crate::serve::call::CallParts<S>,
     ) -> Result<Self, crate::result::ToolError> {
-        Ok(Cancelled::current())
+        Ok(Cancelled::of_call(parts.signals.cancelled.as_ref()))
+    }
+}
+
+impl Cancelled {
+    /// The signal of the task the handler runs for; outside a task, `request`'s
+    /// (the request that carries the call, where the transport knows it).
+    pub(crate) fn of_call(request: Option<&CancellationToken>) -> Cancelled {
+        match RUNNING.try_with(|r| r.token.clone()) {
+            Ok(task) => Cancelled(task),
+            Err(_) => Cancelled(request.cloned().unwrap_or_default()),
+        }
     }
 }
 
@@ -124,4 +141,21 @@ pub async fn progress(message: impl Into<String>) {
         return;
     };
     store.progress(&id, message.into()).await;
+}
+
+/// The task a handler's work runs for, as the follower of its progress: a step
+/// becomes the task's `statusMessage` (with [`progress`]; nothing outside a task).
+pub(crate) struct InTask;
+
+impl Follower for InTask {
+    fn follow(&self, step: Step) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(progress(step.said()))
+    }
+}
+
+/// [`InTask`], where the current work runs for a task.
+pub(crate) fn follower() -> Option<Arc<dyn Follower>> {
+    RUNNING
+        .try_with(|_| Arc::new(InTask) as Arc<dyn Follower>)
+        .ok()
 }

@@ -14,6 +14,7 @@ use crate::describe::profile::SchemaProfile;
 use crate::result::echo;
 use crate::result::{CallToolResult, ToolError};
 use crate::serve::call::{Routed, Setup};
+use crate::serve::progress::Signals;
 use crate::serve::settings::{Settings, Started};
 use crate::text::suggest;
 
@@ -71,7 +72,15 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
     ) -> Result<Answer, CallError> {
-        let routed = self.call_routed(caller, profile, name, arguments, reach, None);
+        let routed = self.call_routed(
+            caller,
+            profile,
+            name,
+            arguments,
+            reach,
+            None,
+            Signals::default(),
+        );
         match routed.await? {
             Routed::Now(answer) => Ok(answer),
             // Not deferred, so never here: a panic, as a call within its request says it.
@@ -85,7 +94,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// [`Toolbox::call_reaching_as`], that becomes a task (`defer`, through which its
     /// handler asks its user) once the arguments pass: its answer is then the rest of
-    /// the call, settled as any answer is.
+    /// the call, settled as any answer is; `signals`, what its request signals to the
+    /// handler (see [`Signals`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn call_routed(
         &self,
         caller: Option<&Caller>,
@@ -94,6 +105,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         arguments: Value,
         reach: Reach,
         defer: Option<Arc<dyn crate::ask::Elicit>>,
+        signals: Signals,
     ) -> Result<Routed, CallError> {
         let started = Started::now(name, caller.map(Caller::subject));
         let Some(&i) = self.index.get(name) else {
@@ -113,6 +125,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             caller: caller.cloned(),
             unverified: self.unverified.clone(),
             defer,
+            signals,
         };
         let result = self.routes[i](&self.state, arguments, setup)
             .await
