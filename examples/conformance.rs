@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_tool::rmcp::Parameters;
-use mcp_tool::{McpTool, SchemaProfile, ToolError};
+use mcp_tool::{McpTool, Progress, SchemaProfile, ToolError};
 use rmcp::handler::server::tool::{InputResponses as Answers, RequestState, ToolRouter};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
@@ -33,11 +33,11 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetTaskParams, GetTaskResult,
     Implementation, InputRequests, InputRequiredResult, InputResponses, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
-    LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam, Prompt,
-    PromptArgument, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams, UpdateTaskParams,
+    LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Reference, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
@@ -452,16 +452,11 @@ impl Conformance {
     }
 
     #[tool(description = "Reports its progress: 0, 50 and 100 of 100")]
-    async fn test_tool_with_progress(&self, context: RequestContext<RoleServer>) -> String {
-        let token = context.meta.get_progress_token();
-        for progress in [0.0, 50.0, 100.0] {
-            if let Some(token) = &token {
-                let step =
-                    ProgressNotificationParam::new(token.clone(), progress).with_total(100.0);
-                // A client gone mid-call misses the rest; the call still ends.
-                let _ = context.peer.notify_progress(step).await;
-            }
-            if progress < 100.0 {
+    async fn test_tool_with_progress(&self, progress: Progress) -> String {
+        for done in [0.0, 50.0, 100.0] {
+            // Sent under the request's progressToken; to nobody without one.
+            progress.report(done, Some(100.0), "").await;
+            if done < 100.0 {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }
