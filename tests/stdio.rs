@@ -1,7 +1,9 @@
 //! MCP over stdio as `mcp_tool::stdio` serves it: every line gets an answer (a line
 //! that is not JSON, JSON that is no message, a line too long, an id still in use),
 //! every request read is answered before serving ends at the end of the input, and
-//! reading pauses while too many answers are pending.
+//! reading pauses while too many answers are pending; a handler's progress goes out as
+//! notifications before its answer, and a request the client cancels is not answered,
+//! its handler told.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,7 +11,7 @@ use std::time::Duration;
 
 use mcp_tool::rmcp::Parameters;
 use mcp_tool::stdio::Stdio;
-use mcp_tool::{McpTool, ToolError, Toolbox};
+use mcp_tool::{Cancelled, McpTool, Progress, ToolError, Toolbox};
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::{tool, tool_handler, tool_router};
 use serde::Deserialize;
@@ -46,6 +48,30 @@ async fn hold(latch: Arc<Latch>, _: Hold) -> Result<String, ToolError> {
     Ok("released".into())
 }
 
+/// Count to three, saying each number.
+#[derive(McpTool, Deserialize, Debug)]
+struct Count {}
+
+async fn count(_: Arc<Latch>, progress: Progress, _: Count) -> Result<String, ToolError> {
+    for n in 1..=3 {
+        progress
+            .report(f64::from(n), Some(3.0), n.to_string())
+            .await;
+    }
+    Ok("counted".into())
+}
+
+/// Wait until the client gives up.
+#[derive(McpTool, Deserialize, Debug)]
+struct Wait {}
+
+async fn wait(latch: Arc<Latch>, cancelled: Cancelled, _: Wait) -> Result<String, ToolError> {
+    latch.started.fetch_add(1, Ordering::SeqCst);
+    cancelled.await;
+    latch.started.fetch_add(1, Ordering::SeqCst);
+    Ok("given up".into())
+}
+
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
@@ -73,7 +99,9 @@ async fn serve(
     let latch = closed_latch();
     let tools = Toolbox::with_shared_state(Arc::clone(&latch))
         .tool(hello)
-        .tool(hold);
+        .tool(hold)
+        .tool(count)
+        .tool(wait);
     start(transport, tools, latch).await
 }
 
@@ -547,4 +575,60 @@ async fn a_call_waiting_for_the_user_is_abandoned_at_the_end_of_the_input() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[tokio::test]
+async fn a_handlers_progress_goes_out_before_its_answer() {
+    let mut served = serve(Stdio::new).await;
+    let request = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "count", "arguments": {}, "_meta": {"progressToken": "count-3"},
+    }});
+    served.send(&request.to_string()).await;
+    for n in 1..=3 {
+        let said = served.answer().await;
+        assert_eq!(
+            said,
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+                "progressToken": "count-3", "progress": f64::from(n), "total": 3.0,
+                "message": n.to_string(),
+            }})
+        );
+    }
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 3);
+    assert_eq!(answer["result"]["content"][0]["text"], "counted");
+}
+
+#[tokio::test]
+async fn a_cancelled_request_is_not_answered_and_its_handler_hears_it() {
+    let mut served = serve(Stdio::new).await;
+    served.send(&call(4, "wait", json!({}))).await;
+    for _ in 0..200 {
+        if served.latch.started.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 4, "reason": "the user gave up"}});
+    served.send(&cancel.to_string()).await;
+    for _ in 0..200 {
+        if served.latch.started.load(Ordering::SeqCst) == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        served.latch.started.load(Ordering::SeqCst),
+        2,
+        "the handler heard it"
+    );
+    // The next line is the next request's answer: none came for the cancelled one.
+    served.send(&call(5, "hello", json!({"name": "Bo"}))).await;
+    let answer = served.answer().await;
+    assert_eq!(answer["id"], 5, "{answer}");
+    // Nothing is left pending: the end of the input ends serving.
+    drop(served.input);
+    let ended = tokio::time::timeout(Duration::from_secs(10), served.serving).await;
+    ended.expect("serving ends").unwrap().unwrap();
 }
