@@ -56,9 +56,10 @@ pub(crate) struct Signals {
 
 /// Says how far a handler's work got, to whoever follows the call: the client, by
 /// `notifications/progress`, where its request asked for them (a `progressToken` in its
-/// `_meta`; rmcp's client and the official SDKs send one); the task's `statusMessage`,
-/// which `tasks/get` shows, where the call runs as a task. Nobody else: reporting to a
-/// call nobody follows costs nothing.
+/// `_meta`: rmcp's client sends one with every request, the official SDKs where the
+/// caller asked to hear of progress); the task's `statusMessage`, which `tasks/get`
+/// shows, where the call runs as a task. Nobody else: reporting to a call nobody
+/// follows costs nothing.
 ///
 /// MCP asks that the progress grow with each notification: a report that does not
 /// (the same count again, fewer, not a number) is not sent, so a handler need not

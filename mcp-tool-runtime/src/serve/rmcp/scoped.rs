@@ -161,8 +161,8 @@ impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for Caller {
 
 /// An rmcp `#[tool]` method under [`structured`](super::structured) may take the
 /// progress of its call, as a handler of the Toolbox does (see
-/// [`Progress`](crate::serve::progress::Progress)): in a task, the task's; else the request's, if its
-/// client sent a `progressToken`.
+/// [`Progress`](crate::serve::progress::Progress)): in a task, the task's; else the
+/// request's, if its client sent a `progressToken`.
 impl<'a, S> FromContextPart<ToolCallContext<'a, S>> for crate::serve::progress::Progress {
     fn from_context_part(context: &mut ToolCallContext<'a, S>) -> Result<Self, ErrorData> {
         let progress = crate::serve::tasks::follower()
