@@ -378,6 +378,7 @@ impl Desk {
         self: Arc<Self>,
         caller: Caller,
         cancelled: mcp_tool::Cancelled,
+        progress: mcp_tool::Progress,
         args: ExportOrders,
     ) -> Result<Exported, ToolError> {
         let mut rows = self.summaries(
@@ -404,8 +405,10 @@ impl Desk {
                     order.order_id, order.status, order.placed_on, order.total_cents
                 ));
             }
-            let done = (quarter * (i + 1)).min(rows.len());
-            mcp_tool::tasks::progress(format!("Exported {done} of {} orders", rows.len())).await;
+            // To the client that asked to hear of it, or the task's status.
+            let (done, total) = ((quarter * (i + 1)).min(rows.len()), rows.len());
+            let said = format!("Exported {done} of {total} orders");
+            progress.report(done as f64, Some(total as f64), said).await;
         }
         Ok(Exported {
             orders: rows.len(),

@@ -506,6 +506,12 @@ async fn the_orders_desk_exports_as_a_task_that_expires_after_its_ttl() {
         "{csv}"
     );
     assert!(csv.contains("ORD-2026-"), "{csv}");
+    // The handler's last report, as the task's status.
+    let orders = done["result"]["structuredContent"]["orders"]
+        .as_u64()
+        .unwrap();
+    let said = format!("Exported {orders} of {orders} orders");
+    assert_eq!(done["statusMessage"], said.as_str(), "{done}");
     // Another, cancelled while it works.
     let created = call(port, true, "export_orders", json!({})).await;
     let cancelled = created["result"]["taskId"].as_str().unwrap().to_owned();

@@ -142,6 +142,27 @@ class Orders(unittest.TestCase):
 
         return run("orders", self.args, go, confirms)
 
+    def test_an_exports_progress_reaches_the_client_that_asked_for_it(self):
+        # The Python SDK sends a progressToken with a progress callback; export_orders
+        # (task support optional, answered within the request for a client without
+        # tasks) reports each quarter of the export through its handler's Progress.
+        heard = []
+
+        async def progress(done, total, message):
+            heard.append((done, total, message))
+
+        async def go(session):
+            return await session.call_tool("export_orders", {}, progress_callback=progress)
+
+        result = run("orders", self.args, go)
+        self.assertFalse(result.is_error, result.content)
+        total = result.structured_content["orders"]
+        self.assertGreater(total, 0)
+        self.assertTrue(heard, "no progress heard")
+        counts = [done for done, _, _ in heard]
+        self.assertEqual(counts, sorted(set(counts)), "each count once, growing")
+        self.assertEqual(heard[-1], (total, total, f"Exported {total} of {total} orders"))
+
     def test_a_list_result_and_a_stringified_array_argument(self):
         # Some clients send an array argument as a string of its JSON: repaired, used,
         # and said in _meta; the list result is structured content under "result".
