@@ -53,9 +53,26 @@ async fn export(progress: Progress, args: Export) -> Result<Value, ToolError> {
     Ok(json!({ "followed": progress.is_followed() }))
 }
 
-/// How many waiting handlers heard their request cancelled.
+/// How many waiting handlers heard their request cancelled; how many late reports were
+/// made.
 #[derive(Default)]
-struct Heard(AtomicUsize);
+struct Heard(AtomicUsize, AtomicUsize);
+
+/// Answers at once, and reports once it has answered.
+#[derive(McpTool, Deserialize, Debug)]
+struct Late {}
+
+/// Leaves work running with a clone of its `Progress`, which reports after the answer
+/// went out: the request is over, and MCP allows no notification under its token.
+async fn late(heard: Arc<Heard>, progress: Progress, _: Late) -> Result<String, ToolError> {
+    progress.report(1.0, None, "on time").await;
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        progress.report(2.0, None, "too late").await;
+        heard.1.fetch_add(1, Ordering::SeqCst);
+    });
+    Ok("answered".into())
+}
 
 async fn wait(heard: Arc<Heard>, cancelled: Cancelled, _: Wait) -> Result<String, ToolError> {
     tokio::select! {
@@ -173,6 +190,7 @@ fn toolbox() -> Toolbox<Heard> {
     Toolbox::with_state(Heard::default())
         .tool(export)
         .tool(wait)
+        .tool(late)
 }
 
 fn days(n: u32) -> Vec<(f64, Option<f64>, String)> {
@@ -200,6 +218,31 @@ async fn a_handler_reports_its_progress_to_the_client_under_the_requests_token()
     let (_, second) = call(&client, "export", json!({"days": 2})).await;
     assert_ne!(second, token);
     assert_eq!(listener.heard(&second, 2).await, days(2));
+}
+
+#[tokio::test]
+async fn nothing_is_reported_under_a_token_once_its_request_was_answered() {
+    let tools = toolbox();
+    let heard = Arc::clone(tools.state());
+    let (client, listener) = connect(tools).await;
+    let handle = send(&client, "late", json!({})).await;
+    let token = handle.progress_token.clone();
+    handle.await_response().await.expect("answered");
+    for _ in 0..200 {
+        if heard.1.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        heard.1.load(Ordering::SeqCst),
+        1,
+        "the late report was made"
+    );
+    // Time for a notification to arrive, had one been sent.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let said = listener.heard(&token, 1).await;
+    assert_eq!(said, [(1.0, None, "on time".to_owned())]);
 }
 
 #[tokio::test]

@@ -63,7 +63,10 @@ pub(crate) struct Signals {
 ///
 /// MCP asks that the progress grow with each notification: a report that does not
 /// (the same count again, fewer, not a number) is not sent, so a handler need not
-/// keep count of what it said. A total that is not a number is left out.
+/// keep count of what it said. A total that is not a number is left out. And it allows
+/// a token only of a request in progress: a report made after the answer went out, or
+/// after the client cancelled the request (by work the handler left running with a
+/// clone), is not sent either.
 ///
 /// A handler takes it before its arguments, as it takes its state or its caller:
 ///

@@ -172,6 +172,7 @@ pub(crate) fn signals(context: &RequestContext<RoleServer>) -> Signals {
         Arc::new(PeerFollower {
             peer: context.peer.clone(),
             token,
+            over: context.ct.clone(),
         }) as Arc<dyn Follower>
     });
     Signals {
@@ -181,14 +182,21 @@ pub(crate) fn signals(context: &RequestContext<RoleServer>) -> Signals {
 }
 
 /// The client of a request that sent a `progressToken`, following its progress by
-/// `notifications/progress`.
+/// `notifications/progress` while the request is in progress: MCP allows a token only
+/// of an active request, and a handler may leave work running (with a clone of its
+/// `Progress`) that reports after its answer went out.
 struct PeerFollower {
     peer: rmcp::Peer<RoleServer>,
     token: rmcp::model::ProgressToken,
+    /// Cancelled by rmcp once the request is answered, or cancelled by its client.
+    over: tokio_util::sync::CancellationToken,
 }
 
 impl Follower for PeerFollower {
     fn follow(&self, step: Step) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if self.over.is_cancelled() {
+            return Box::pin(std::future::ready(()));
+        }
         let mut params = rmcp::model::ProgressNotificationParam::new(self.token.clone(), step.done);
         params.total = step.total;
         params.message = step.message;
