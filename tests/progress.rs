@@ -2,7 +2,8 @@
 //! an rmcp client sees it over an in-process transport, and as a client of Streamable
 //! HTTP reads it off the request's stream: `Progress` sends `notifications/progress`
 //! under the request's `progressToken`, only growing counts, before the answer;
-//! `Cancelled` comes when the client cancels the request (`notifications/cancelled`);
+//! `Cancelled` comes when the client cancels the request (`notifications/cancelled`, or
+//! a stateless HTTP client hanging up);
 //! both taken as pieces by a Toolbox's handler and by an rmcp `#[tool]` method under
 //! `structured` alike. A call nobody follows (no transport, no token) reports to nobody.
 //! (In a task, `Progress` sets the task's `statusMessage`: `tests/tasks.rs`.)
@@ -23,6 +24,7 @@ use rmcp::service::{
 use rmcp::{ClientHandler, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::net::TcpStream;
 
 #[path = "support/raw_http.rs"]
 mod raw_http;
@@ -169,6 +171,17 @@ async fn call(
     (result["structuredContent"].clone(), token)
 }
 
+/// Waits a little for `count` to reach `n`; `what` says what it means.
+async fn reaches(count: &AtomicUsize, n: usize, what: &str) {
+    for _ in 0..200 {
+        if count.load(Ordering::SeqCst) == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("not so: {what}");
+}
+
 /// Calls `wait`, then cancels the request once its handler waits: the handler hears it.
 async fn cancel_a_wait(client: &RunningService<RoleClient, Listener>, heard: &Heard) {
     let handle = send(client, "wait", json!({})).await;
@@ -177,13 +190,7 @@ async fn cancel_a_wait(client: &RunningService<RoleClient, Listener>, heard: &He
     assert_eq!(heard.0.load(Ordering::SeqCst), 0);
     let reason = Some("the user gave up".to_owned());
     handle.cancel(reason).await.expect("cancelled");
-    for _ in 0..200 {
-        if heard.0.load(Ordering::SeqCst) == 1 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("the handler did not hear its request cancelled");
+    reaches(&heard.0, 1, "the handler heard its request cancelled").await;
 }
 
 fn toolbox() -> Toolbox<Heard> {
@@ -228,17 +235,7 @@ async fn nothing_is_reported_under_a_token_once_its_request_was_answered() {
     let handle = send(&client, "late", json!({})).await;
     let token = handle.progress_token.clone();
     handle.await_response().await.expect("answered");
-    for _ in 0..200 {
-        if heard.1.load(Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(
-        heard.1.load(Ordering::SeqCst),
-        1,
-        "the late report was made"
-    );
+    reaches(&heard.1, 1, "the late report was made").await;
     // Time for a notification to arrive, had one been sent.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let said = listener.heard(&token, 1).await;
@@ -307,22 +304,37 @@ async fn an_rmcp_tool_method_takes_progress_and_cancelled_as_a_toolboxs_handler_
     cancel_a_wait(&client, &heard).await;
 }
 
-/// Every JSON-RPC message of the answer to one stateless request of 2026-07-28 over
-/// HTTP (a plain body, or the events of a stream), in order.
-async fn over_http(port: u16, body: Value) -> Vec<Value> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// A stateless request of 2026-07-28 over HTTP calling `name` with `arguments`, and
+/// `meta` beside the protocol's own: its connection, the request written.
+async fn post_call(port: u16, name: &str, arguments: Value, meta: Value) -> TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut params = json!({"name": name, "arguments": arguments, "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    }});
+    for (key, value) in meta.as_object().unwrap() {
+        params["_meta"][key] = value.clone();
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
     let body = body.to_string();
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     let request = format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: tools/call\r\nMcp-Name: export\r\nContent-Type: application/json\r\n\
+         Mcp-Method: tools/call\r\nMcp-Name: {name}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nConnection: close\r\n\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
+    stream
+}
+
+/// Every JSON-RPC message of the answer to [`post_call`] of `export` (a plain body, or
+/// the events of a stream), in order.
+async fn export_over_http(port: u16, meta: Value) -> Vec<Value> {
+    use tokio::io::AsyncReadExt;
+    let mut stream = post_call(port, "export", json!({"days": 2}), meta).await;
     let mut text = String::new();
     stream.read_to_string(&mut text).await.unwrap();
     // A chunk's size reads as a number, not a message.
@@ -335,23 +347,7 @@ async fn over_http(port: u16, body: Value) -> Vec<Value> {
 #[tokio::test]
 async fn over_http_the_progress_comes_on_the_requests_stream_before_its_answer() {
     let serving = raw_http::start(mcp_tool::http::HttpServer::new(), toolbox()).await;
-    let meta = |token: Option<&str>| {
-        let mut meta = json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
-        });
-        if let Some(token) = token {
-            meta["progressToken"] = json!(token);
-        }
-        meta
-    };
-    let call = |token| {
-        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-            "name": "export", "arguments": {"days": 2}, "_meta": meta(token),
-        }})
-    };
-    let messages = over_http(serving.port, call(Some("export-1"))).await;
+    let messages = export_over_http(serving.port, json!({"progressToken": "export-1"})).await;
     let said: Vec<&Value> = messages.iter().filter(|m| m.get("id").is_none()).collect();
     assert_eq!(
         said,
@@ -374,11 +370,25 @@ async fn over_http_the_progress_comes_on_the_requests_stream_before_its_answer()
         json!({"followed": true})
     );
     // Without a token, nobody follows: the answer alone.
-    let messages = over_http(serving.port, call(None)).await;
+    let messages = export_over_http(serving.port, json!({})).await;
     assert_eq!(messages.len(), 1, "{messages:#?}");
     assert_eq!(
         messages[0]["result"]["structuredContent"],
         json!({"followed": false})
     );
+    serving.stop().await;
+}
+
+#[tokio::test]
+async fn over_http_a_client_that_hangs_up_cancels_its_call() {
+    let tools = toolbox();
+    let heard = Arc::clone(tools.state());
+    let serving = raw_http::start(mcp_tool::http::HttpServer::new(), tools).await;
+    let stream = post_call(serving.port, "wait", json!({}), json!({})).await;
+    // The handler waits while the client does.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(heard.0.load(Ordering::SeqCst), 0);
+    drop(stream);
+    reaches(&heard.0, 1, "the handler heard the hang-up").await;
     serving.stop().await;
 }

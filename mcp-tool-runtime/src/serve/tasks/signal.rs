@@ -33,7 +33,8 @@ tokio::task_local! {
 
 /// The signal that the call a handler runs for was cancelled: its task, by
 /// `tasks/cancel`; or, for a call answered within its request, the request, by the
-/// client's `notifications/cancelled`. Await it beside the work (`tokio::select!`), or
+/// client's `notifications/cancelled` (or, for a stateless request over Streamable
+/// HTTP, by the client hanging up). Await it beside the work (`tokio::select!`), or
 /// ask [`Cancelled::is_cancelled`] between steps, and stop: a cancelled task stays
 /// cancelled, and nothing the handler returns after is reported, as done or failed; a
 /// cancelled request's answer is not sent (the client gave up on it).
