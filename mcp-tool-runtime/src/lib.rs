@@ -40,7 +40,7 @@ pub use result::{
     Violation,
 };
 pub use rules::Invalid;
-pub use serve::call::{CallParts, FromCall, Handler};
+pub use serve::handler::{CallParts, FromCall, Handler};
 pub use serve::progress::Progress;
 #[cfg(feature = "rmcp")]
 pub use serve::rmcp;

@@ -12,6 +12,7 @@
 //!   and `http` for HTTP).
 
 pub(crate) mod call;
+pub(crate) mod handler;
 #[cfg(feature = "tracing")]
 mod observe;
 pub(crate) mod output;

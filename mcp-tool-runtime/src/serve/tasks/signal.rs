@@ -110,9 +110,9 @@ impl IntoFuture for Cancelled {
 
 /// A handler may take the signal of its call, as it takes its other pieces (see
 /// [`FromCall`](crate::FromCall)): its task's, else its request's.
-impl<S> crate::serve::call::FromCall<S> for Cancelled {
+impl<S> crate::serve::handler::FromCall<S> for Cancelled {
     fn from_call(
-        parts: &crate::serve::call::CallParts<S>,
+        parts: &crate::serve::handler::CallParts<S>,
     ) -> Result<Self, crate::result::ToolError> {
         Ok(Cancelled::of_call(parts.signals.cancelled.as_ref()))
     }

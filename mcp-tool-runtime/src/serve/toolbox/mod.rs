@@ -26,7 +26,8 @@ pub use calls::CallError;
 #[cfg(feature = "rmcp")]
 pub(crate) use calls::{completed, malformed_call, unknown_tool_message};
 
-use super::call::{Handler, Routed, Setup, call};
+use super::call::{Routed, Setup, call};
+use super::handler::Handler;
 use super::output::{OutputShape, output_schema};
 use super::settings::Settings;
 
