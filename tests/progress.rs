@@ -21,11 +21,13 @@ use rmcp::model::{
 use rmcp::service::{
     NotificationContext, PeerRequestOptions, RequestHandle, RoleClient, RunningService,
 };
-use rmcp::{ClientHandler, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 
+#[path = "support/connect.rs"]
+mod connect;
 #[path = "support/raw_http.rs"]
 mod raw_http;
 
@@ -122,19 +124,14 @@ impl Listener {
 }
 
 /// Serves `server` on one end of an in-memory pipe; the listening client on the other.
-async fn connect<S: ServerHandler>(server: S) -> (RunningService<RoleClient, Listener>, Listener) {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
+async fn listening<S: ServerHandler>(
+    server: S,
+) -> (RunningService<RoleClient, Listener>, Listener) {
     let listener = Listener::default();
-    let client = listener
-        .clone()
-        .serve(client_io)
-        .await
-        .expect("the client connects");
-    (client, listener)
+    (
+        connect::connect_as(server, listener.clone()).await,
+        listener,
+    )
 }
 
 /// Sends a call of `name` with `arguments`, as rmcp's client does (with a progress
@@ -214,7 +211,7 @@ fn days(n: u32) -> Vec<(f64, Option<f64>, String)> {
 
 #[tokio::test]
 async fn a_handler_reports_its_progress_to_the_client_under_the_requests_token() {
-    let (client, listener) = connect(toolbox()).await;
+    let (client, listener) = listening(toolbox()).await;
     let (result, token) = call(&client, "export", json!({"days": 3})).await;
     assert_eq!(result, json!({"followed": true}));
     // Three days, each once: "day one again" and the count that is not a number were
@@ -231,7 +228,7 @@ async fn a_handler_reports_its_progress_to_the_client_under_the_requests_token()
 async fn nothing_is_reported_under_a_token_once_its_request_was_answered() {
     let tools = toolbox();
     let heard = Arc::clone(tools.state());
-    let (client, listener) = connect(tools).await;
+    let (client, listener) = listening(tools).await;
     let handle = send(&client, "late", json!({})).await;
     let token = handle.progress_token.clone();
     handle.await_response().await.expect("answered");
@@ -253,7 +250,7 @@ async fn a_call_without_a_transport_reports_to_nobody() {
 async fn a_handler_hears_its_request_cancelled() {
     let tools = toolbox();
     let heard = Arc::clone(tools.state());
-    let (client, _) = connect(tools).await;
+    let (client, _) = listening(tools).await;
     cancel_a_wait(&client, &heard).await;
 }
 
@@ -297,7 +294,7 @@ async fn an_rmcp_tool_method_takes_progress_and_cancelled_as_a_toolboxs_handler_
         tool_router: Desk::tool_router(),
         heard: Arc::clone(&heard),
     };
-    let (client, listener) = connect(desk).await;
+    let (client, listener) = listening(desk).await;
     let (result, token) = call(&client, "export", json!({"days": 2})).await;
     assert_eq!(result, json!({"followed": true}));
     assert_eq!(listener.heard(&token, 2).await, days(2));

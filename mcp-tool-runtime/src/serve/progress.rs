@@ -24,9 +24,9 @@ pub(crate) struct Step {
 impl Step {
     /// The step in words, for a follower that takes only words (a task's
     /// `statusMessage`): the handler's message, or "3 of 10 done".
-    pub(crate) fn said(&self) -> String {
-        match (&self.message, self.total) {
-            (Some(message), _) => message.clone(),
+    pub(crate) fn said(self) -> String {
+        match (self.message, self.total) {
+            (Some(message), _) => message,
             (None, Some(total)) => format!("{} of {} done", self.done, total),
             (None, None) => format!("{} done", self.done),
         }
@@ -223,8 +223,8 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(steps[0].said(), "one");
-        assert_eq!(steps[1].said(), "2.5 done");
+        assert_eq!(steps[0].clone().said(), "one");
+        assert_eq!(steps[1].clone().said(), "2.5 done");
     }
 
     /// Keeps each step after giving way to the other reports of the call, the longer
