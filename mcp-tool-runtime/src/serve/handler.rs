@@ -80,7 +80,7 @@ impl<S: Send + Sync + 'static> FromCall<S> for Arc<S> {
 }
 
 /// The verified caller (or the one the operator named, see
-/// [`Unverified`]); a call without one is refused before the
+/// [`Unverified`](crate::caller::Unverified)); a call without one is refused before the
 /// handler runs.
 impl<S> FromCall<S> for Caller {
     const CALLER: bool = true;
